@@ -1,0 +1,33 @@
+/* fitscale — what each node offers: allocatable, what its pods request, what is free, and
+ * the cluster totals beside the largest free piece (room in total is not room in one piece).
+ * Pure functions of a snapshot; the caller owns the arrays it passes in. */
+#pragma once
+
+#include <glib.h>
+
+#include "fitscale/snapshot.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  const FsNode *node;
+  FsResources free;          /* allocatable - requested, per resource (may be negative) */
+} FsNodeSummary;
+
+typedef struct {
+  guint n_nodes;
+  guint n_ready;             /* Ready and not cordoned */
+  FsResources allocatable;   /* sums over all nodes */
+  FsResources requested;
+  FsResources free;
+  FsResources largest_free;  /* per resource, the most any one node has free */
+  int64_t pods_bound;        /* pods counting on nodes */
+  int64_t pods_pending;      /* Pending pods without a node */
+} FsClusterSummary;
+
+/* Fills ROWS (snapshot->n_nodes entries) and TOTAL.  FALSE only on too many extended
+ * resource names across the nodes (FS_ERROR_LIMIT). */
+gboolean fs_nodes_summarize (const FsSnapshot *snapshot, FsNodeSummary *rows,
+                             FsClusterSummary *total, GError **error);
+
+G_END_DECLS

@@ -1,0 +1,94 @@
+/* fitscale — resource vectors and a pod's effective request.
+ *
+ * FsResources is a plain value type (copy it with `=`): cpu in millicores, memory and
+ * ephemeral-storage in bytes, pods as a count, and up to FS_RES_MAX_EXTENDED scalar resources
+ * (hugepages-*, attachable-volumes-*, nvidia.com/gpu, ...) kept sorted by name.  Extended names
+ * are borrowed pointers: the caller keeps them alive (the snapshot interns them).  Arithmetic
+ * saturates at the int64 bounds instead of wrapping.  Nothing here allocates. */
+#pragma once
+
+#include <glib.h>
+#include <stdint.h>
+
+G_BEGIN_DECLS
+
+#define FS_RES_MAX_EXTENDED 16
+
+typedef enum {
+  FS_RES_CPU = 1 << 0,
+  FS_RES_MEMORY = 1 << 1,
+  FS_RES_EPHEMERAL = 1 << 2,
+  FS_RES_PODS = 1 << 3,
+} FsResourceBit;
+
+typedef struct {
+  const char *name; /* borrowed */
+  int64_t value;
+} FsExtendedAmount;
+
+typedef struct {
+  int64_t cpu_milli;
+  int64_t memory_bytes;
+  int64_t ephemeral_bytes;
+  int64_t pods;
+  guint8 present;      /* FsResourceBit: which of the four were given (a 0 can be given) */
+  guint8 n_extended;
+  FsExtendedAmount extended[FS_RES_MAX_EXTENDED]; /* sorted by strcmp(name) */
+} FsResources;
+
+typedef enum {
+  FS_RES_KIND_CPU,
+  FS_RES_KIND_MEMORY,
+  FS_RES_KIND_EPHEMERAL,
+  FS_RES_KIND_PODS,
+  FS_RES_KIND_SCALAR,  /* checked by the scheduler: extended, hugepages-*, attachable-volumes-*, */
+                       /* and names in the kubernetes.io domain */
+  FS_RES_KIND_IGNORED, /* an unprefixed name the scheduler never checks ("storage") */
+} FsResourceKind;
+
+/* Which kind NAME is (v1helper.IsScalarResourceName and friends,
+ * pkg/apis/core/v1/helper/helpers.go). */
+FsResourceKind fs_resource_kind (const char *name);
+
+/* Sets NAME (whose kind is not IGNORED) to VALUE; FALSE with FS_ERROR_LIMIT when a new
+ * extended name would exceed FS_RES_MAX_EXTENDED. */
+gboolean fs_resources_set (FsResources *res, const char *name, int64_t value, GError **error);
+/* The amount of NAME, 0 when absent. */
+int64_t fs_resources_get (const FsResources *res, const char *name);
+
+/* a += b, per resource, saturating.  FALSE (FS_ERROR_LIMIT) on too many extended names. */
+gboolean fs_resources_add (FsResources *a, const FsResources *b, GError **error);
+/* a -= b, per resource, saturating; names only in b are added as negatives. */
+gboolean fs_resources_sub (FsResources *a, const FsResources *b, GError **error);
+/* a = max(a, b), per resource. */
+gboolean fs_resources_max (FsResources *a, const FsResources *b, GError **error);
+gboolean fs_resources_equal (const FsResources *a, const FsResources *b);
+/* TRUE when every amount REQUEST asks for (> 0) is <= FREE's amount (absent = 0). */
+gboolean fs_resources_fits (const FsResources *request, const FsResources *free_res);
+gboolean fs_resources_is_zero (const FsResources *res);
+
+/* One container as the effective-request rule needs it. */
+typedef struct {
+  const char *name;       /* borrowed */
+  FsResources requests;
+  FsResources limits;
+  gboolean restartable;   /* init container with restartPolicy: Always (a native sidecar) */
+} FsContainer;
+
+/* The pod's effective request for fit, exactly as kube-scheduler computes it
+ * (k8s.io/component-helpers/resource/helpers.go PodRequests, AggregateContainerRequests):
+ * sum of app containers; init containers in order with restartable ones added to a running
+ * total; the max of that and each init container's peak; POD_LEVEL (may be NULL) replacing
+ * cpu/memory/hugepages-* where present; OVERHEAD (may be NULL) added last.  The pods field of
+ * the result is 0 (a container's "pods" request is ignored).  Requests only. */
+gboolean fs_pod_effective_request (const FsContainer *containers, guint n_containers,
+                                   const FsContainer *init_containers, guint n_init,
+                                   const FsResources *pod_level, const FsResources *overhead,
+                                   FsResources *out, GError **error);
+
+/* For pod templates, which the API server has not defaulted: copies each limit into the
+ * request where the request is absent (pkg/apis/core/v1/defaults.go SetDefaults_Pod applies
+ * this to Pods only; templates need it done by the reader). */
+gboolean fs_container_default_requests (FsContainer *container, GError **error);
+
+G_END_DECLS

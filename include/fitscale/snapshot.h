@@ -1,0 +1,422 @@
+/* fitscale — an immutable, reference-counted picture of a cluster.
+ *
+ * A snapshot holds what planning needs of each object and nothing more: a pod is a few dozen
+ * bytes of its own plus pointers to interned parts (label set, effective request, scheduling
+ * constraints) that all pods of one template share.  Every pointer inside a snapshot points
+ * into its pool and lives exactly as long as the snapshot.  Build one with FsSnapshotBuilder
+ * (kube/load.h reads files into a builder); once built it never changes, so any number of
+ * threads may read it.  fs_snapshot_ref/unref are atomic: the server swaps in a new snapshot
+ * while requests finish with the one they started with.
+ *
+ * Autoscaler objects (HPA, VPA, Hvpa, custom/external metric values) are kept as compact
+ * FsTree values — the object minus managedFields and annotations — and read through
+ * the typed views of model/ (hpa.h, hvpa.h). */
+#pragma once
+
+#include <glib.h>
+#include <stdint.h>
+
+#include "fitscale/pool.h"
+#include "fitscale/resources.h"
+
+G_BEGIN_DECLS
+
+/* ---- interned parts ------------------------------------------------------------------ */
+
+typedef struct {
+  const char *key;
+  const char *value;
+} FsLabel;
+
+/* Sorted by key; interned.  NULL means "no labels". */
+typedef struct {
+  guint n;
+  FsLabel items[];
+} FsLabelSet;
+
+typedef enum {
+  FS_OP_IN,
+  FS_OP_NOT_IN,
+  FS_OP_EXISTS,
+  FS_OP_DOES_NOT_EXIST,
+  FS_OP_GT,
+  FS_OP_LT,
+} FsSelectorOp;
+
+typedef struct {
+  const char *key;
+  FsSelectorOp op;
+  guint n_values;
+  const char *const *values; /* interned array */
+} FsRequirement;
+
+typedef struct {
+  guint n;
+  FsRequirement items[];
+} FsRequirementList;
+
+/* metav1.LabelSelector: matchLabels ANDed with matchExpressions.  An interned struct; a
+ * NULL selector pointer means "no selector given", which callers interpret per context. */
+typedef struct {
+  const FsLabelSet *match_labels;
+  const FsRequirementList *match_expressions;
+} FsLabelSelector;
+
+/* v1.NodeSelectorTerm: expressions on labels and fields (metadata.name), ANDed. */
+typedef struct {
+  const FsRequirementList *match_expressions;
+  const FsRequirementList *match_fields;
+} FsNodeSelectorTerm;
+
+/* requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms, ORed. */
+typedef struct {
+  guint n;
+  FsNodeSelectorTerm terms[];
+} FsNodeSelector;
+
+typedef enum {
+  FS_EFFECT_ALL = 0,  /* empty effect (tolerations only): matches every effect */
+  FS_EFFECT_NO_SCHEDULE,
+  FS_EFFECT_PREFER_NO_SCHEDULE,
+  FS_EFFECT_NO_EXECUTE,
+} FsTaintEffect;
+
+typedef struct {
+  const char *key;
+  const char *value;
+  FsTaintEffect effect;
+} FsTaint;
+
+typedef struct {
+  guint n;
+  FsTaint items[];
+} FsTaintList;
+
+typedef enum {
+  FS_TOLERATION_EQUAL = 0, /* empty operator means Equal */
+  FS_TOLERATION_EXISTS,
+} FsTolerationOp;
+
+typedef struct {
+  const char *key;
+  const char *value;
+  FsTolerationOp op;
+  FsTaintEffect effect;
+  gboolean has_seconds;
+  int64_t toleration_seconds;
+} FsToleration;
+
+typedef struct {
+  guint n;
+  FsToleration items[];
+} FsTolerationList;
+
+/* v1.PodAffinityTerm (required terms only: the filters never read preferred ones). */
+typedef struct {
+  const FsLabelSelector *label_selector;
+  const FsLabelSelector *namespace_selector;
+  const char *topology_key;
+  guint n_namespaces;
+  const char *const *namespaces;
+} FsPodAffinityTerm;
+
+typedef struct {
+  guint n;
+  FsPodAffinityTerm items[];
+} FsPodAffinityTermList;
+
+typedef enum {
+  FS_SPREAD_DO_NOT_SCHEDULE = 0,
+  FS_SPREAD_SCHEDULE_ANYWAY,
+} FsSpreadWhen;
+
+typedef enum {
+  FS_POLICY_DEFAULT = 0, /* field absent: the plugin default applies */
+  FS_POLICY_HONOR,
+  FS_POLICY_IGNORE,
+} FsInclusionPolicy;
+
+typedef struct {
+  int32_t max_skew;
+  const char *topology_key;
+  FsSpreadWhen when_unsatisfiable;
+  const FsLabelSelector *label_selector;
+  int32_t min_domains;   /* 0 = unset */
+  FsInclusionPolicy node_affinity_policy;
+  FsInclusionPolicy node_taints_policy;
+  guint n_match_label_keys;
+  const char *const *match_label_keys;
+} FsSpreadConstraint;
+
+typedef struct {
+  guint n;
+  FsSpreadConstraint items[];
+} FsSpreadList;
+
+/* The containers of a pod or template, as the request rules and the planner need them. */
+typedef struct {
+  guint n_containers;
+  guint n_init;
+  const FsContainer *containers;      /* pool array, names interned */
+  const FsContainer *init_containers; /* pool array */
+  const FsResources *pod_level;       /* spec.resources.requests, NULL when absent */
+  const FsResources *overhead;        /* spec.overhead, NULL when absent */
+} FsContainerSet;
+
+/* What the scheduler's filters read of a pod spec, shared (interned) by identical pods. */
+typedef struct {
+  const FsLabelSet *node_selector;            /* spec.nodeSelector */
+  const FsNodeSelector *required_affinity;    /* nodeAffinity required terms, NULL if none */
+  const FsTolerationList *tolerations;
+  const FsPodAffinityTermList *pod_affinity;      /* podAffinity required */
+  const FsPodAffinityTermList *pod_anti_affinity; /* podAntiAffinity required */
+  const FsSpreadList *spread;
+  const char *scheduler_name;                 /* NULL = default-scheduler */
+  const char *priority_class;
+  gboolean preempt_never;                     /* preemptionPolicy: Never */
+} FsPlacement;
+
+/* A pod spec: the effective request, the containers, the placement rules.  Interned. */
+typedef struct {
+  FsResources request;          /* effective request (resources.h fs_pod_effective_request) */
+  const FsContainerSet *containers;
+  const FsPlacement *placement;
+} FsPodSpec;
+
+typedef struct {
+  const char *kind;
+  const char *name;
+  const char *api_version;
+  gboolean controller;
+} FsOwnerRef;
+
+/* ---- objects ------------------------------------------------------------------------- */
+
+typedef enum {
+  FS_NODE_READY = 1 << 0,        /* Ready condition True */
+  FS_NODE_READY_KNOWN = 1 << 1,  /* a Ready condition was reported */
+  FS_NODE_UNSCHEDULABLE = 1 << 2,
+} FsNodeFlags;
+
+typedef struct {
+  const char *name;
+  const FsLabelSet *labels;
+  const FsTaintList *taints;
+  guint32 flags;                 /* FsNodeFlags */
+  FsResources allocatable;
+  FsResources capacity;
+  /* Derived at build: what bound, non-terminal pods request, and how many there are
+   * (pkg/scheduler/framework/types.go NodeInfo.Requested / len(Pods)). */
+  FsResources requested;
+  int64_t pod_count;
+} FsNode;
+
+typedef enum {
+  FS_PHASE_UNKNOWN = 0,
+  FS_PHASE_PENDING,
+  FS_PHASE_RUNNING,
+  FS_PHASE_SUCCEEDED,
+  FS_PHASE_FAILED,
+} FsPodPhase;
+
+typedef enum {
+  FS_POD_READY = 1 << 0,           /* Ready condition True */
+  FS_POD_READY_KNOWN = 1 << 1,
+  FS_POD_TERMINATING = 1 << 2,     /* metadata.deletionTimestamp set */
+  FS_POD_UNSCHEDULABLE = 1 << 3,   /* PodScheduled False, reason Unschedulable */
+  FS_POD_SCHEDULED = 1 << 4,       /* PodScheduled True */
+} FsPodFlags;
+
+typedef struct {
+  const char *namespace;
+  const char *name;
+  const char *node_name;          /* spec.nodeName, NULL when unbound */
+  int32_t node_index;             /* index in the snapshot's nodes, -1 when not there */
+  FsPodPhase phase;
+  guint32 flags;                  /* FsPodFlags */
+  int32_t priority;
+  const FsOwnerRef *owner;        /* the controller reference, interned; NULL if none */
+  const FsLabelSet *labels;
+  const FsPodSpec *spec;
+  int64_t creation_time;          /* unix seconds, 0 when absent */
+  int64_t start_time;             /* status.startTime */
+  int64_t ready_transition_time;  /* Ready condition lastTransitionTime */
+  const char *scheduled_message;  /* PodScheduled=False message, NULL when none */
+  const char *nominated_node;     /* status.nominatedNodeName */
+} FsPod;
+
+typedef enum {
+  FS_WORKLOAD_DEPLOYMENT,
+  FS_WORKLOAD_STATEFULSET,
+  FS_WORKLOAD_REPLICASET,
+} FsWorkloadKind;
+
+/* maxSurge / maxUnavailable: an int or a percentage string. */
+typedef struct {
+  gboolean set;
+  gboolean percent;
+  int32_t value;
+} FsIntOrPercent;
+
+typedef struct {
+  FsWorkloadKind kind;
+  const char *namespace;
+  const char *name;
+  const FsOwnerRef *owner;
+  gboolean has_replicas;
+  int32_t replicas;               /* spec.replicas (default 1 when absent) */
+  const FsLabelSelector *selector;
+  const FsLabelSet *template_labels;
+  const FsPodSpec *template;      /* limits copied into absent requests, as admission would */
+  const char *strategy;           /* RollingUpdate, Recreate, OnDelete, NULL */
+  FsIntOrPercent max_surge;
+  FsIntOrPercent max_unavailable;
+  int32_t status_replicas;
+  int32_t ready_replicas;
+} FsWorkload;
+
+typedef struct {
+  const char *name;
+  const FsLabelSet *labels;
+  const char *phase;
+} FsNamespace;
+
+typedef struct {
+  const char *name;
+  FsResources usage;
+} FsContainerUsage;
+
+typedef struct {
+  const char *namespace;
+  const char *name;               /* the pod's name */
+  int64_t timestamp;
+  int64_t window_seconds;
+  guint n_containers;
+  const FsContainerUsage *containers;
+} FsPodMetrics;
+
+typedef struct {
+  const char *namespace;
+  const char *name;
+  const char *involved_kind;
+  const char *involved_namespace;
+  const char *involved_name;
+  const char *reason;
+  const char *message;
+  const char *type;
+  const char *source;
+  int32_t count;
+  int64_t last_time;              /* lastTimestamp, else eventTime, else firstTimestamp */
+} FsEvent;
+
+/* A compact generic value: what is kept of autoscaler objects. */
+typedef enum {
+  FS_TREE_NULL,
+  FS_TREE_BOOL,
+  FS_TREE_NUMBER,  /* text kept as written */
+  FS_TREE_STRING,
+  FS_TREE_MAP,
+  FS_TREE_LIST,
+} FsTreeType;
+
+typedef struct FsTree FsTree;
+struct FsTree {
+  FsTreeType type;
+  guint n;                        /* entries of a map or list */
+  const char *text;               /* scalar text; "true"/"false" for bools */
+  const char *const *keys;        /* map keys, in document order */
+  const FsTree *const *values;    /* map values or list items */
+};
+
+typedef enum {
+  FS_KIND_HPA,
+  FS_KIND_VPA,
+  FS_KIND_HVPA,
+  FS_KIND_METRIC_VALUE,           /* custom.metrics.k8s.io MetricValue */
+  FS_KIND_EXTERNAL_METRIC_VALUE,  /* external.metrics.k8s.io ExternalMetricValue */
+  FS_KIND_N_GENERIC,
+} FsGenericKind;
+
+typedef struct {
+  FsGenericKind kind;
+  const char *api_version;
+  const char *namespace;
+  const char *name;
+  const FsLabelSet *labels;
+  const FsTree *object;           /* the whole object minus managedFields and annotations */
+  const FsLabelSet *annotations;  /* kept: these are small and HVPA reads one */
+} FsGenericObject;
+
+/* ---- the snapshot -------------------------------------------------------------------- */
+
+typedef struct FsSnapshot FsSnapshot;
+
+struct FsSnapshot {
+  /* Read-only after build. */
+  const FsNode *nodes;
+  guint n_nodes;
+  const FsPod *pods;
+  guint n_pods;
+  const FsWorkload *workloads;
+  guint n_workloads;
+  const FsNamespace *namespaces;
+  guint n_namespaces;
+  const FsPodMetrics *pod_metrics;
+  guint n_pod_metrics;
+  const FsEvent *events;
+  guint n_events;
+  const FsGenericObject *generic;
+  guint n_generic;
+  guint n_skipped;                /* objects of kinds fitscale does not read */
+  const char *resource_version;   /* the newest list resourceVersion seen, or NULL */
+  /* private */
+  FsPool *pool;
+  GHashTable *node_index;         /* name -> index + 1 */
+  gint ref_count;
+};
+
+FsSnapshot *fs_snapshot_ref (FsSnapshot *snapshot);
+void fs_snapshot_unref (FsSnapshot *snapshot);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (FsSnapshot, fs_snapshot_unref)
+
+/* The node called NAME, or NULL. */
+const FsNode *fs_snapshot_find_node (const FsSnapshot *snapshot, const char *name);
+/* The pod NAMESPACE/NAME, or NULL (linear: fine for one lookup per command). */
+const FsPod *fs_snapshot_find_pod (const FsSnapshot *snapshot, const char *namespace,
+                                   const char *name);
+/* Bytes the snapshot holds (pool and arrays). */
+gsize fs_snapshot_bytes (const FsSnapshot *snapshot);
+
+/* Whether a pod's request counts toward its node (NodeInfo.AddPod is fed by the scheduler's
+ * informer, which drops Succeeded and Failed pods; terminating pods still count). */
+gboolean fs_pod_counts_on_node (const FsPod *pod);
+
+/* ---- building ------------------------------------------------------------------------ */
+
+typedef struct FsSnapshotBuilder FsSnapshotBuilder;
+
+FsSnapshotBuilder *fs_snapshot_builder_new (void);
+void fs_snapshot_builder_free (FsSnapshotBuilder *builder);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (FsSnapshotBuilder, fs_snapshot_builder_free)
+
+/* The builder's pool: decoders intern into it directly. */
+FsPool *fs_snapshot_builder_pool (FsSnapshotBuilder *builder);
+
+/* Each add copies the struct; pointers inside must come from the builder's pool.  A later
+ * object with the same kind, namespace and name replaces an earlier one (the same object
+ * seen in two files, or a watch update). */
+void fs_snapshot_builder_add_node (FsSnapshotBuilder *builder, const FsNode *node);
+void fs_snapshot_builder_add_pod (FsSnapshotBuilder *builder, const FsPod *pod);
+void fs_snapshot_builder_add_workload (FsSnapshotBuilder *builder, const FsWorkload *workload);
+void fs_snapshot_builder_add_namespace (FsSnapshotBuilder *builder, const FsNamespace *ns);
+void fs_snapshot_builder_add_pod_metrics (FsSnapshotBuilder *builder, const FsPodMetrics *pm);
+void fs_snapshot_builder_add_event (FsSnapshotBuilder *builder, const FsEvent *event);
+void fs_snapshot_builder_add_generic (FsSnapshotBuilder *builder, const FsGenericObject *obj);
+void fs_snapshot_builder_count_skipped (FsSnapshotBuilder *builder, const char *kind);
+void fs_snapshot_builder_set_resource_version (FsSnapshotBuilder *builder, const char *rv);
+
+/* Finishes: resolves pods to nodes, sums what each node's pods request, and returns the
+ * snapshot (the builder is consumed and freed).  FALSE only on an arithmetic limit. */
+FsSnapshot *fs_snapshot_builder_finish (FsSnapshotBuilder *builder, GError **error);
+
+G_END_DECLS

@@ -1,0 +1,35 @@
+/* fitscale — the subcommands and what they share: the dispatcher in main.c calls
+ * fs_cmd_<name>(argc, argv) with argv[0] the command name; each returns the process exit
+ * status: 0 answered, 1 a "does not fit" verdict that was asked for, 2 bad input or usage. */
+#pragma once
+
+#include <glib.h>
+
+#include "fitscale/snapshot.h"
+#include "output.h"
+
+G_BEGIN_DECLS
+
+enum { FS_EXIT_OK = 0, FS_EXIT_VERDICT = 1, FS_EXIT_ERROR = 2 };
+
+/* Options every snapshot-reading command takes. */
+typedef struct {
+  char **snapshot_paths;  /* --snapshot, repeatable */
+  char *output;           /* -o */
+  gboolean quiet;         /* -q */
+} FsCommonOptions;
+
+/* Adds --snapshot, -o and -q to CONTEXT's main group, writing into OPTIONS. */
+void fs_cli_add_common (GOptionContext *context, FsCommonOptions *options, gboolean with_snapshot);
+void fs_cli_common_clear (FsCommonOptions *options);
+/* Parses argv; on failure prints "fitscale CMD: message" and the usage hint. */
+gboolean fs_cli_parse (GOptionContext *context, const char *command, int *argc, char ***argv);
+/* Loads the snapshot the options name; prints the error and returns NULL on failure. */
+FsSnapshot *fs_cli_load (const char *command, const FsCommonOptions *options);
+/* Prints "fitscale CMD: MESSAGE" to stderr and returns FS_EXIT_ERROR. */
+int fs_cli_fail (const char *command, const GError *error);
+
+int fs_cmd_quantity (int argc, char **argv);
+int fs_cmd_nodes (int argc, char **argv);
+
+G_END_DECLS

@@ -1,0 +1,67 @@
+/* fitscale — the command-line entry point: dispatches to a subcommand.  Installed also as
+ * kubectl-fitscale, so that `kubectl fitscale ...` runs it as a kubectl plugin. */
+#include "config.h"
+
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+
+typedef struct {
+  const char *name;
+  int (*run) (int argc, char **argv);
+  const char *summary;
+} Command;
+
+static const Command commands[] = {
+  { "nodes", fs_cmd_nodes, "Per-node allocatable, requested and free resources" },
+  { "quantity", fs_cmd_quantity, "Parse Kubernetes quantities and print their exact values" },
+};
+
+static void
+usage (FILE *out)
+{
+  fputs ("Usage: fitscale COMMAND [OPTIONS...]\n\n"
+         "Plan Kubernetes scaling that the scheduler can actually carry out.\n\n"
+         "Commands:\n", out);
+  for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
+    fprintf (out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+  fputs ("\nRun 'fitscale COMMAND --help' for a command's options.\n"
+         "As a kubectl plugin: kubectl fitscale COMMAND ...\n", out);
+}
+
+int
+main (int argc, char **argv)
+{
+  setlocale (LC_ALL, "");
+  if (argc < 2)
+    {
+      usage (stderr);
+      return FS_EXIT_ERROR;
+    }
+  const char *name = argv[1];
+  if (strcmp (name, "--help") == 0 || strcmp (name, "-h") == 0 || strcmp (name, "help") == 0)
+    {
+      if (argc > 2 && strcmp (name, "help") == 0)
+        {
+          char *help_argv[] = { argv[2], (char *) "--help", NULL };
+          for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
+            if (strcmp (argv[2], commands[i].name) == 0)
+              return commands[i].run (2, help_argv);
+        }
+      usage (stdout);
+      return FS_EXIT_OK;
+    }
+  if (strcmp (name, "--version") == 0 || strcmp (name, "version") == 0)
+    {
+      printf ("fitscale %s\n", PACKAGE_VERSION);
+      return FS_EXIT_OK;
+    }
+  for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
+    if (strcmp (name, commands[i].name) == 0)
+      return commands[i].run (argc - 1, argv + 1);
+  fprintf (stderr, "fitscale: unknown command \"%s\"\n\n", name);
+  usage (stderr);
+  return FS_EXIT_ERROR;
+}

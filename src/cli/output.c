@@ -1,0 +1,321 @@
+/* fitscale — tables and streamed JSON/YAML output (see output.h). */
+#include "config.h"
+
+#include <string.h>
+#include <yajl/yajl_gen.h>
+#include <yaml.h>
+
+#include "fitscale/decode.h"
+#include "fitscale/error.h"
+#include "fitscale/quantity.h"
+#include "output.h"
+
+gboolean
+fs_output_parse (const char *text, FsOutputFormat *format, GError **error)
+{
+  if (text == NULL || text[0] == '\0')
+    *format = FS_OUTPUT_TABLE;
+  else if (strcmp (text, "wide") == 0)
+    *format = FS_OUTPUT_WIDE;
+  else if (strcmp (text, "json") == 0)
+    *format = FS_OUTPUT_JSON;
+  else if (strcmp (text, "yaml") == 0)
+    *format = FS_OUTPUT_YAML;
+  else
+    {
+      g_set_error (error, FS_ERROR, FS_ERROR_USAGE,
+                   "unknown output format \"%s\" (allowed: wide, json, yaml)", text);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* ---- emitter ------------------------------------------------------------------------ */
+
+struct FsEmitter {
+  FsOutputFormat format;
+  FILE *out;
+  yajl_gen json;
+  yaml_emitter_t yaml;
+};
+
+static void
+write_json (void *ctx, const char *text, size_t len)
+{
+  fwrite (text, 1, len, ctx);
+}
+
+static int
+write_yaml (void *ctx, unsigned char *buffer, size_t size)
+{
+  return fwrite (buffer, 1, size, ctx) == size;
+}
+
+static void
+yaml_emit (FsEmitter *emitter, yaml_event_t *event)
+{
+  if (!yaml_emitter_emit (&emitter->yaml, event))
+    g_warning ("YAML output failed: %s", emitter->yaml.problem);
+}
+
+FsEmitter *
+fs_emitter_new (FsOutputFormat format, FILE *out)
+{
+  FsEmitter *emitter = g_new0 (FsEmitter, 1);
+  emitter->format = format;
+  emitter->out = out;
+  if (format == FS_OUTPUT_JSON)
+    {
+      emitter->json = yajl_gen_alloc (NULL);
+      yajl_gen_config (emitter->json, yajl_gen_beautify, 1);
+      yajl_gen_config (emitter->json, yajl_gen_indent_string, "  ");
+      yajl_gen_config (emitter->json, yajl_gen_print_callback, write_json, out);
+      return emitter;
+    }
+  yaml_emitter_initialize (&emitter->yaml);
+  yaml_emitter_set_output (&emitter->yaml, write_yaml, out);
+  yaml_emitter_set_unicode (&emitter->yaml, 1);
+  yaml_emitter_set_width (&emitter->yaml, -1);
+  yaml_event_t event;
+  yaml_stream_start_event_initialize (&event, YAML_UTF8_ENCODING);
+  yaml_emit (emitter, &event);
+  yaml_document_start_event_initialize (&event, NULL, NULL, NULL, 1);
+  yaml_emit (emitter, &event);
+  return emitter;
+}
+
+void
+fs_emitter_free (FsEmitter *emitter)
+{
+  if (emitter == NULL)
+    return;
+  if (emitter->format == FS_OUTPUT_JSON)
+    {
+      yajl_gen_free (emitter->json);
+      fputc ('\n', emitter->out);
+    }
+  else
+    {
+      yaml_event_t event;
+      yaml_document_end_event_initialize (&event, 1);
+      yaml_emit (emitter, &event);
+      yaml_stream_end_event_initialize (&event);
+      yaml_emit (emitter, &event);
+      yaml_emitter_delete (&emitter->yaml);
+    }
+  fflush (emitter->out);
+  g_free (emitter);
+}
+
+/* A string stays plain unless a reader would take it for a number, a boolean or null. */
+static void
+yaml_scalar (FsEmitter *emitter, const char *text, gboolean is_string)
+{
+  gboolean plain_ok = !is_string || fs_yaml_resolve_plain (text) == FS_SCALAR_STRING;
+  yaml_event_t event;
+  yaml_scalar_event_initialize (&event, NULL, NULL, (yaml_char_t *) text, (int) strlen (text),
+                                plain_ok, !plain_ok, YAML_ANY_SCALAR_STYLE);
+  yaml_emit (emitter, &event);
+}
+
+void
+fs_emit_map_open (FsEmitter *emitter)
+{
+  if (emitter->format == FS_OUTPUT_JSON)
+    {
+      yajl_gen_map_open (emitter->json);
+      return;
+    }
+  yaml_event_t event;
+  yaml_mapping_start_event_initialize (&event, NULL, NULL, 1, YAML_BLOCK_MAPPING_STYLE);
+  yaml_emit (emitter, &event);
+}
+
+void
+fs_emit_map_close (FsEmitter *emitter)
+{
+  if (emitter->format == FS_OUTPUT_JSON)
+    {
+      yajl_gen_map_close (emitter->json);
+      return;
+    }
+  yaml_event_t event;
+  yaml_mapping_end_event_initialize (&event);
+  yaml_emit (emitter, &event);
+}
+
+void
+fs_emit_list_open (FsEmitter *emitter)
+{
+  if (emitter->format == FS_OUTPUT_JSON)
+    {
+      yajl_gen_array_open (emitter->json);
+      return;
+    }
+  yaml_event_t event;
+  yaml_sequence_start_event_initialize (&event, NULL, NULL, 1, YAML_BLOCK_SEQUENCE_STYLE);
+  yaml_emit (emitter, &event);
+}
+
+void
+fs_emit_list_close (FsEmitter *emitter)
+{
+  if (emitter->format == FS_OUTPUT_JSON)
+    {
+      yajl_gen_array_close (emitter->json);
+      return;
+    }
+  yaml_event_t event;
+  yaml_sequence_end_event_initialize (&event);
+  yaml_emit (emitter, &event);
+}
+
+void
+fs_emit_string (FsEmitter *emitter, const char *value)
+{
+  if (value == NULL)
+    fs_emit_null (emitter);
+  else if (emitter->format == FS_OUTPUT_JSON)
+    yajl_gen_string (emitter->json, (const unsigned char *) value, strlen (value));
+  else
+    yaml_scalar (emitter, value, TRUE);
+}
+
+void
+fs_emit_key (FsEmitter *emitter, const char *key)
+{
+  fs_emit_string (emitter, key);
+}
+
+void
+fs_emit_int (FsEmitter *emitter, int64_t value)
+{
+  if (emitter->format == FS_OUTPUT_JSON)
+    {
+      yajl_gen_integer (emitter->json, value);
+      return;
+    }
+  char text[32];
+  g_snprintf (text, sizeof text, "%" G_GINT64_FORMAT, value);
+  yaml_scalar (emitter, text, FALSE);
+}
+
+void
+fs_emit_bool (FsEmitter *emitter, gboolean value)
+{
+  if (emitter->format == FS_OUTPUT_JSON)
+    yajl_gen_bool (emitter->json, value);
+  else
+    yaml_scalar (emitter, value ? "true" : "false", FALSE);
+}
+
+void
+fs_emit_null (FsEmitter *emitter)
+{
+  if (emitter->format == FS_OUTPUT_JSON)
+    yajl_gen_null (emitter->json);
+  else
+    yaml_scalar (emitter, "null", FALSE);
+}
+
+char *
+fs_format_amount (const char *name, int64_t amount, char buf[32])
+{
+  switch (fs_resource_kind (name))
+    {
+    case FS_RES_KIND_CPU:
+      return fs_quantity_format_int (amount, -3, FS_QUANTITY_DECIMAL_SI, buf);
+    case FS_RES_KIND_MEMORY:
+    case FS_RES_KIND_EPHEMERAL:
+      return fs_quantity_format_int (amount, 0, FS_QUANTITY_BINARY_SI, buf);
+    case FS_RES_KIND_SCALAR:
+      if (g_str_has_prefix (name, "hugepages-"))
+        return fs_quantity_format_int (amount, 0, FS_QUANTITY_BINARY_SI, buf);
+      return fs_quantity_format_int (amount, 0, FS_QUANTITY_DECIMAL_SI, buf);
+    case FS_RES_KIND_PODS:
+    case FS_RES_KIND_IGNORED:
+    default:
+      return fs_quantity_format_int (amount, 0, FS_QUANTITY_DECIMAL_SI, buf);
+    }
+}
+
+static void
+emit_amount (FsEmitter *emitter, const char *name, int64_t amount)
+{
+  char text[32];
+  fs_emit_key (emitter, name);
+  fs_emit_string (emitter, fs_format_amount (name, amount, text));
+}
+
+void
+fs_emit_resources (FsEmitter *emitter, const FsResources *resources, gboolean with_zero)
+{
+  fs_emit_map_open (emitter);
+  if (with_zero || resources->cpu_milli != 0)
+    emit_amount (emitter, "cpu", resources->cpu_milli);
+  if (with_zero || resources->memory_bytes != 0)
+    emit_amount (emitter, "memory", resources->memory_bytes);
+  if ((with_zero && (resources->present & FS_RES_EPHEMERAL)) || resources->ephemeral_bytes != 0)
+    emit_amount (emitter, "ephemeral-storage", resources->ephemeral_bytes);
+  if ((resources->present & FS_RES_PODS) || resources->pods != 0)
+    emit_amount (emitter, "pods", resources->pods);
+  for (guint i = 0; i < resources->n_extended; i++)
+    if (with_zero || resources->extended[i].value != 0)
+      emit_amount (emitter, resources->extended[i].name, resources->extended[i].value);
+  fs_emit_map_close (emitter);
+}
+
+/* ---- tables ------------------------------------------------------------------------- */
+
+struct FsTable {
+  guint n_columns;
+  GPtrArray *cells; /* row-major, owned strings; the first row is the header */
+};
+
+FsTable *
+fs_table_new (guint n_columns, const char *const *headers)
+{
+  FsTable *table = g_new0 (FsTable, 1);
+  table->n_columns = n_columns;
+  table->cells = g_ptr_array_new_with_free_func (g_free);
+  fs_table_add_row (table, headers);
+  return table;
+}
+
+void
+fs_table_free (FsTable *table)
+{
+  if (table == NULL)
+    return;
+  g_ptr_array_unref (table->cells);
+  g_free (table);
+}
+
+void
+fs_table_add_row (FsTable *table, const char *const *cells)
+{
+  for (guint i = 0; i < table->n_columns; i++)
+    g_ptr_array_add (table->cells, g_strdup (cells[i] != NULL ? cells[i] : "<none>"));
+}
+
+void
+fs_table_print (const FsTable *table, FILE *out)
+{
+  g_autofree gsize *widths = g_new0 (gsize, table->n_columns);
+  for (guint i = 0; i < table->cells->len; i++)
+    {
+      gsize width = g_utf8_strlen (table->cells->pdata[i], -1);
+      widths[i % table->n_columns] = MAX (widths[i % table->n_columns], width);
+    }
+  for (guint i = 0; i < table->cells->len; i++)
+    {
+      guint column = i % table->n_columns;
+      const char *cell = table->cells->pdata[i];
+      gboolean last = column + 1 == table->n_columns;
+      fputs (cell, out);
+      if (last)
+        fputc ('\n', out);
+      else
+        fprintf (out, "%*s", (int) (widths[column] - g_utf8_strlen (cell, -1) + 3), "");
+    }
+}

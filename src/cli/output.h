@@ -1,0 +1,62 @@
+/* fitscale — command output: kubectl-style tables, and JSON or YAML written as a stream.
+ *
+ * An FsEmitter writes one structured document to a FILE as calls arrive (yajl_gen for JSON,
+ * the libyaml emitter for YAML); the same calls give both formats, so a command describes its
+ * answer once.  An FsTable gathers rows of strings and prints them aligned, as kubectl does.
+ * Both own their memory; free them with g_autoptr. */
+#pragma once
+
+#include <glib.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "fitscale/resources.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  FS_OUTPUT_TABLE,
+  FS_OUTPUT_WIDE,
+  FS_OUTPUT_JSON,
+  FS_OUTPUT_YAML,
+} FsOutputFormat;
+
+/* "", "wide", "json", "yaml" (NULL means the table). */
+gboolean fs_output_parse (const char *text, FsOutputFormat *format, GError **error);
+
+typedef struct FsEmitter FsEmitter;
+
+/* FORMAT is FS_OUTPUT_JSON or FS_OUTPUT_YAML. */
+FsEmitter *fs_emitter_new (FsOutputFormat format, FILE *out);
+/* Flushes the document (a newline after JSON) and frees. */
+void fs_emitter_free (FsEmitter *emitter);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (FsEmitter, fs_emitter_free)
+
+void fs_emit_map_open (FsEmitter *emitter);
+void fs_emit_map_close (FsEmitter *emitter);
+void fs_emit_list_open (FsEmitter *emitter);
+void fs_emit_list_close (FsEmitter *emitter);
+void fs_emit_key (FsEmitter *emitter, const char *key);
+void fs_emit_string (FsEmitter *emitter, const char *value); /* NULL emits null */
+void fs_emit_int (FsEmitter *emitter, int64_t value);
+void fs_emit_bool (FsEmitter *emitter, gboolean value);
+void fs_emit_null (FsEmitter *emitter);
+/* A Kubernetes resource list: {"cpu": "500m", "memory": "6Gi", ...}, zero amounts included
+ * only when WITH_ZERO; pods appear only when set. */
+void fs_emit_resources (FsEmitter *emitter, const FsResources *resources, gboolean with_zero);
+
+/* The canonical quantity text of one amount of resource NAME (cpu in millicores prints as
+ * DecimalSI, memory/storage/hugepages as BinarySI, counts as plain numbers). */
+char *fs_format_amount (const char *name, int64_t amount, char buf[32]);
+
+typedef struct FsTable FsTable;
+
+FsTable *fs_table_new (guint n_columns, const char *const *headers);
+void fs_table_free (FsTable *table);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (FsTable, fs_table_free)
+/* Appends a row of n_columns strings (copied). */
+void fs_table_add_row (FsTable *table, const char *const *cells);
+/* Prints the headers and rows, columns separated by three spaces, as kubectl does. */
+void fs_table_print (const FsTable *table, FILE *out);
+
+G_END_DECLS

@@ -1,0 +1,192 @@
+/* fitscale — arena with interning (see include/fitscale/pool.h).
+ *
+ * Interned strings and blobs are found through open-addressing tables of
+ * {hash, length, pointer}: one probe usually, no allocation per lookup, and the key is
+ * compared in place (the caller's bytes need no NUL or copy). */
+#include "config.h"
+
+#include <string.h>
+
+#include "fitscale/pool.h"
+
+#define POOL_BLOCK_SIZE (256 * 1024)
+
+typedef struct {
+  guint64 hash;       /* 0 = empty slot */
+  gsize len;
+  const char *bytes;  /* in the arena */
+} Slot;
+
+typedef struct {
+  Slot *slots;
+  gsize mask;         /* capacity - 1, capacity a power of two */
+  gsize used;
+} InternTable;
+
+struct FsPool {
+  GPtrArray *blocks;  /* owned arena blocks */
+  char *cursor;       /* next free byte in the newest block */
+  gsize left;         /* bytes left in the newest block */
+  gsize held_bytes;
+  InternTable strings;
+  InternTable blobs;
+};
+
+static void
+table_init (InternTable *table)
+{
+  table->mask = 255;
+  table->slots = g_new0 (Slot, table->mask + 1);
+  table->used = 0;
+}
+
+FsPool *
+fs_pool_new (void)
+{
+  FsPool *pool = g_new0 (FsPool, 1);
+  pool->blocks = g_ptr_array_new_with_free_func (g_free);
+  table_init (&pool->strings);
+  table_init (&pool->blobs);
+  return pool;
+}
+
+void
+fs_pool_free (FsPool *pool)
+{
+  if (pool == NULL)
+    return;
+  g_free (pool->strings.slots);
+  g_free (pool->blobs.slots);
+  g_ptr_array_unref (pool->blocks);
+  g_free (pool);
+}
+
+static void *
+pool_take (FsPool *pool, gsize size)
+{
+  gsize aligned = (size + 7) & ~(gsize) 7;
+  if (aligned > pool->left)
+    {
+      gsize block_size = MAX (POOL_BLOCK_SIZE, aligned);
+      char *block = g_malloc (block_size);
+      g_ptr_array_add (pool->blocks, block);
+      pool->held_bytes += block_size;
+      pool->cursor = block;
+      pool->left = block_size;
+    }
+  void *bytes = pool->cursor;
+  pool->cursor += aligned;
+  pool->left -= aligned;
+  return bytes;
+}
+
+void *
+fs_pool_alloc (FsPool *pool, gsize size)
+{
+  if (size == 0)
+    return NULL;
+  void *bytes = pool_take (pool, size);
+  memset (bytes, 0, size);
+  return bytes;
+}
+
+const char *
+fs_pool_strdup (FsPool *pool, const char *text, gsize len)
+{
+  char *copy = pool_take (pool, len + 1);
+  memcpy (copy, text, len);
+  copy[len] = '\0';
+  return copy;
+}
+
+/* A word-at-a-time multiplicative hash, never 0 (0 marks an empty slot). */
+static guint64
+hash_bytes (const void *data, gsize size)
+{
+  const guchar *bytes = data;
+  guint64 hash = 0x9E3779B97F4A7C15ull ^ size;
+  gsize i = 0;
+  for (; i + 8 <= size; i += 8)
+    {
+      guint64 word;
+      memcpy (&word, bytes + i, 8);
+      hash = (hash ^ word) * 0xFF51AFD7ED558CCDull;
+      hash ^= hash >> 32;
+    }
+  for (; i < size; i++)
+    hash = (hash ^ bytes[i]) * 0x100000001B3ull;
+  hash ^= hash >> 29;
+  return hash != 0 ? hash : 1;
+}
+
+static void
+table_grow (InternTable *table)
+{
+  gsize old_capacity = table->mask + 1;
+  Slot *old = table->slots;
+  table->mask = old_capacity * 2 - 1;
+  table->slots = g_new0 (Slot, table->mask + 1);
+  for (gsize i = 0; i < old_capacity; i++)
+    {
+      if (old[i].hash == 0)
+        continue;
+      gsize at = old[i].hash & table->mask;
+      while (table->slots[at].hash != 0)
+        at = (at + 1) & table->mask;
+      table->slots[at] = old[i];
+    }
+  g_free (old);
+}
+
+/* The slot holding DATA, or the empty slot where it belongs. */
+static Slot *
+table_find (InternTable *table, guint64 hash, const void *data, gsize len)
+{
+  gsize at = hash & table->mask;
+  for (;;)
+    {
+      Slot *slot = &table->slots[at];
+      if (slot->hash == 0
+          || (slot->hash == hash && slot->len == len && memcmp (slot->bytes, data, len) == 0))
+        return slot;
+      at = (at + 1) & table->mask;
+    }
+}
+
+static const char *
+table_intern (FsPool *pool, InternTable *table, const void *data, gsize len, gsize extra)
+{
+  guint64 hash = hash_bytes (data, len);
+  Slot *slot = table_find (table, hash, data, len);
+  if (slot->hash != 0)
+    return slot->bytes;
+  char *copy = pool_take (pool, len + extra);
+  memcpy (copy, data, len);
+  if (extra > 0)
+    copy[len] = '\0';
+  *slot = (Slot){ hash, len, copy };
+  if (++table->used * 2 > table->mask)
+    table_grow (table);
+  return copy;
+}
+
+const char *
+fs_pool_intern (FsPool *pool, const char *text, gsize len)
+{
+  return table_intern (pool, &pool->strings, text, len, 1);
+}
+
+const void *
+fs_pool_intern_blob (FsPool *pool, const void *data, gsize size)
+{
+  if (size == 0)
+    return NULL;
+  return table_intern (pool, &pool->blobs, data, size, 0);
+}
+
+gsize
+fs_pool_bytes (const FsPool *pool)
+{
+  return pool->held_bytes
+         + (pool->strings.mask + 1 + pool->blobs.mask + 1) * sizeof (Slot);
+}

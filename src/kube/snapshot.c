@@ -1,0 +1,350 @@
+/* fitscale — snapshot building, node accounting, lookups (see include/fitscale/snapshot.h). */
+#include "config.h"
+
+#include <string.h>
+
+#include "fitscale/error.h"
+#include "fitscale/snapshot.h"
+
+struct FsSnapshotBuilder {
+  FsPool *pool;
+  GArray *nodes, *pods, *workloads, *namespaces, *pod_metrics, *events, *generic;
+  guint n_skipped;
+  const char *resource_version;
+};
+
+FsSnapshotBuilder *
+fs_snapshot_builder_new (void)
+{
+  FsSnapshotBuilder *builder = g_new0 (FsSnapshotBuilder, 1);
+  builder->pool = fs_pool_new ();
+  builder->nodes = g_array_new (FALSE, FALSE, sizeof (FsNode));
+  builder->pods = g_array_new (FALSE, FALSE, sizeof (FsPod));
+  builder->workloads = g_array_new (FALSE, FALSE, sizeof (FsWorkload));
+  builder->namespaces = g_array_new (FALSE, FALSE, sizeof (FsNamespace));
+  builder->pod_metrics = g_array_new (FALSE, FALSE, sizeof (FsPodMetrics));
+  builder->events = g_array_new (FALSE, FALSE, sizeof (FsEvent));
+  builder->generic = g_array_new (FALSE, FALSE, sizeof (FsGenericObject));
+  return builder;
+}
+
+static void
+builder_free_arrays (FsSnapshotBuilder *builder)
+{
+  GArray **arrays[] = { &builder->nodes, &builder->pods, &builder->workloads,
+                        &builder->namespaces, &builder->pod_metrics, &builder->events,
+                        &builder->generic };
+  for (gsize i = 0; i < G_N_ELEMENTS (arrays); i++)
+    if (*arrays[i] != NULL)
+      g_array_free (g_steal_pointer (arrays[i]), TRUE);
+}
+
+void
+fs_snapshot_builder_free (FsSnapshotBuilder *builder)
+{
+  if (builder == NULL)
+    return;
+  builder_free_arrays (builder);
+  fs_pool_free (builder->pool);
+  g_free (builder);
+}
+
+FsPool *
+fs_snapshot_builder_pool (FsSnapshotBuilder *builder)
+{
+  return builder->pool;
+}
+
+void
+fs_snapshot_builder_add_node (FsSnapshotBuilder *builder, const FsNode *node)
+{
+  g_array_append_vals (builder->nodes, node, 1);
+}
+
+void
+fs_snapshot_builder_add_pod (FsSnapshotBuilder *builder, const FsPod *pod)
+{
+  g_array_append_vals (builder->pods, pod, 1);
+}
+
+void
+fs_snapshot_builder_add_workload (FsSnapshotBuilder *builder, const FsWorkload *workload)
+{
+  g_array_append_vals (builder->workloads, workload, 1);
+}
+
+void
+fs_snapshot_builder_add_namespace (FsSnapshotBuilder *builder, const FsNamespace *ns)
+{
+  g_array_append_vals (builder->namespaces, ns, 1);
+}
+
+void
+fs_snapshot_builder_add_pod_metrics (FsSnapshotBuilder *builder, const FsPodMetrics *pm)
+{
+  g_array_append_vals (builder->pod_metrics, pm, 1);
+}
+
+void
+fs_snapshot_builder_add_event (FsSnapshotBuilder *builder, const FsEvent *event)
+{
+  g_array_append_vals (builder->events, event, 1);
+}
+
+void
+fs_snapshot_builder_add_generic (FsSnapshotBuilder *builder, const FsGenericObject *obj)
+{
+  g_array_append_vals (builder->generic, obj, 1);
+}
+
+void
+fs_snapshot_builder_count_skipped (FsSnapshotBuilder *builder, const char *kind)
+{
+  builder->n_skipped++;
+}
+
+void
+fs_snapshot_builder_set_resource_version (FsSnapshotBuilder *builder, const char *rv)
+{
+  builder->resource_version = fs_pool_intern (builder->pool, rv, strlen (rv));
+}
+
+/* ---- ordering and de-duplication --------------------------------------------------- */
+
+/* Namespaced objects sort by namespace then name, as the API server lists them; equal keys
+ * keep their input order (the sort is stable), and de-duplication keeps the last. */
+static int
+compare_names (const char *ns_a, const char *name_a, const char *ns_b, const char *name_b)
+{
+  int by_ns = g_strcmp0 (ns_a, ns_b);
+  return by_ns != 0 ? by_ns : g_strcmp0 (name_a, name_b);
+}
+
+typedef struct {
+  gsize offset_namespace; /* G_MAXSIZE when cluster-scoped */
+  gsize offset_name;
+  gsize offset_kind;      /* G_MAXSIZE when the array holds one kind */
+} KeyLayout;
+
+static const char *
+field_string (gconstpointer element, gsize offset)
+{
+  if (offset == G_MAXSIZE)
+    return NULL;
+  return *(const char *const *) ((const char *) element + offset);
+}
+
+static int
+field_int (gconstpointer element, gsize offset)
+{
+  if (offset == G_MAXSIZE)
+    return 0;
+  return *(const int *) ((const char *) element + offset);
+}
+
+static gint
+compare_elements (gconstpointer a, gconstpointer b, gpointer user_data)
+{
+  const KeyLayout *layout = user_data;
+  int by_kind = field_int (a, layout->offset_kind) - field_int (b, layout->offset_kind);
+  if (by_kind != 0)
+    return by_kind;
+  return compare_names (field_string (a, layout->offset_namespace),
+                        field_string (a, layout->offset_name),
+                        field_string (b, layout->offset_namespace),
+                        field_string (b, layout->offset_name));
+}
+
+static void
+sort_and_dedupe (GArray *array, const KeyLayout *layout)
+{
+  if (array->len < 2)
+    return;
+  /* g_array_sort_with_data is a stable merge sort since GLib 2.32 (g_qsort_with_data). */
+  g_array_sort_with_data (array, compare_elements, (gpointer) layout);
+  gsize size = g_array_get_element_size (array);
+  char *data = array->data;
+  guint kept = 0;
+  for (guint i = 0; i < array->len; i++)
+    {
+      char *element = data + (gsize) i * size;
+      gboolean same_as_next = i + 1 < array->len
+                              && compare_elements (element, element + size, (gpointer) layout) == 0;
+      if (same_as_next)
+        continue; /* a later copy of the same object wins */
+      if (kept != i)
+        memcpy (data + (gsize) kept * size, element, size);
+      kept++;
+    }
+  g_array_set_size (array, kept);
+}
+
+#define LAYOUT(type, ns_field, kind_field)                                                   \
+  ((KeyLayout){ .offset_namespace = ns_field, .offset_name = G_STRUCT_OFFSET (type, name),   \
+                .offset_kind = kind_field })
+
+static void
+sort_all (FsSnapshotBuilder *builder)
+{
+  KeyLayout nodes = LAYOUT (FsNode, G_MAXSIZE, G_MAXSIZE);
+  KeyLayout pods = LAYOUT (FsPod, G_STRUCT_OFFSET (FsPod, namespace), G_MAXSIZE);
+  KeyLayout workloads = LAYOUT (FsWorkload, G_STRUCT_OFFSET (FsWorkload, namespace),
+                                G_STRUCT_OFFSET (FsWorkload, kind));
+  KeyLayout namespaces = LAYOUT (FsNamespace, G_MAXSIZE, G_MAXSIZE);
+  KeyLayout metrics = LAYOUT (FsPodMetrics, G_STRUCT_OFFSET (FsPodMetrics, namespace), G_MAXSIZE);
+  KeyLayout events = LAYOUT (FsEvent, G_STRUCT_OFFSET (FsEvent, namespace), G_MAXSIZE);
+  KeyLayout generic = LAYOUT (FsGenericObject, G_STRUCT_OFFSET (FsGenericObject, namespace),
+                              G_STRUCT_OFFSET (FsGenericObject, kind));
+  sort_and_dedupe (builder->nodes, &nodes);
+  sort_and_dedupe (builder->pods, &pods);
+  sort_and_dedupe (builder->workloads, &workloads);
+  sort_and_dedupe (builder->namespaces, &namespaces);
+  sort_and_dedupe (builder->pod_metrics, &metrics);
+  sort_and_dedupe (builder->events, &events);
+  sort_and_dedupe (builder->generic, &generic);
+}
+
+/* ---- node accounting --------------------------------------------------------------- */
+
+gboolean
+fs_pod_counts_on_node (const FsPod *pod)
+{
+  /* The scheduler's pod informer lists with the field selector
+   * status.phase!=Succeeded,status.phase!=Failed (pkg/scheduler/eventhandlers.go,
+   * addAllEventHandlers) and NodeInfo.AddPod (pkg/scheduler/framework/types.go) sums every
+   * pod it gets, terminating ones included. */
+  return pod->node_name != NULL && pod->phase != FS_PHASE_SUCCEEDED
+         && pod->phase != FS_PHASE_FAILED;
+}
+
+static gboolean
+account_pods (FsSnapshot *snapshot, GError **error)
+{
+  FsNode *nodes = (FsNode *) snapshot->nodes;
+  FsPod *pods = (FsPod *) snapshot->pods;
+  for (guint i = 0; i < snapshot->n_pods; i++)
+    {
+      FsPod *pod = &pods[i];
+      pod->node_index = -1;
+      if (pod->node_name == NULL)
+        continue;
+      gpointer slot = g_hash_table_lookup (snapshot->node_index, pod->node_name);
+      if (slot == NULL)
+        continue;
+      pod->node_index = GPOINTER_TO_INT (slot) - 1;
+      if (!fs_pod_counts_on_node (pod))
+        continue;
+      FsNode *node = &nodes[pod->node_index];
+      node->pod_count++;
+      g_autoptr (GError) local_error = NULL;
+      if (!fs_resources_add (&node->requested, &pod->spec->request, &local_error))
+        {
+          g_set_error (error, FS_ERROR, FS_ERROR_LIMIT, "node %s: pod %s/%s: %s", node->name,
+                       pod->namespace, pod->name, local_error->message);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+static void
+index_nodes (FsSnapshot *snapshot)
+{
+  snapshot->node_index = g_hash_table_new (g_str_hash, g_str_equal);
+  FsNode *nodes = (FsNode *) snapshot->nodes;
+  for (guint i = 0; i < snapshot->n_nodes; i++)
+    {
+      memset (&nodes[i].requested, 0, sizeof nodes[i].requested);
+      nodes[i].pod_count = 0;
+      g_hash_table_insert (snapshot->node_index, (gpointer) nodes[i].name,
+                           GINT_TO_POINTER (i + 1));
+    }
+}
+
+#define TAKE_ARRAY(snapshot, builder, field, type)                                            \
+  do                                                                                         \
+    {                                                                                        \
+      (snapshot)->n_##field = (builder)->field->len;                                         \
+      (snapshot)->field = (const type *) (gpointer) g_array_free (g_steal_pointer (&(builder)->field), FALSE); \
+    }                                                                                        \
+  while (0)
+
+FsSnapshot *
+fs_snapshot_builder_finish (FsSnapshotBuilder *builder, GError **error)
+{
+  sort_all (builder);
+  g_autoptr (FsSnapshot) snapshot = g_new0 (FsSnapshot, 1);
+  snapshot->ref_count = 1;
+  TAKE_ARRAY (snapshot, builder, nodes, FsNode);
+  TAKE_ARRAY (snapshot, builder, pods, FsPod);
+  TAKE_ARRAY (snapshot, builder, workloads, FsWorkload);
+  TAKE_ARRAY (snapshot, builder, namespaces, FsNamespace);
+  TAKE_ARRAY (snapshot, builder, pod_metrics, FsPodMetrics);
+  TAKE_ARRAY (snapshot, builder, events, FsEvent);
+  TAKE_ARRAY (snapshot, builder, generic, FsGenericObject);
+  snapshot->n_skipped = builder->n_skipped;
+  snapshot->resource_version = builder->resource_version;
+  snapshot->pool = g_steal_pointer (&builder->pool);
+  fs_snapshot_builder_free (builder);
+
+  index_nodes (snapshot);
+  if (!account_pods (snapshot, error))
+    return NULL;
+  return g_steal_pointer (&snapshot);
+}
+
+/* ---- the snapshot ------------------------------------------------------------------ */
+
+FsSnapshot *
+fs_snapshot_ref (FsSnapshot *snapshot)
+{
+  g_atomic_int_inc (&snapshot->ref_count);
+  return snapshot;
+}
+
+void
+fs_snapshot_unref (FsSnapshot *snapshot)
+{
+  if (snapshot == NULL || !g_atomic_int_dec_and_test (&snapshot->ref_count))
+    return;
+  g_free ((gpointer) snapshot->nodes);
+  g_free ((gpointer) snapshot->pods);
+  g_free ((gpointer) snapshot->workloads);
+  g_free ((gpointer) snapshot->namespaces);
+  g_free ((gpointer) snapshot->pod_metrics);
+  g_free ((gpointer) snapshot->events);
+  g_free ((gpointer) snapshot->generic);
+  if (snapshot->node_index != NULL)
+    g_hash_table_unref (snapshot->node_index);
+  fs_pool_free (snapshot->pool);
+  g_free (snapshot);
+}
+
+const FsNode *
+fs_snapshot_find_node (const FsSnapshot *snapshot, const char *name)
+{
+  gpointer slot = g_hash_table_lookup (snapshot->node_index, name);
+  return slot == NULL ? NULL : &snapshot->nodes[GPOINTER_TO_INT (slot) - 1];
+}
+
+const FsPod *
+fs_snapshot_find_pod (const FsSnapshot *snapshot, const char *namespace, const char *name)
+{
+  for (guint i = 0; i < snapshot->n_pods; i++)
+    {
+      const FsPod *pod = &snapshot->pods[i];
+      if (g_strcmp0 (pod->namespace, namespace) == 0 && strcmp (pod->name, name) == 0)
+        return pod;
+    }
+  return NULL;
+}
+
+gsize
+fs_snapshot_bytes (const FsSnapshot *snapshot)
+{
+  return fs_pool_bytes (snapshot->pool) + snapshot->n_nodes * sizeof (FsNode)
+         + snapshot->n_pods * sizeof (FsPod) + snapshot->n_workloads * sizeof (FsWorkload)
+         + snapshot->n_events * sizeof (FsEvent) + snapshot->n_pod_metrics * sizeof (FsPodMetrics)
+         + snapshot->n_generic * sizeof (FsGenericObject)
+         + snapshot->n_namespaces * sizeof (FsNamespace);
+}

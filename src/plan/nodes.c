@@ -1,0 +1,53 @@
+/* fitscale — per-node and cluster capacity summary (see include/fitscale/nodes.h). */
+#include "config.h"
+
+#include <string.h>
+
+#include "fitscale/nodes.h"
+
+static gboolean
+node_is_ready (const FsNode *node)
+{
+  return (node->flags & FS_NODE_READY) && !(node->flags & FS_NODE_UNSCHEDULABLE);
+}
+
+static void
+count_pods (const FsSnapshot *snapshot, FsClusterSummary *total)
+{
+  for (guint i = 0; i < snapshot->n_pods; i++)
+    {
+      const FsPod *pod = &snapshot->pods[i];
+      if (pod->node_index >= 0 && fs_pod_counts_on_node (pod))
+        total->pods_bound++;
+      else if (pod->node_name == NULL && pod->phase == FS_PHASE_PENDING)
+        total->pods_pending++;
+    }
+}
+
+gboolean
+fs_nodes_summarize (const FsSnapshot *snapshot, FsNodeSummary *rows, FsClusterSummary *total,
+                    GError **error)
+{
+  memset (total, 0, sizeof *total);
+  total->n_nodes = snapshot->n_nodes;
+  for (guint i = 0; i < snapshot->n_nodes; i++)
+    {
+      const FsNode *node = &snapshot->nodes[i];
+      FsNodeSummary *row = &rows[i];
+      /* the pod count takes a slot of allocatable "pods" (NodeResourcesFit's pod check) */
+      FsResources requested = node->requested;
+      requested.pods = node->pod_count;
+      requested.present |= FS_RES_PODS;
+      row->node = node;
+      row->free = node->allocatable;
+      if (!fs_resources_sub (&row->free, &requested, error)
+          || !fs_resources_add (&total->allocatable, &node->allocatable, error)
+          || !fs_resources_add (&total->requested, &requested, error)
+          || !fs_resources_add (&total->free, &row->free, error)
+          || !fs_resources_max (&total->largest_free, &row->free, error))
+        return FALSE;
+      total->n_ready += node_is_ready (node);
+    }
+  count_pods (snapshot, total);
+  return TRUE;
+}

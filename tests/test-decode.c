@@ -1,0 +1,239 @@
+/* The decoders: list shapes, YAML, interning, node accounting, and every kind of bad input
+ * rejected with the source, object and field named. */
+#include "config.h"
+
+#include "testutil.h"
+
+#define NODE(name, cpu, memory)                                                              \
+  "{\"kind\":\"Node\",\"metadata\":{\"name\":\"" name "\",\"labels\":{\"kubernetes.io/hostname\":\"" name "\"}},"\
+  "\"status\":{\"allocatable\":{\"cpu\":\"" cpu "\",\"memory\":\"" memory "\",\"pods\":\"110\"}}}"
+#define POD(name, node, phase, cpu, memory)                                                  \
+  "{\"kind\":\"Pod\",\"metadata\":{\"name\":\"" name "\",\"namespace\":\"prod\",\"labels\":{\"app\":\"web\"}},"   \
+  "\"spec\":{\"nodeName\":\"" node "\",\"containers\":[{\"name\":\"c\",\"resources\":"         \
+  "{\"requests\":{\"cpu\":\"" cpu "\",\"memory\":\"" memory "\"}}}]},"                      \
+  "\"status\":{\"phase\":\"" phase "\"}}"
+
+static void
+test_typed_lists_without_item_kind (void **state)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (FsSnapshot) snapshot = test_load_text (
+      "{\"kind\":\"NodeList\",\"apiVersion\":\"v1\",\"metadata\":{\"resourceVersion\":\"42\"},"
+      "\"items\":[" NODE ("a", "2", "4Gi") "," NODE ("b", "4", "8Gi") "]}"
+      "{\"kind\":\"PodList\",\"items\":[" POD ("p1", "a", "Running", "500m", "1Gi") ","
+      POD ("p2", "a", "Succeeded", "1", "1Gi") "," POD ("p3", "b", "Running", "250m", "512Mi") "]}",
+      &error);
+  assert_non_null (snapshot);
+  assert_int_equal (snapshot->n_nodes, 2);
+  assert_int_equal (snapshot->n_pods, 3);
+  assert_string_equal (snapshot->resource_version, "42");
+  const FsNode *a = fs_snapshot_find_node (snapshot, "a");
+  assert_int_equal (a->requested.cpu_milli, 500);       /* the Succeeded pod does not count */
+  assert_int_equal (a->pod_count, 1);
+  assert_int_equal (a->allocatable.memory_bytes, 4LL << 30);
+  /* identical label sets and pod specs are one interned object */
+  assert_ptr_equal (snapshot->pods[0].labels, snapshot->pods[2].labels);
+  assert_ptr_equal (snapshot->pods[0].spec->placement, snapshot->pods[2].spec->placement);
+  assert_ptr_not_equal (snapshot->pods[0].spec, snapshot->pods[2].spec);
+}
+
+static void
+test_mixed_list_and_unknown_kinds (void **state)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (FsSnapshot) mixed = test_load_text (
+      "{\"kind\":\"List\",\"items\":["
+      "{\"kind\":\"Service\",\"metadata\":{\"name\":\"s\"},\"spec\":{\"ports\":[{\"port\":80}]}},"
+      "{\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"c\"},\"data\":{\"x\":\"y\"}},"
+      "{\"kind\":\"Namespace\",\"metadata\":{\"name\":\"prod\"},\"status\":{\"phase\":\"Active\"}},"
+      "{\"kind\":\"Deployment\",\"metadata\":{\"name\":\"web\",\"namespace\":\"prod\"},"
+      " \"spec\":{\"replicas\":3,\"selector\":{\"matchLabels\":{\"app\":\"web\"}},"
+      "  \"strategy\":{\"rollingUpdate\":{\"maxSurge\":\"25%\",\"maxUnavailable\":0}},"
+      "  \"template\":{\"metadata\":{\"labels\":{\"app\":\"web\"}},\"spec\":{\"containers\":"
+      "   [{\"name\":\"c\",\"resources\":{\"limits\":{\"cpu\":\"1\",\"memory\":\"2Gi\"},"
+      "     \"requests\":{\"cpu\":\"100m\"}}}]}}}}]}",
+      &error);
+  assert_non_null (mixed);
+  assert_int_equal (mixed->n_skipped, 2);
+  assert_int_equal (mixed->n_namespaces, 1);
+  assert_int_equal (mixed->n_workloads, 1);
+  const FsWorkload *web = &mixed->workloads[0];
+  assert_int_equal (web->replicas, 3);
+  assert_true (web->max_surge.percent);
+  assert_int_equal (web->max_surge.value, 25);
+  assert_false (web->max_unavailable.percent);
+  /* templates are not defaulted by the API server: the memory limit becomes the request */
+  assert_int_equal (web->template->request.cpu_milli, 100);
+  assert_int_equal (web->template->request.memory_bytes, 2LL << 30);
+  assert_string_equal (test_label (web->selector->match_labels, "app"), "web");
+}
+
+static void
+test_yaml_documents (void **state)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (FsSnapshot) snapshot = test_load_text (
+      "apiVersion: v1\nkind: Node\nmetadata:\n  name: y1\n"
+      "spec:\n  unschedulable: yes\n  taints:\n  - key: gpu\n    effect: NoSchedule\n"
+      "status:\n  allocatable:\n    cpu: 2\n    memory: 3G\n    pods: 10\n"
+      "---\n"
+      "apiVersion: v1\nkind: Pod\nmetadata:\n  name: q\n  namespace: ns\n"
+      "  labels:\n    version: 1\nspec:\n  nodeName: y1\n  tolerations:\n"
+      "  - operator: Exists\n  containers:\n  - name: c\n    resources:\n"
+      "      requests:\n        cpu: 0.5\n        memory: '1e3'\n"
+      "status:\n  phase: Running\n---\n",
+      &error);
+  if (snapshot == NULL)
+    fail_msg ("%s", error->message);
+  assert_int_equal (snapshot->n_nodes, 1);
+  const FsNode *node = &snapshot->nodes[0];
+  assert_true (node->flags & FS_NODE_UNSCHEDULABLE);
+  assert_int_equal (node->allocatable.cpu_milli, 2000);
+  assert_int_equal (node->allocatable.memory_bytes, 3000000000LL);
+  assert_int_equal (node->requested.cpu_milli, 500);
+  assert_int_equal (node->requested.memory_bytes, 1000);
+  assert_string_equal (test_label (snapshot->pods[0].labels, "version"), "1");
+  const FsTolerationList *tolerations = snapshot->pods[0].spec->placement->tolerations;
+  assert_int_equal (tolerations->n, 1);
+  assert_int_equal (tolerations->items[0].op, FS_TOLERATION_EXISTS);
+  assert_null (tolerations->items[0].key);
+}
+
+static void
+test_later_copy_wins (void **state)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (FsSnapshot) snapshot = test_load_text (
+      NODE ("n", "1", "1Gi") NODE ("n", "2", "1Gi") POD ("p", "n", "Running", "1", "1") POD ("p", "n", "Running", "2", "1"),
+      &error);
+  assert_non_null (snapshot);
+  assert_int_equal (snapshot->n_nodes, 1);
+  assert_int_equal (snapshot->n_pods, 1);
+  assert_int_equal (snapshot->nodes[0].allocatable.cpu_milli, 2000);
+  assert_int_equal (snapshot->nodes[0].requested.cpu_milli, 2000);
+}
+
+static void
+test_generic_tree_keeps_spec_drops_managed_fields (void **state)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (FsSnapshot) snapshot = test_load_text (
+      "{\"spec\":{\"minReplicas\":2},\"kind\":\"HorizontalPodAutoscaler\","
+      "\"apiVersion\":\"autoscaling/v2\",\"metadata\":{\"name\":\"h\",\"namespace\":\"x\","
+      "\"managedFields\":[{\"manager\":\"kubectl\",\"fieldsV1\":{\"f:spec\":{}}}],"
+      "\"annotations\":{\"a\":\"b\"}},\"status\":{\"desiredReplicas\":4}}",
+      &error);
+  if (snapshot == NULL)
+    fail_msg ("%s", error->message);
+  assert_int_equal (snapshot->n_generic, 1);
+  const FsGenericObject *hpa = &snapshot->generic[0];
+  assert_int_equal (hpa->kind, FS_KIND_HPA);
+  assert_string_equal (test_label (hpa->annotations, "a"), "b");
+  const FsTree *root = hpa->object;
+  gboolean saw_spec = FALSE;
+  for (guint i = 0; i < root->n; i++)
+    {
+      if (strcmp (root->keys[i], "spec") == 0)
+        {
+          saw_spec = TRUE;
+          assert_string_equal (root->values[i]->keys[0], "minReplicas");
+          assert_string_equal (root->values[i]->values[0]->text, "2");
+        }
+      if (strcmp (root->keys[i], "metadata") == 0)
+        for (guint j = 0; j < root->values[i]->n; j++)
+          {
+            assert_string_not_equal (root->values[i]->keys[j], "managedFields");
+            assert_string_not_equal (root->values[i]->keys[j], "annotations");
+          }
+    }
+  assert_true (saw_spec);
+}
+
+static void
+test_errors_name_object_and_field (void **state)
+{
+  test_expect_error ("{\"kind\":\"PodList\",\"items\":[" POD ("ok", "n", "Running", "1", "1")
+                     "," POD ("bad", "n", "Running", "1.5.5", "1") "]}",
+                     "test-input", "item 1 (Pod prod/bad)", "spec.containers[0].resources.requests.cpu",
+                     "1.5.5", NULL);
+  test_expect_error ("{\"kind\":\"Deployment\",\"metadata\":{\"name\":\"d\"},\"spec\":{\"replicas\":\"three\"}}",
+                     "Deployment d", "spec.replicas", "expected an integer", NULL);
+  test_expect_error ("{\"kind\":\"Deployment\",\"metadata\":{\"name\":\"d\"},\"spec\":{\"replicas\":1e300}}",
+                     "spec.replicas", "not an integer", NULL);
+  test_expect_error ("{\"kind\":\"Node\",\"metadata\":{\"name\":\"n\"},\"spec\":{\"unschedulable\":\"yes\"}}",
+                     "spec.unschedulable", "true or false", NULL);
+  test_expect_error ("{\"kind\":\"Node\",\"metadata\":{\"name\":\"n\"},\"spec\":[1]}",
+                     "field spec", "expected an object, got a list", NULL);
+  test_expect_error ("{\"kind\":\"Node\",\"metadata\":{\"name\":\"n\"},\"spec\":{\"taints\":[{\"key\":\"a\",\"effect\":\"Sometimes\"}]}}",
+                     "spec.taints[0].effect", "Sometimes", NULL);
+  test_expect_error ("{\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\"},\"status\":{\"startTime\":\"yesterday\"}}",
+                     "status.startTime", "RFC 3339", NULL);
+  test_expect_error ("{\"kind\":\"Node\",\"status\":{}}", "metadata.name", NULL);
+  test_expect_error ("{\"metadata\":{\"name\":\"n\"}}", "kind", "missing", NULL);
+  test_expect_error ("[1,2]", "expected an object", NULL);
+  test_expect_error ("{\"kind\":\"Node\",\"metadata\":{\"name\":\"n\"", "truncated", NULL);
+  test_expect_error ("{\"kind\":\"Node\",,}", "invalid JSON", "byte", NULL);
+  test_expect_error ("kind: Node\nmetadata:\n  name: n\n bad: x\n", "invalid YAML", "line", NULL);
+  test_expect_error ("a: &x 1\nb: *x\n", "aliases", NULL);
+  test_expect_error ("{\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\"},\"spec\":{\"affinity\":{\"podAntiAffinity\":"
+                     "{\"requiredDuringSchedulingIgnoredDuringExecution\":[{\"labelSelector\":{\"matchExpressions\":"
+                     "[{\"key\":\"a\",\"operator\":\"Gt\",\"values\":[\"1\"]}]}}]}}}}",
+                     "Gt and Lt are for node selectors only", NULL);
+}
+
+static void
+test_limits (void **state)
+{
+  /* a string over the limit is refused while it streams in */
+  gsize big = FS_DECODE_MAX_STRING + 16;
+  g_autofree char *long_string = g_malloc (big + 64);
+  char *end = g_stpcpy (long_string, "{\"kind\":\"");
+  memset (end, 'x', big);
+  strcpy (end + big, "\"}");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (FsSnapshot) snapshot = test_load_text (long_string, &error);
+  assert_null (snapshot);
+  assert_int_equal (error->code, FS_ERROR_LIMIT);
+  assert_non_null (strstr (error->message, "longer than"));
+  /* nesting */
+  GString *deep = g_string_new ("{\"kind\":\"Node\",\"metadata\":{\"name\":\"n\"},\"x\":");
+  for (int i = 0; i < 1000; i++)
+    g_string_append_c (deep, '[');
+  g_clear_error (&error);
+  g_autoptr (FsSnapshot) nested = test_load_text (deep->str, &error);
+  assert_null (nested);
+  assert_non_null (strstr (error->message, "nesting deeper than"));
+  g_string_free (deep, TRUE);
+  /* absurd quantities saturate instead of wrapping */
+  g_clear_error (&error);
+  g_autoptr (FsSnapshot) huge = test_load_text (NODE ("n", "99999999999999999999", "1E"), &error);
+  assert_non_null (huge);
+  assert_int_equal (huge->nodes[0].allocatable.cpu_milli, G_MAXINT64);
+  assert_int_equal (huge->nodes[0].allocatable.memory_bytes, 1000000000000000000LL);
+}
+
+static void
+test_missing_file (void **state)
+{
+  g_autoptr (FsSnapshotBuilder) builder = fs_snapshot_builder_new ();
+  g_autoptr (GError) error = NULL;
+  assert_false (fs_load_path (builder, "/nonexistent/cluster.json", &error));
+  assert_int_equal (error->code, FS_ERROR_IO);
+  assert_non_null (strstr (error->message, "/nonexistent/cluster.json"));
+}
+
+int
+main (void)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test (test_typed_lists_without_item_kind),
+    cmocka_unit_test (test_mixed_list_and_unknown_kinds),
+    cmocka_unit_test (test_yaml_documents),
+    cmocka_unit_test (test_later_copy_wins),
+    cmocka_unit_test (test_generic_tree_keeps_spec_drops_managed_fields),
+    cmocka_unit_test (test_errors_name_object_and_field),
+    cmocka_unit_test (test_limits),
+    cmocka_unit_test (test_missing_file),
+  };
+  return cmocka_run_group_tests_name ("decode", tests, NULL, NULL);
+}
