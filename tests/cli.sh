@@ -65,5 +65,37 @@ check "unknown output format" 2 "$bin" nodes -S "$fixtures/minikube-node.json" -
 check "nodes --help" 0 "$bin" nodes --help
 contains "help lists --snapshot" "--snapshot" out
 
+# ---- capacity ----
+ex="$src/examples/rag-api"
+check "capacity: 6 replicas of rag-api do not fit (exit 1)" 1 "$bin" capacity -q -S "$ex" --from deployment/rag-api -n production --replicas 6 -o json
+expect "capacity: 2 fit, 4 Pending" '.capacity == 2 and .placed == 2 and .pending == 4 and .fits == false'
+expect "capacity: 2 more m5.xlarge would hold them" '.nodesNeeded == [{"shape":"m5.xlarge","existing":2,"perNode":2,"nodes":2}]'
+expect "capacity: room in total, not in one piece" '(.fragmentation.freeTotal.memory != .fragmentation.largestFree.memory)'
+check "capacity: two shapes at once are refused" 2 "$bin" capacity -q -S "$ex" --from deployment/rag-api -n production --replicas 6 --request cpu=500m,memory=3Gi
+contains "capacity: refuses two shapes" "give the pod shape once" err
+check "capacity --request 3Gi: 2 more fit beside the running pods" 0 "$bin" capacity -q -S "$ex" --request cpu=500m,memory=3Gi --replicas 2 -n production
+contains "capacity table says all fit" "all fit" out
+check "capacity --vary frontier" 0 "$bin" capacity -q -S "$ex" --from deployment/rag-api -n production --vary memory=1Gi..8Gi -o json
+expect "frontier: 3Gi gives 6, 6Gi gives 2" '(.frontier[] | select(.request=="3Gi") | .replicas) == 6 and (.frontier[] | select(.request=="6Gi") | .replicas) == 2'
+check "capacity on kind: tainted control plane excluded" 0 "$bin" capacity -q -S "$fixtures/kind-3node-nodes.json" -S "$fixtures/kind-pods-kube-system-pending-taint.json" --request cpu=1,memory=1Gi -o json
+expect "kind: the master is rejected by its taint" '[.nodes[] | select(.reasons[0] | tostring | test("untolerated taint \\{node-role.kubernetes.io/master: \\}"))] | length == 1'
+check "capacity on the GPU node: only it fits a GPU pod" 0 "$bin" capacity -q -S "$fixtures/mixed-doks-ec2gpu-7nodes.json" --request nvidia.com/gpu=1,cpu=100m -o json
+expect "gpu: one replica, on the one GPU node" '.capacity == 1 and ([.nodes[] | select(.fits > 0)] | length) == 1'
+check "capacity: unknown workload" 2 "$bin" capacity -q -S "$ex" --from deployment/nope -n production
+contains "capacity: names the missing workload" "deployment/nope not found" err
+
+# ---- why ----
+check "why on a Pending rag-api pod" 0 "$bin" why -q -S "$ex" production/rag-api-7948f7fb7-dc5k8 -o json
+expect "why: the scheduler's message, and it agrees with the recorded one" '.message == "0/2 nodes are available: 2 Insufficient memory. preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod." and .agrees == true'
+expect "why: per-node reasons and shortfall" '.nodes | all(.reasons == ["Insufficient memory"] and (.short.memory != null))'
+expect "why: room in total" '.roomInTotal == true'
+expect "why: fixes lower request, add nodes, lower replicas" '[.fixes[].type] == ["LowerRequest","AddNodes","LowerReplicas"]'
+check "why on k3s: the real scheduler's message" 0 "$bin" why -q -S "$fixtures/k3s-1node-nodes.json" -S "$fixtures/k3s-1node-pods-kube-system.json" -S "$fixtures/k3s-1node-pods-default-pending.json" --all -A -o json
+expect "k3s: same message as recorded" 'length == 1 and .[0].agrees == true and (.[0].message | startswith("0/1 nodes are available: 1 Insufficient cpu."))'
+check "why --all table" 0 "$bin" why -q -S "$ex" --all -n production
+contains "why --all groups the 4 pods" "3 more Pending pods of ReplicaSet rag-api-7948f7fb7" out
+check "why: unknown pod" 2 "$bin" why -q -S "$ex" production/nope
+contains "why: names the pod" 'pod "nope" not found' err
+
 echo "1..$n"
 [ "$failures" = 0 ]

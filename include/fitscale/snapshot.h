@@ -368,6 +368,7 @@ struct FsSnapshot {
   const FsGenericObject *generic;
   guint n_generic;
   guint n_skipped;                /* objects of kinds fitscale does not read */
+  guint n_pods_with_anti_affinity; /* counted pods with required anti-affinity terms */
   const char *resource_version;   /* the newest list resourceVersion seen, or NULL */
   /* private */
   FsPool *pool;

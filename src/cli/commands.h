@@ -29,7 +29,9 @@ FsSnapshot *fs_cli_load (const char *command, const FsCommonOptions *options);
 /* Prints "fitscale CMD: MESSAGE" to stderr and returns FS_EXIT_ERROR. */
 int fs_cli_fail (const char *command, const GError *error);
 
+int fs_cmd_capacity (int argc, char **argv);
 int fs_cmd_quantity (int argc, char **argv);
 int fs_cmd_nodes (int argc, char **argv);
+int fs_cmd_why (int argc, char **argv);
 
 G_END_DECLS

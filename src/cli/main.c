@@ -15,8 +15,10 @@ typedef struct {
 } Command;
 
 static const Command commands[] = {
+  { "capacity", fs_cmd_capacity, "How many replicas of a pod shape fit, where, and what is missing" },
   { "nodes", fs_cmd_nodes, "Per-node allocatable, requested and free resources" },
   { "quantity", fs_cmd_quantity, "Parse Kubernetes quantities and print their exact values" },
+  { "why", fs_cmd_why, "Why a pod is Pending, and the smallest fixes" },
 };
 
 static void

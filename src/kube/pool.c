@@ -12,10 +12,10 @@
 #define POOL_BLOCK_SIZE (256 * 1024)
 
 typedef struct {
-  guint64 hash;       /* 0 = empty slot */
-  gsize len;
+  guint32 hash;       /* 0 = empty slot */
+  guint32 len;
   const char *bytes;  /* in the arena */
-} Slot;
+} Slot;               /* 16 bytes: four to a cache line */
 
 typedef struct {
   Slot *slots;
@@ -100,7 +100,7 @@ fs_pool_strdup (FsPool *pool, const char *text, gsize len)
 }
 
 /* A word-at-a-time multiplicative hash, never 0 (0 marks an empty slot). */
-static guint64
+static guint32
 hash_bytes (const void *data, gsize size)
 {
   const guchar *bytes = data;
@@ -116,7 +116,9 @@ hash_bytes (const void *data, gsize size)
   for (; i < size; i++)
     hash = (hash ^ bytes[i]) * 0x100000001B3ull;
   hash ^= hash >> 29;
-  return hash != 0 ? hash : 1;
+  hash *= 0xC4CEB9FE1A85EC53ull; /* murmur's finaliser: every output bit depends on every input */
+  hash ^= hash >> 32;
+  return (guint32) hash != 0 ? (guint32) hash : 1;
 }
 
 static void
@@ -140,7 +142,7 @@ table_grow (InternTable *table)
 
 /* The slot holding DATA, or the empty slot where it belongs. */
 static Slot *
-table_find (InternTable *table, guint64 hash, const void *data, gsize len)
+table_find (InternTable *table, guint32 hash, const void *data, gsize len)
 {
   gsize at = hash & table->mask;
   for (;;)
@@ -156,7 +158,7 @@ table_find (InternTable *table, guint64 hash, const void *data, gsize len)
 static const char *
 table_intern (FsPool *pool, InternTable *table, const void *data, gsize len, gsize extra)
 {
-  guint64 hash = hash_bytes (data, len);
+  guint32 hash = hash_bytes (data, len);
   Slot *slot = table_find (table, hash, data, len);
   if (slot->hash != 0)
     return slot->bytes;
@@ -164,7 +166,7 @@ table_intern (FsPool *pool, InternTable *table, const void *data, gsize len, gsi
   memcpy (copy, data, len);
   if (extra > 0)
     copy[len] = '\0';
-  *slot = (Slot){ hash, len, copy };
+  *slot = (Slot){ hash, (guint32) len, copy };
   if (++table->used * 2 > table->mask)
     table_grow (table);
   return copy;

@@ -236,6 +236,7 @@ account_pods (FsSnapshot *snapshot, GError **error)
         continue;
       FsNode *node = &nodes[pod->node_index];
       node->pod_count++;
+      snapshot->n_pods_with_anti_affinity += pod->spec->placement->pod_anti_affinity != NULL;
       g_autoptr (GError) local_error = NULL;
       if (!fs_resources_add (&node->requested, &pod->spec->request, &local_error))
         {

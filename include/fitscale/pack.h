@@ -1,0 +1,82 @@
+/* fitscale — placing identical replicas of one pod shape on a snapshot.
+ *
+ * For each node: the verdict for one more replica (fit.h filters, in order), and how many
+ * replicas the node can take, which is what adding each placed replica's request to the
+ * node, one after the other, allows (computed in closed form: O(nodes) per shape).
+ * Required pod anti-affinity and affinity, and topology spread with DoNotSchedule, then
+ * constrain the total, as InterPodAffinity and PodTopologySpread would one replica at a
+ * time.  The caller owns every array it passes; nothing here allocates per node. */
+#pragma once
+
+#include <glib.h>
+
+#include "fitscale/fit.h"
+#include "fitscale/snapshot.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  FsVerdict verdict;   /* placing one replica on the node as it is now */
+  int64_t capacity;    /* replicas the node could take on its own (0 when the verdict fails) */
+  int64_t placed;      /* replicas the packing put there */
+  FsVerdict limit;     /* when capacity > 0: why the node takes no more than that */
+} FsNodeFit;
+
+typedef struct {
+  /* Loads to start from (n_nodes entries); NULL = the snapshot's bound pods. */
+  const FsNodeLoad *loads;
+  /* Pods not to count (the workload's own old pods when planning a replacement): a pod is
+   * left out when this returns TRUE.  NULL = none. */
+  gboolean (*exclude) (const FsPod *pod, gpointer user_data);
+  gpointer exclude_data;
+  /* How many replicas to place; -1 = as many as fit. */
+  int64_t replicas;
+} FsPackOptions;
+
+typedef struct {
+  int64_t capacity;        /* replicas that fit in all, constraints applied */
+  int64_t placed;          /* replicas placed: min(replicas, capacity) */
+  int64_t pending;         /* replicas asked for that do not fit */
+  guint nodes_passing;     /* nodes whose verdict passes */
+  const char *limited_by;  /* "resources", "pod anti-affinity", "topology spread", ... */
+} FsPackResult;
+
+/* Fills NODES (snapshot->n_nodes entries) and RESULT. */
+void fs_pack (const FsSnapshot *snapshot, const FsPodShape *pod, const FsPackOptions *options,
+              FsNodeFit *nodes, FsPackResult *result);
+
+/* The replicas of POD that fit on a node with LOAD by resources alone
+ * (NodeResourcesFit applied after each placed replica). */
+int64_t fs_resources_capacity (const FsResources *allocatable, const FsNodeLoad *load,
+                               const FsResources *pod_request);
+
+/* The loads fs_pack starts from: OPTIONS' loads or the snapshot's, less excluded pods.
+ * LOADS has snapshot->n_nodes entries. */
+void fs_pack_base_loads (const FsSnapshot *snapshot, const FsPackOptions *options,
+                         FsNodeLoad *loads);
+
+/* The node's load as the snapshot has it. */
+FsNodeLoad fs_node_load (const FsNode *node);
+
+G_END_DECLS
+
+G_BEGIN_DECLS
+
+/* One existing node shape as a template for new nodes (cluster-autoscaler's
+ * estimator/binpacking_estimator.go with a node template built from an existing node:
+ * its labels, taints and allocatable, and its DaemonSet pods). */
+typedef struct {
+  char *shape;                /* the instance-type label, or "cpu=..,memory=.." (owned) */
+  const FsNode *example;      /* the first node of this shape */
+  guint existing;             /* nodes of this shape now */
+  FsVerdict verdict;          /* one replica on a new node of this shape */
+  int64_t per_node;           /* replicas one new node takes */
+  int64_t nodes_needed;       /* new nodes for PENDING replicas; 0 when per_node is 0 */
+} FsNodeShapeEstimate;
+
+/* Appends one FsNodeShapeEstimate per node shape to OUT, ordered by shape name.  Each
+ * entry's shape string is g_malloc'd: free it (g_array_set_clear_func does it neatly). */
+void fs_estimate_new_nodes (const FsSnapshot *snapshot, const FsPodShape *pod, int64_t pending,
+                            GArray *out);
+
+G_END_DECLS

@@ -1,0 +1,43 @@
+/* fitscale — the pod shape a question is about, from flags, a workload or a file.
+ *
+ * An FsShape owns an FsPool holding the pod spec it builds (or a reference to the snapshot
+ * it borrows the spec from), so the FsPodShape inside stays valid until fs_shape_free. */
+#pragma once
+
+#include <glib.h>
+
+#include "fitscale/fit.h"
+#include "fitscale/snapshot.h"
+
+G_BEGIN_DECLS
+
+typedef struct FsShape FsShape;
+
+typedef struct {
+  const char *request;         /* "cpu=500m,memory=3Gi,nvidia.com/gpu=1" */
+  char **node_selector;        /* "key=value" each */
+  char **tolerations;          /* "key[=value][:Effect]", "key:Exists"-like; "*" tolerates all */
+  const char *namespace;       /* for --request shapes and name lookups */
+} FsShapeFlags;
+
+/* A shape from --request and the selector/toleration flags. */
+FsShape *fs_shape_from_flags (const FsShapeFlags *flags, GError **error);
+/* A shape from KIND/NAME (deployment/web, statefulset/db, replicaset/x, pod/y) in the
+ * snapshot; the flags' selectors and tolerations are added to its own. */
+FsShape *fs_shape_from_object (const FsSnapshot *snapshot, const char *reference,
+                               const FsShapeFlags *flags, GError **error);
+/* A shape from the first Pod, Deployment, StatefulSet or ReplicaSet in PATH. */
+FsShape *fs_shape_from_file (const char *path, const FsShapeFlags *flags, GError **error);
+void fs_shape_free (FsShape *shape);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (FsShape, fs_shape_free)
+
+const FsPodShape *fs_shape_pod (const FsShape *shape);
+/* "deployment/web" or "cpu=500m,memory=3Gi": what the shape was made from. */
+const char *fs_shape_describe (const FsShape *shape);
+/* The workload the shape came from, or NULL. */
+const FsWorkload *fs_shape_workload (const FsShape *shape);
+/* Parses "cpu=500m,memory=3Gi" into RESOURCES (names interned in POOL). */
+gboolean fs_parse_resource_list (const char *text, FsPool *pool, FsResources *resources,
+                                 GError **error);
+
+G_END_DECLS

@@ -1,0 +1,75 @@
+/* fitscale — "why is this pod Pending, and what is the smallest fix?" (fitscale why).
+ *
+ * A pure function of a snapshot and one pod: per node the first filter that rejects it and
+ * by how much it is short, the FailedScheduling message as kube-scheduler would write it
+ * (with its preemption part), whether the cluster has room in total but not in one piece,
+ * and fixes, each checked against the snapshot.  The diagnosis owns all it points to except
+ * snapshot objects. */
+#pragma once
+
+#include <glib.h>
+
+#include "fitscale/pack.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  FS_FIX_LOWER_REQUEST,   /* lower the request so that it fits on one node */
+  FS_FIX_ADD_NODES,       /* add nodes of an existing shape */
+  FS_FIX_LOWER_REPLICAS,  /* scale the owning workload down to what fits */
+  FS_FIX_TOLERATE_TAINT,  /* tolerate a taint that keeps it off nodes with room */
+  FS_FIX_RELAX_AFFINITY,  /* relax the node selector / affinity */
+  FS_FIX_PREEMPT,         /* lower-priority pods preemption could evict */
+  FS_FIX_UNCORDON,        /* cordoned nodes with room */
+} FsFixKind;
+
+typedef struct {
+  FsFixKind kind;
+  char *text;             /* one line for people */
+  /* what the fix changes, for JSON */
+  FsResources request;    /* LOWER_REQUEST: the request that fits */
+  const char *node;       /* the node it is checked against (LOWER_REQUEST, PREEMPT) */
+  int64_t count;          /* ADD_NODES: nodes; LOWER_REPLICAS: replicas; TOLERATE/RELAX/
+                           * UNCORDON: nodes it opens; PREEMPT: victims */
+  char *shape;            /* ADD_NODES: the node shape; TOLERATE_TAINT: the taint */
+  GPtrArray *victims;     /* PREEMPT: "namespace/name (priority N)" strings */
+} FsFix;
+
+typedef struct {
+  const FsPod *pod;
+  FsPodShape shape;
+  guint n_nodes;
+  FsNodeFit *nodes;             /* per snapshot node */
+  char *message;                /* FailedScheduling as kube-scheduler writes it */
+  char *preemption;             /* its "preemption: ..." part */
+  const char *recorded;         /* the message the cluster recorded (condition or event) */
+  gboolean agrees;              /* the two say the same, up to version differences */
+  gboolean fits;                /* some node takes the pod now */
+  gboolean room_in_total;       /* short on every node, but the free room adds up */
+  FsResources largest_free;     /* on nodes that pass every filter but resources */
+  FsResources free_total;
+  GArray *fixes;                /* FsFix */
+  const FsPodMetrics *usage;    /* metrics of this pod or its siblings, when known */
+  int64_t sibling_usage_memory; /* average memory its owner's running pods use, or -1 */
+  int64_t sibling_usage_cpu;
+} FsDiagnosis;
+
+FsDiagnosis *fs_diagnose (const FsSnapshot *snapshot, const FsPod *pod);
+void fs_diagnosis_free (FsDiagnosis *diagnosis);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (FsDiagnosis, fs_diagnosis_free)
+
+/* The preemption part exactly as DefaultPreemption writes it when no node can be made to
+ * fit (pkg/scheduler/framework/preemption/preemption.go, SelectVictimsOnNode): unresolvable
+ * nodes "Preemption is not helpful for scheduling", nodes without lower-priority pods
+ * "No preemption victims found for incoming pod", nodes still failing after evicting them
+ * their filter's reasons.  Sets *CANDIDATE to a node where eviction would make room (then
+ * the real scheduler would preempt instead), or NULL. */
+char *fs_preemption_message (const FsSnapshot *snapshot, const FsPodShape *pod,
+                             const FsNodeFit *nodes, const FsNode **candidate,
+                             GPtrArray *victims);
+
+/* Whether two FailedScheduling messages say the same, ignoring the differences between
+ * kube-scheduler versions (taint phrasing, a doubled final period). */
+gboolean fs_messages_agree (const char *a, const char *b);
+
+G_END_DECLS

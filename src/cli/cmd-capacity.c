@@ -1,0 +1,424 @@
+/* fitscale capacity — how many replicas of a shape fit, where, and what is missing. */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "fitscale/capacity.h"
+#include "fitscale/error.h"
+#include "fitscale/quantity.h"
+#include "fitscale/shape.h"
+
+typedef struct {
+  FsCommonOptions common;
+  char *request, *from, *file, *namespace, *vary;
+  char **node_selector, **tolerations;
+  gint64 replicas;
+} CapacityOptions;
+
+static void
+options_clear (CapacityOptions *options)
+{
+  fs_cli_common_clear (&options->common);
+  g_free (options->request);
+  g_free (options->from);
+  g_free (options->file);
+  g_free (options->namespace);
+  g_free (options->vary);
+  g_strfreev (options->node_selector);
+  g_strfreev (options->tolerations);
+}
+
+static FsShape *
+build_shape (const FsSnapshot *snapshot, const CapacityOptions *options, GError **error)
+{
+  FsShapeFlags flags = { .request = options->request, .node_selector = options->node_selector,
+                         .tolerations = options->tolerations, .namespace = options->namespace };
+  guint given = (options->request != NULL) + (options->from != NULL) + (options->file != NULL);
+  if (given != 1)
+    {
+      g_set_error (error, FS_ERROR, FS_ERROR_USAGE,
+                   "give the pod shape once: --request cpu=..,memory=.., --from KIND/NAME or -f FILE");
+      return NULL;
+    }
+  if (options->request != NULL)
+    return fs_shape_from_flags (&flags, error);
+  if (options->from != NULL)
+    return fs_shape_from_object (snapshot, options->from, &flags, error);
+  return fs_shape_from_file (options->file, &flags, error);
+}
+
+/* ---- --vary ------------------------------------------------------------------------- */
+
+static gboolean
+parse_amount (const char *name, const char *text, int64_t *out, GError **error)
+{
+  return fs_resource_kind (name) == FS_RES_KIND_CPU
+             ? fs_quantity_parse_milli (text, strlen (text), out, error)
+             : fs_quantity_parse_value (text, strlen (text), out, error);
+}
+
+/* "memory=1Gi..8Gi" or "cpu=250m..2/250m": the step defaults to FROM. */
+static gboolean
+parse_vary (const char *text, char **name, int64_t *from, int64_t *to, int64_t *step,
+            GError **error)
+{
+  g_autofree char *copy = g_strdup (text);
+  char *equals = strchr (copy, '=');
+  char *dots = equals != NULL ? strstr (equals, "..") : NULL;
+  if (equals == NULL || dots == NULL)
+    {
+      g_set_error (error, FS_ERROR, FS_ERROR_USAGE,
+                   "--vary \"%s\": give RESOURCE=FROM..TO[/STEP], e.g. memory=1Gi..8Gi", text);
+      return FALSE;
+    }
+  *equals = *dots = '\0';
+  char *slash = strchr (dots + 2, '/');
+  if (slash != NULL)
+    *slash = '\0';
+  if (!parse_amount (copy, equals + 1, from, error) || !parse_amount (copy, dots + 2, to, error)
+      || (slash != NULL && !parse_amount (copy, slash + 1, step, error)))
+    return FALSE;
+  if (slash == NULL)
+    *step = *from > 0 ? *from : MAX ((*to - *from) / 8, 1);
+  *name = g_strdup (copy);
+  return TRUE;
+}
+
+static int
+run_vary (const FsSnapshot *snapshot, const FsShape *shape, const CapacityOptions *options,
+          FsOutputFormat format)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *name = NULL;
+  int64_t from, to, step;
+  g_autoptr (GArray) points = g_array_new (FALSE, FALSE, sizeof (FsFrontierPoint));
+  if (!parse_vary (options->vary, &name, &from, &to, &step, &error)
+      || !fs_capacity_frontier (snapshot, fs_shape_pod (shape), fs_shape_workload (shape), name,
+                                from, to, step, points, &error))
+    return fs_cli_fail ("capacity", error);
+  char text[32];
+  if (format == FS_OUTPUT_JSON || format == FS_OUTPUT_YAML)
+    {
+      g_autoptr (FsEmitter) emitter = fs_emitter_new (format, stdout);
+      fs_emit_map_open (emitter);
+      fs_emit_key (emitter, "shape");
+      fs_emit_string (emitter, fs_shape_describe (shape));
+      fs_emit_key (emitter, "resource");
+      fs_emit_string (emitter, name);
+      fs_emit_key (emitter, "frontier");
+      fs_emit_list_open (emitter);
+      for (guint i = 0; i < points->len; i++)
+        {
+          const FsFrontierPoint *point = &g_array_index (points, FsFrontierPoint, i);
+          fs_emit_map_open (emitter);
+          fs_emit_key (emitter, "request");
+          fs_emit_string (emitter, fs_format_amount (name, point->amount, text));
+          fs_emit_key (emitter, "replicas");
+          fs_emit_int (emitter, point->capacity);
+          fs_emit_map_close (emitter);
+        }
+      fs_emit_list_close (emitter);
+      fs_emit_map_close (emitter);
+      return FS_EXIT_OK;
+    }
+  g_autofree char *header = g_ascii_strup (name, -1);
+  const char *headers[] = { header, "REPLICAS THAT FIT" };
+  g_autoptr (FsTable) table = fs_table_new (2, headers);
+  for (guint i = 0; i < points->len; i++)
+    {
+      const FsFrontierPoint *point = &g_array_index (points, FsFrontierPoint, i);
+      g_autofree char *count = g_strdup_printf ("%" G_GINT64_FORMAT, point->capacity);
+      const char *cells[] = { fs_format_amount (name, point->amount, text), count };
+      fs_table_add_row (table, cells);
+    }
+  fs_table_print (table, stdout);
+  return FS_EXIT_OK;
+}
+
+/* ---- the answer --------------------------------------------------------------------- */
+
+static char *
+reasons_text (const FsVerdict *verdict)
+{
+  g_autoptr (GPtrArray) reasons = g_ptr_array_new_with_free_func (g_free);
+  fs_verdict_reasons (verdict, reasons);
+  g_ptr_array_add (reasons, NULL);
+  return g_strjoinv (", ", (char **) reasons->pdata);
+}
+
+static void
+emit_answer (FsOutputFormat format, const FsSnapshot *snapshot, const FsShape *shape,
+             const FsCapacityAnswer *answer, int64_t replicas)
+{
+  const FsPodShape *pod = fs_shape_pod (shape);
+  g_autoptr (FsEmitter) emitter = fs_emitter_new (format, stdout);
+  fs_emit_map_open (emitter);
+  fs_emit_key (emitter, "shape");
+  fs_emit_map_open (emitter);
+  fs_emit_key (emitter, "from");
+  fs_emit_string (emitter, fs_shape_describe (shape));
+  fs_emit_key (emitter, "namespace");
+  fs_emit_string (emitter, pod->namespace);
+  fs_emit_key (emitter, "effectiveRequest");
+  fs_emit_resources (emitter, &pod->spec->request, FALSE);
+  fs_emit_map_close (emitter);
+  fs_emit_key (emitter, "capacity");
+  fs_emit_int (emitter, answer->pack.capacity);
+  fs_emit_key (emitter, "limitedBy");
+  fs_emit_string (emitter, answer->pack.limited_by);
+  if (replicas >= 0)
+    {
+      fs_emit_key (emitter, "replicas");
+      fs_emit_int (emitter, replicas);
+      fs_emit_key (emitter, "fits");
+      fs_emit_bool (emitter, answer->pack.pending == 0);
+      fs_emit_key (emitter, "placed");
+      fs_emit_int (emitter, answer->pack.placed);
+      fs_emit_key (emitter, "pending");
+      fs_emit_int (emitter, answer->pack.pending);
+    }
+  fs_emit_key (emitter, "nodes");
+  fs_emit_list_open (emitter);
+  for (guint i = 0; i < answer->n_nodes; i++)
+    {
+      const FsNodeFit *fit = &answer->nodes[i];
+      fs_emit_map_open (emitter);
+      fs_emit_key (emitter, "name");
+      fs_emit_string (emitter, snapshot->nodes[i].name);
+      fs_emit_key (emitter, "fits");
+      fs_emit_int (emitter, fit->capacity);
+      fs_emit_key (emitter, "placed");
+      fs_emit_int (emitter, fit->placed);
+      fs_emit_key (emitter, "reasons");
+      fs_emit_list_open (emitter);
+      g_autoptr (GPtrArray) reasons = g_ptr_array_new_with_free_func (g_free);
+      fs_verdict_reasons (&fit->verdict, reasons);
+      for (guint r = 0; r < reasons->len; r++)
+        fs_emit_string (emitter, reasons->pdata[r]);
+      fs_emit_list_close (emitter);
+      if (fit->verdict.filter == FS_FILTER_NODE_RESOURCES_FIT)
+        {
+          fs_emit_key (emitter, "short");
+          fs_emit_resources (emitter, &fit->verdict.short_by, FALSE);
+        }
+      fs_emit_map_close (emitter);
+    }
+  fs_emit_list_close (emitter);
+  fs_emit_key (emitter, "fragmentation");
+  fs_emit_map_open (emitter);
+  fs_emit_key (emitter, "eligibleNodes");
+  fs_emit_int (emitter, answer->eligible_nodes);
+  fs_emit_key (emitter, "freeTotal");
+  fs_emit_resources (emitter, &answer->free_total, TRUE);
+  fs_emit_key (emitter, "largestFree");
+  fs_emit_resources (emitter, &answer->largest_free, TRUE);
+  fs_emit_map_close (emitter);
+  fs_emit_key (emitter, "nodesNeeded");
+  fs_emit_list_open (emitter);
+  for (guint i = 0; i < answer->estimates->len; i++)
+    {
+      const FsNodeShapeEstimate *estimate = &g_array_index (answer->estimates, FsNodeShapeEstimate, i);
+      fs_emit_map_open (emitter);
+      fs_emit_key (emitter, "shape");
+      fs_emit_string (emitter, estimate->shape);
+      fs_emit_key (emitter, "existing");
+      fs_emit_int (emitter, estimate->existing);
+      fs_emit_key (emitter, "perNode");
+      fs_emit_int (emitter, estimate->per_node);
+      fs_emit_key (emitter, "nodes");
+      estimate->per_node > 0 ? fs_emit_int (emitter, estimate->nodes_needed) : fs_emit_null (emitter);
+      fs_emit_map_close (emitter);
+    }
+  fs_emit_list_close (emitter);
+  fs_emit_map_close (emitter);
+}
+
+static char *
+human_amount (const char *name, int64_t amount)
+{
+  char text[32];
+  if (fs_resource_kind (name) == FS_RES_KIND_MEMORY && (amount >= 1 << 30 || amount <= -(1 << 30)))
+    return g_strdup_printf ("%.1fGi", (double) amount / (1 << 30));
+  return g_strdup (fs_format_amount (name, amount, text));
+}
+
+static void
+print_fragmentation (const FsPodShape *pod, const FsCapacityAnswer *answer)
+{
+  const FsResources *request = &pod->spec->request;
+  struct { const char *name; int64_t want, total, largest; } rows[] = {
+    { "cpu", request->cpu_milli, answer->free_total.cpu_milli, answer->largest_free.cpu_milli },
+    { "memory", request->memory_bytes, answer->free_total.memory_bytes,
+      answer->largest_free.memory_bytes },
+  };
+  printf ("\nFree on the %u node%s this shape may use:\n", answer->eligible_nodes,
+          answer->eligible_nodes == 1 ? "" : "s");
+  for (gsize i = 0; i < G_N_ELEMENTS (rows); i++)
+    {
+      if (rows[i].want <= 0)
+        continue;
+      g_autofree char *total = human_amount (rows[i].name, rows[i].total);
+      g_autofree char *largest = human_amount (rows[i].name, rows[i].largest);
+      g_autofree char *want = human_amount (rows[i].name, rows[i].want);
+      const char *verdict = rows[i].largest >= rows[i].want ? ""
+                            : rows[i].total >= rows[i].want
+                                ? "  <- room in total, not in one piece"
+                                : "  <- not enough in total";
+      printf ("  %-7s %s in total, %s at most on one node; one replica asks %s%s\n",
+              rows[i].name, total, largest, want, verdict);
+    }
+}
+
+static void
+print_answer (gboolean wide, const FsSnapshot *snapshot, const FsShape *shape,
+              const FsCapacityAnswer *answer, int64_t replicas)
+{
+  const FsPodShape *pod = fs_shape_pod (shape);
+  g_autofree char *request = NULL;
+  {
+    GString *text = g_string_new (NULL);
+    char amount[32];
+    if (pod->spec->request.cpu_milli > 0)
+      g_string_append_printf (text, "cpu=%s", fs_format_amount ("cpu", pod->spec->request.cpu_milli, amount));
+    if (pod->spec->request.memory_bytes > 0)
+      g_string_append_printf (text, "%smemory=%s", text->len ? "," : "",
+                              fs_format_amount ("memory", pod->spec->request.memory_bytes, amount));
+    for (guint i = 0; i < pod->spec->request.n_extended; i++)
+      g_string_append_printf (text, "%s%s=%" G_GINT64_FORMAT, text->len ? "," : "",
+                              pod->spec->request.extended[i].name, pod->spec->request.extended[i].value);
+    request = g_string_free (text, FALSE);
+  }
+  printf ("Shape: %s (namespace %s), effective request %s\n", fs_shape_describe (shape),
+          pod->namespace, request[0] ? request : "nothing");
+  guint replaced = fs_capacity_replaced_pods (snapshot, fs_shape_workload (shape));
+  if (replaced > 0)
+    printf ("The workload's %u existing pod%s on nodes %s not counted: the replicas replace them.\n",
+            replaced, replaced == 1 ? "" : "s", replaced == 1 ? "is" : "are");
+  printf ("\n");
+  static const char *const headers[] = { "NODE", "FITS", "PLACED", "WHY NOT MORE" };
+  g_autoptr (FsTable) table = fs_table_new (replicas >= 0 ? 4 : 3, replicas >= 0 ? headers
+                                            : (const char *const[]){ "NODE", "FITS", "WHY NOT MORE" });
+  for (guint i = 0; i < answer->n_nodes; i++)
+    {
+      const FsNodeFit *fit = &answer->nodes[i];
+      g_autofree char *fits = g_strdup_printf ("%" G_GINT64_FORMAT, fit->capacity);
+      g_autofree char *placed = g_strdup_printf ("%" G_GINT64_FORMAT, fit->placed);
+      g_autofree char *why = fit->verdict.filter != FS_FILTER_PASS ? reasons_text (&fit->verdict)
+                             : fit->capacity > 0 ? reasons_text (&fit->limit)
+                                                 : g_strdup ("");
+      if (!wide && fit->capacity == 0 && fit->verdict.filter != FS_FILTER_PASS
+          && fit->verdict.filter != FS_FILTER_NODE_RESOURCES_FIT && answer->n_nodes > 20)
+        continue; /* long lists: show the nodes that matter; -o wide shows all */
+      const char *with_placed[] = { snapshot->nodes[i].name, fits, placed, why[0] ? why : "-" };
+      const char *without[] = { snapshot->nodes[i].name, fits, why[0] ? why : "-" };
+      fs_table_add_row (table, replicas >= 0 ? with_placed : without);
+    }
+  fs_table_print (table, stdout);
+  printf ("\n%" G_GINT64_FORMAT " replica%s fit%s in all (limited by %s).\n", answer->pack.capacity,
+          answer->pack.capacity == 1 ? "" : "s", answer->pack.capacity == 1 ? "s" : "",
+          answer->pack.limited_by);
+  print_fragmentation (pod, answer);
+  if (replicas < 0)
+    return;
+  printf ("\n--replicas %" G_GINT64_FORMAT ": %s; %" G_GINT64_FORMAT " placed, %" G_GINT64_FORMAT
+          " would stay Pending.\n", replicas, answer->pack.pending == 0 ? "all fit" : "they do not all fit",
+          answer->pack.placed, answer->pack.pending);
+  if (answer->pack.pending == 0)
+    return;
+  printf ("New nodes that would hold them (cluster-autoscaler's estimate, per existing node shape):\n");
+  for (guint i = 0; i < answer->estimates->len; i++)
+    {
+      const FsNodeShapeEstimate *estimate = &g_array_index (answer->estimates, FsNodeShapeEstimate, i);
+      if (estimate->per_node > 0)
+        printf ("  %" G_GINT64_FORMAT " x %s (%" G_GINT64_FORMAT " replica%s per node; %u such node%s now)\n",
+                estimate->nodes_needed, estimate->shape, estimate->per_node,
+                estimate->per_node == 1 ? "" : "s", estimate->existing, estimate->existing == 1 ? "" : "s");
+      else
+        {
+          g_autofree char *why = reasons_text (&estimate->verdict);
+          printf ("  %s: cannot hold one (%s)\n", estimate->shape, why[0] ? why : "no room");
+        }
+    }
+}
+
+int
+fs_cmd_capacity (int argc, char **argv)
+{
+  CapacityOptions options = { .replicas = -1 };
+  GOptionEntry entries[] = {
+    { "request", 'r', 0, G_OPTION_ARG_STRING, &options.request,
+      "The pod's requests, e.g. cpu=500m,memory=3Gi,nvidia.com/gpu=1", "LIST" },
+    { "from", 0, 0, G_OPTION_ARG_STRING, &options.from,
+      "Take the shape (requests, tolerations, selectors, affinity, spread) from a workload or "
+      "pod of the snapshot: deployment/NAME, statefulset/NAME, replicaset/NAME, pod/NAME", "KIND/NAME" },
+    { "filename", 'f', 0, G_OPTION_ARG_FILENAME, &options.file,
+      "Take the shape from the first Pod, Deployment, StatefulSet or ReplicaSet in FILE", "FILE" },
+    { "namespace", 'n', 0, G_OPTION_ARG_STRING, &options.namespace,
+      "Namespace of --from and of the replicas (default: default)", "NS" },
+    { "replicas", 0, 0, G_OPTION_ARG_INT64, &options.replicas,
+      "Ask whether N replicas fit: exit status 1 when they do not, with the new nodes "
+      "that would hold the rest", "N" },
+    { "node-selector", 0, 0, G_OPTION_ARG_STRING_ARRAY, &options.node_selector,
+      "Add a nodeSelector entry KEY=VALUE (repeatable)", "KEY=VALUE" },
+    { "toleration", 0, 0, G_OPTION_ARG_STRING_ARRAY, &options.tolerations,
+      "Add a toleration: KEY=VALUE:EFFECT (Equal), KEY:EFFECT or KEY (Exists), * (all taints); "
+      "repeatable", "TOLERATION" },
+    { "vary", 0, 0, G_OPTION_ARG_STRING, &options.vary,
+      "Print the frontier: replicas that fit for each request size, e.g. memory=1Gi..8Gi or "
+      "cpu=250m..4/250m (the step defaults to the first size)", "RES=FROM..TO[/STEP]" },
+    { NULL }
+  };
+  g_autoptr (GOptionContext) context = g_option_context_new ("- how many replicas of a shape fit, and where");
+  g_option_context_set_summary (
+      context,
+      "Places replicas of one pod shape on the snapshot with kube-scheduler's filters\n"
+      "(NodeUnschedulable, NodeName, TaintToleration, NodeAffinity, NodeResourcesFit,\n"
+      "PodTopologySpread, InterPodAffinity), adding each placed replica's request to its node.\n"
+      "Prints per node how many fit and why not more, the total, and the free room in total\n"
+      "beside the largest free piece on one node.  With --replicas N it says whether all N fit\n"
+      "and, if not, how many new nodes of each existing node shape would hold the rest.");
+  g_option_context_set_description (context,
+                                    "Examples:\n"
+                                    "  fitscale capacity -S cluster.json --request cpu=500m,memory=3Gi\n"
+                                    "  fitscale capacity -S examples/rag-api --from deployment/rag-api -n production --replicas 6\n"
+                                    "  fitscale capacity -S cluster.json --request memory=1Gi --vary memory=1Gi..8Gi\n"
+                                    "\nExit status: 0 answered, 1 --replicas N do not all fit, 2 bad input.\n");
+  g_option_context_add_main_entries (context, entries, NULL);
+  fs_cli_add_common (context, &options.common, TRUE);
+  FsOutputFormat format = FS_OUTPUT_TABLE;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (FsSnapshot) snapshot = NULL;
+  g_autoptr (FsShape) shape = NULL;
+  int status = FS_EXIT_OK;
+  if (!fs_cli_parse (context, "capacity", &argc, &argv))
+    status = FS_EXIT_ERROR;
+  else if (!fs_output_parse (options.common.output, &format, &error))
+    status = fs_cli_fail ("capacity", error);
+  else if (argc > 1)
+    {
+      fprintf (stderr, "fitscale capacity: unexpected argument \"%s\"\n", argv[1]);
+      status = FS_EXIT_ERROR;
+    }
+  else if ((snapshot = fs_cli_load ("capacity", &options.common)) == NULL)
+    status = FS_EXIT_ERROR;
+  else if ((shape = build_shape (snapshot, &options, &error)) == NULL)
+    status = fs_cli_fail ("capacity", error);
+  else if (options.vary != NULL)
+    status = run_vary (snapshot, shape, &options, format);
+  else
+    {
+      g_autoptr (FsCapacityAnswer) answer = fs_capacity_answer (snapshot, fs_shape_pod (shape),
+                                                                options.replicas,
+                                                                fs_shape_workload (shape));
+      if (format == FS_OUTPUT_JSON || format == FS_OUTPUT_YAML)
+        emit_answer (format, snapshot, shape, answer, options.replicas);
+      else
+        print_answer (format == FS_OUTPUT_WIDE, snapshot, shape, answer, options.replicas);
+      if (options.replicas >= 0 && answer->pack.pending > 0)
+        status = FS_EXIT_VERDICT;
+    }
+  options_clear (&options);
+  return status;
+}

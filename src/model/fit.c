@@ -1,0 +1,752 @@
+/* fitscale — kube-scheduler's node filters, one node at a time, and the FailedScheduling message.
+ *
+ * Every rule below names the upstream file and function it follows (kubernetes/kubernetes,
+ * trees of 2025–2026).  In the snapshot structs a NULL string means the empty string. */
+#include "config.h"
+
+#include "fitscale/fit.h"
+
+#include <string.h>
+
+/* ---------------------------------------------------------------------------------------------
+ * Small helpers */
+
+static const char *
+str_or_empty (const char *s)
+{
+  return s != NULL ? s : "";
+}
+
+static gboolean
+str_eq (const char *a, const char *b)
+{
+  return strcmp (str_or_empty (a), str_or_empty (b)) == 0;
+}
+
+static gboolean
+str_empty (const char *s)
+{
+  return s == NULL || *s == '\0';
+}
+
+static int64_t
+sat_sub (int64_t a, int64_t b)
+{
+  int64_t d;
+  if (__builtin_sub_overflow (a, b, &d))
+    return b < 0 ? G_MAXINT64 : G_MININT64;
+  return d;
+}
+
+/* The value of KEY in LABELS (sorted by key, snapshot.h), or NULL when absent.  A present
+ * label with a NULL value has the empty value. */
+static gboolean
+label_lookup (const FsLabelSet *labels, const char *key, const char **value)
+{
+  if (labels == NULL)
+    return FALSE;
+  const char *k = str_or_empty (key);
+  guint lo = 0, hi = labels->n;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      int c = strcmp (str_or_empty (labels->items[mid].key), k);
+      if (c == 0)
+        {
+          *value = str_or_empty (labels->items[mid].value);
+          return TRUE;
+        }
+      if (c < 0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return FALSE;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Validation labels.NewRequirement applies (staging/src/k8s.io/apimachinery/pkg/labels/selector.go
+ * NewRequirement, validateLabelKey, validateLabelValue; pkg/util/validation/validation.go
+ * IsQualifiedName, IsValidLabelValue, IsDNS1123Subdomain).  A requirement that fails it never
+ * becomes part of a selector upstream: the selector (and so the node selector term) fails to
+ * build and matches nothing. */
+
+static gboolean
+is_alnum (char c)
+{
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+/* validation.go qualifiedNameFmt: ([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9], at most 63. */
+static gboolean
+is_qualified_name_part (const char *s, gsize len)
+{
+  if (len == 0 || len > 63)
+    return FALSE;
+  if (!is_alnum (s[0]) || !is_alnum (s[len - 1]))
+    return FALSE;
+  for (gsize i = 1; i + 1 < len; i++)
+    if (!is_alnum (s[i]) && s[i] != '-' && s[i] != '_' && s[i] != '.')
+      return FALSE;
+  return TRUE;
+}
+
+/* validation.go IsDNS1123Subdomain: lowercase labels [a-z0-9]([-a-z0-9]*[a-z0-9])? joined by
+ * dots, at most 253. */
+static gboolean
+is_dns1123_subdomain (const char *s, gsize len)
+{
+  if (len == 0 || len > 253)
+    return FALSE;
+  gsize start = 0;
+  for (gsize i = 0; i <= len; i++)
+    {
+      if (i < len && s[i] != '.')
+        continue;
+      gsize n = i - start;
+      if (n == 0)
+        return FALSE;
+      for (gsize j = start; j < i; j++)
+        {
+          char c = s[j];
+          gboolean lower_alnum = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+          if (!lower_alnum && !(c == '-' && j != start && j != i - 1))
+            return FALSE;
+        }
+      start = i + 1;
+    }
+  return TRUE;
+}
+
+/* validation.go IsQualifiedName: [prefix/]name. */
+static gboolean
+is_qualified_name (const char *key)
+{
+  const char *slash = strchr (key, '/');
+  if (slash == NULL)
+    return is_qualified_name_part (key, strlen (key));
+  if (strchr (slash + 1, '/') != NULL)
+    return FALSE;
+  return is_dns1123_subdomain (key, (gsize) (slash - key))
+         && is_qualified_name_part (slash + 1, strlen (slash + 1));
+}
+
+/* validation.go IsValidLabelValue: empty, or a qualified-name part. */
+static gboolean
+is_valid_label_value (const char *value)
+{
+  gsize len = strlen (value);
+  return len == 0 || is_qualified_name_part (value, len);
+}
+
+/* strconv.ParseInt (s, 10, 64): an optional sign, then one or more decimal digits (leading
+ * zeros allowed), in the int64 range. */
+static gboolean
+parse_int64_base10 (const char *s, int64_t *out)
+{
+  const char *p = str_or_empty (s);
+  gboolean negative = FALSE;
+  if (*p == '+' || *p == '-')
+    negative = *p++ == '-';
+  if (*p == '\0')
+    return FALSE;
+  uint64_t magnitude = 0;
+  const uint64_t limit = negative ? (uint64_t) G_MAXINT64 + 1u : (uint64_t) G_MAXINT64;
+  for (; *p != '\0'; p++)
+    {
+      if (*p < '0' || *p > '9')
+        return FALSE;
+      uint64_t digit = (uint64_t) (*p - '0');
+      if (magnitude > (limit - digit) / 10u)
+        return FALSE;
+      magnitude = magnitude * 10u + digit;
+    }
+  if (negative)
+    *out = magnitude == (uint64_t) G_MAXINT64 + 1u ? G_MININT64 : -(int64_t) magnitude;
+  else
+    *out = (int64_t) magnitude;
+  return TRUE;
+}
+
+/* labels.NewRequirement's checks. */
+static gboolean
+requirement_valid (const FsRequirement *r)
+{
+  if (!is_qualified_name (str_or_empty (r->key)))
+    return FALSE;
+  switch (r->op)
+    {
+    case FS_OP_IN:
+    case FS_OP_NOT_IN:
+      if (r->n_values == 0)
+        return FALSE;
+      break;
+    case FS_OP_EXISTS:
+    case FS_OP_DOES_NOT_EXIST:
+      if (r->n_values != 0)
+        return FALSE;
+      break;
+    case FS_OP_GT:
+    case FS_OP_LT:
+      if (r->n_values != 1)
+        return FALSE;
+      {
+        int64_t ignored;
+        if (!parse_int64_base10 (r->values[0], &ignored))
+          return FALSE;
+      }
+      break;
+    default:
+      return FALSE;
+    }
+  for (guint i = 0; i < r->n_values; i++)
+    if (!is_valid_label_value (str_or_empty (r->values[i])))
+      return FALSE;
+  return TRUE;
+}
+
+static gboolean
+requirement_has_value (const FsRequirement *r, const char *value)
+{
+  for (guint i = 0; i < r->n_values; i++)
+    if (str_eq (r->values[i], value))
+      return TRUE;
+  return FALSE;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Label requirements and selectors */
+
+/* staging/src/k8s.io/apimachinery/pkg/labels/selector.go Requirement.Matches, for a requirement
+ * that NewRequirement accepted (an invalid one matches nothing, see requirement_valid). */
+gboolean
+fs_requirement_matches (const FsRequirement *requirement, const FsLabelSet *labels)
+{
+  g_return_val_if_fail (requirement != NULL, FALSE);
+  if (!requirement_valid (requirement))
+    return FALSE;
+  const char *value = NULL;
+  gboolean exists = label_lookup (labels, requirement->key, &value);
+  switch (requirement->op)
+    {
+    case FS_OP_IN:
+      return exists && requirement_has_value (requirement, value);
+    case FS_OP_NOT_IN:
+      return !exists || !requirement_has_value (requirement, value);
+    case FS_OP_EXISTS:
+      return exists;
+    case FS_OP_DOES_NOT_EXIST:
+      return !exists;
+    case FS_OP_GT:
+    case FS_OP_LT:
+      {
+        /* The label must be present and parse; exactly one value that parses. */
+        int64_t label_value, wanted;
+        if (!exists || !parse_int64_base10 (value, &label_value))
+          return FALSE;
+        if (requirement->n_values != 1
+            || !parse_int64_base10 (requirement->values[0], &wanted))
+          return FALSE;
+        return requirement->op == FS_OP_GT ? label_value > wanted : label_value < wanted;
+      }
+    default:
+      return FALSE;
+    }
+}
+
+/* staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/helpers.go LabelSelectorAsSelector: nil →
+ * labels.Nothing(); no matchLabels and no matchExpressions → labels.Everything(); otherwise
+ * each matchLabels pair as an Equals requirement and each expression, ANDed (an invalid one
+ * makes the conversion fail: here, match nothing).  Label selectors carry no Gt/Lt (the
+ * decoder rejects them, as LabelSelectorAsSelector does). */
+gboolean
+fs_selector_matches (const FsLabelSelector *selector, const FsLabelSet *labels)
+{
+  if (selector == NULL)
+    return FALSE;
+  const FsLabelSet *want = selector->match_labels;
+  const FsRequirementList *exprs = selector->match_expressions;
+  if (want != NULL)
+    for (guint i = 0; i < want->n; i++)
+      {
+        const char *key = str_or_empty (want->items[i].key);
+        const char *wanted = str_or_empty (want->items[i].value);
+        const char *value;
+        if (!is_qualified_name (key) || !is_valid_label_value (wanted))
+          return FALSE;
+        if (!label_lookup (labels, key, &value) || strcmp (value, wanted) != 0)
+          return FALSE;
+      }
+  if (exprs != NULL)
+    for (guint i = 0; i < exprs->n; i++)
+      if (!fs_requirement_matches (&exprs->items[i], labels))
+        return FALSE;
+  return TRUE;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Taints and tolerations */
+
+/* staging/src/k8s.io/api/core/v1/toleration.go Toleration.ToleratesTaint (used through
+ * component-helpers/scheduling/corev1 TolerationsTolerateTaint): the effect is empty or equal;
+ * the key is empty or equal (API validation only allows an empty key with Exists, where it
+ * matches every key); then Exists tolerates, and Equal (or an empty operator) needs equal
+ * values.  Toleration seconds do not matter for scheduling. */
+gboolean
+fs_toleration_tolerates (const FsToleration *toleration, const FsTaint *taint)
+{
+  g_return_val_if_fail (toleration != NULL && taint != NULL, FALSE);
+  if (toleration->effect != FS_EFFECT_ALL && toleration->effect != taint->effect)
+    return FALSE;
+  if (!str_empty (toleration->key) && !str_eq (toleration->key, taint->key))
+    return FALSE;
+  switch (toleration->op)
+    {
+    case FS_TOLERATION_EXISTS:
+      return TRUE;
+    case FS_TOLERATION_EQUAL:
+      return str_eq (toleration->value, taint->value);
+    default:
+      return FALSE;
+    }
+}
+
+/* component-helpers/scheduling/corev1/helpers.go TolerationsTolerateTaint: any toleration. */
+gboolean
+fs_tolerations_tolerate (const FsTolerationList *tolerations, const FsTaint *taint)
+{
+  if (tolerations == NULL)
+    return FALSE;
+  for (guint i = 0; i < tolerations->n; i++)
+    if (fs_toleration_tolerates (&tolerations->items[i], taint))
+      return TRUE;
+  return FALSE;
+}
+
+/* component-helpers/scheduling/corev1/helpers.go FindMatchingUntoleratedTaint with
+ * pkg/scheduler/framework/plugins/helper/taint.go DoNotScheduleTaintsFilterFunc (only
+ * NoSchedule and NoExecute taints count), as tainttoleration/taint_toleration.go Filter
+ * calls it: the first such taint, in the node's order, that no toleration tolerates. */
+const FsTaint *
+fs_first_untolerated_taint (const FsTaintList *taints, const FsTolerationList *tolerations)
+{
+  if (taints == NULL)
+    return NULL;
+  for (guint i = 0; i < taints->n; i++)
+    {
+      const FsTaint *taint = &taints->items[i];
+      if (taint->effect != FS_EFFECT_NO_SCHEDULE && taint->effect != FS_EFFECT_NO_EXECUTE)
+        continue;
+      if (!fs_tolerations_tolerate (tolerations, taint))
+        return taint;
+    }
+  return NULL;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Node affinity */
+
+static gboolean
+requirement_list_empty (const FsRequirementList *list)
+{
+  return list == NULL || list->n == 0;
+}
+
+/* component-helpers/scheduling/corev1/nodeaffinity/nodeaffinity.go
+ * nodeSelectorRequirementsAsFieldSelector and fields.OneTerm(Not)EqualSelector: only In and
+ * NotIn, each with exactly one value (anything else is a parse error: the term matches
+ * nothing); the fields are those of extractNodeFields (metadata.name), and a field the node
+ * lacks reads as "". */
+static gboolean
+field_requirement_matches (const FsRequirement *r, const char *node_name, gboolean *valid)
+{
+  if ((r->op != FS_OP_IN && r->op != FS_OP_NOT_IN) || r->n_values != 1)
+    {
+      *valid = FALSE;
+      return FALSE;
+    }
+  const char *field = strcmp (str_or_empty (r->key), "metadata.name") == 0 ? node_name : "";
+  gboolean equal = str_eq (field, r->values[0]);
+  return r->op == FS_OP_IN ? equal : !equal;
+}
+
+/* nodeaffinity.go nodeSelectorTerm.match (after newNodeSelectorTerm): matchExpressions as a
+ * labels selector and matchFields as a fields selector, ANDed; a parse error fails the term.
+ * The fields are checked only when the node has a name (len(nodeFields) > 0). */
+static gboolean
+node_selector_term_matches (const FsNodeSelectorTerm *term, const FsNode *node)
+{
+  /* isEmptyNodeSelectorTerm: selects nothing. */
+  if (requirement_list_empty (term->match_expressions) && requirement_list_empty (term->match_fields))
+    return FALSE;
+  if (!requirement_list_empty (term->match_expressions))
+    for (guint i = 0; i < term->match_expressions->n; i++)
+      {
+        /* fs_requirement_matches fails a requirement NewRequirement rejects. */
+        if (!fs_requirement_matches (&term->match_expressions->items[i], node->labels))
+          return FALSE;
+      }
+  if (!requirement_list_empty (term->match_fields))
+    {
+      gboolean has_fields = !str_empty (node->name);
+      for (guint i = 0; i < term->match_fields->n; i++)
+        {
+          gboolean valid = TRUE;
+          gboolean ok = field_requirement_matches (&term->match_fields->items[i],
+                                                   str_or_empty (node->name), &valid);
+          if (!valid)
+            return FALSE;
+          if (has_fields && !ok)
+            return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+/* pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go Filter via
+ * component-helpers/scheduling/corev1/nodeaffinity/nodeaffinity.go GetRequiredNodeAffinity and
+ * RequiredNodeAffinity.Match: spec.nodeSelector (labels.SelectorFromSet: every pair equal,
+ * no validation) and, when present, the required terms (LazyErrorNodeSelector.Match: ORed;
+ * an empty term or one that fails to parse matches nothing; no terms match nothing). */
+gboolean
+fs_node_affinity_matches (const FsNode *node, const FsPlacement *placement)
+{
+  g_return_val_if_fail (node != NULL, FALSE);
+  if (placement == NULL)
+    return TRUE;
+  const FsLabelSet *selector = placement->node_selector;
+  if (selector != NULL)
+    for (guint i = 0; i < selector->n; i++)
+      {
+        const char *value;
+        if (!label_lookup (node->labels, selector->items[i].key, &value)
+            || strcmp (value, str_or_empty (selector->items[i].value)) != 0)
+          return FALSE;
+      }
+  const FsNodeSelector *required = placement->required_affinity;
+  if (required == NULL)
+    return TRUE;
+  for (guint i = 0; i < required->n; i++)
+    if (node_selector_term_matches (&required->terms[i], node))
+      return TRUE;
+  return FALSE;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * NodeResourcesFit */
+
+/* One fixed resource: pkg/scheduler/framework/plugins/noderesources/fit.go fitsRequest,
+ * "request > 0 && request > allocatable - requested".  The Unresolvable flag is
+ * "request > allocatable" (kubernetes/kubernetes PR #131345, issue #131310, v1.36). */
+static void
+check_fixed (int64_t request, int64_t allocatable, int64_t requested, guint32 bit,
+             int64_t *short_slot, FsResourceBit present_bit, FsVerdict *verdict)
+{
+  if (request <= 0)
+    return;
+  int64_t free_amount = sat_sub (allocatable, requested);
+  if (request <= free_amount)
+    return;
+  verdict->short_bits |= bit;
+  *short_slot = sat_sub (request, free_amount);
+  verdict->short_by.present |= present_bit;
+  if (request > allocatable)
+    verdict->unresolvable = TRUE;
+}
+
+/* noderesources/fit.go fitsRequest (ignoredResources/ignoredResourceGroups empty, DRA extended
+ * resources off):
+ *  - "Too many pods" when pods on the node + 1 > allocatable pods (never unresolvable);
+ *  - a pod that requests no cpu, memory, ephemeral-storage or scalar resource stops there;
+ *  - cpu, memory, ephemeral-storage: request > 0 && request > allocatable - requested;
+ *  - each scalar resource with a nonzero request: request > allocatable - requested, a name the
+ *    node does not advertise having allocatable 0 (upstream walks a Go map, so its order is
+ *    arbitrary; here it is by name).
+ * Filter reports UnschedulableAndUnresolvable when any failing request exceeds the whole
+ * allocatable of its resource (PR #131345), Unschedulable otherwise.  VERDICT is reset; on
+ * failure its filter is NODE_RESOURCES_FIT. */
+gboolean
+fs_resources_fit (const FsResources *allocatable, const FsNodeLoad *load,
+                  const FsResources *pod_request, FsVerdict *verdict)
+{
+  g_return_val_if_fail (allocatable != NULL && load != NULL && pod_request != NULL
+                          && verdict != NULL,
+                        FALSE);
+  memset (verdict, 0, sizeof *verdict);
+
+  if (load->pod_count >= G_MAXINT64 || load->pod_count + 1 > allocatable->pods)
+    {
+      verdict->short_bits |= FS_SHORT_PODS;
+      verdict->short_by.pods = 1;
+      verdict->short_by.present |= FS_RES_PODS;
+    }
+
+  gboolean any_scalar = FALSE;
+  for (guint i = 0; i < pod_request->n_extended; i++)
+    if (pod_request->extended[i].value > 0)
+      any_scalar = TRUE;
+  if (pod_request->cpu_milli == 0 && pod_request->memory_bytes == 0
+      && pod_request->ephemeral_bytes == 0 && !any_scalar)
+    goto done;
+
+  check_fixed (pod_request->cpu_milli, allocatable->cpu_milli, load->requested.cpu_milli,
+               FS_SHORT_CPU, &verdict->short_by.cpu_milli, FS_RES_CPU, verdict);
+  check_fixed (pod_request->memory_bytes, allocatable->memory_bytes,
+               load->requested.memory_bytes, FS_SHORT_MEMORY, &verdict->short_by.memory_bytes,
+               FS_RES_MEMORY, verdict);
+  check_fixed (pod_request->ephemeral_bytes, allocatable->ephemeral_bytes,
+               load->requested.ephemeral_bytes, FS_SHORT_EPHEMERAL,
+               &verdict->short_by.ephemeral_bytes, FS_RES_EPHEMERAL, verdict);
+
+  for (guint i = 0; i < pod_request->n_extended; i++)
+    {
+      const char *name = pod_request->extended[i].name;
+      int64_t request = pod_request->extended[i].value;
+      if (request <= 0 || fs_resource_kind (name) != FS_RES_KIND_SCALAR)
+        continue;
+      int64_t node_allocatable = fs_resources_get (allocatable, name);
+      int64_t free_amount = sat_sub (node_allocatable, fs_resources_get (&load->requested, name));
+      if (request <= free_amount)
+        continue;
+      verdict->short_bits |= FS_SHORT_SCALAR;
+      /* At most as many names as the request has: never over FS_RES_MAX_EXTENDED. */
+      fs_resources_set (&verdict->short_by, name, sat_sub (request, free_amount), NULL);
+      if (request > node_allocatable)
+        verdict->unresolvable = TRUE;
+    }
+
+done:
+  if (verdict->short_bits == 0)
+    return TRUE;
+  verdict->filter = FS_FILTER_NODE_RESOURCES_FIT;
+  return FALSE;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * The filters in order */
+
+static const FsTaint unschedulable_taint = {
+  .key = "node.kubernetes.io/unschedulable", /* v1.TaintNodeUnschedulable */
+  .value = NULL,
+  .effect = FS_EFFECT_NO_SCHEDULE,
+};
+
+/* pkg/scheduler/apis/config/v1/default_plugins.go: NodeUnschedulable, NodeName,
+ * TaintToleration, NodeAffinity, (NodePorts), NodeResourcesFit; the framework's RunFilterPlugins
+ * stops at the first plugin that rejects.  A NULL LOAD means the node's own (FsNode.requested
+ * and pod_count). */
+gboolean
+fs_fit_node (const FsNode *node, const FsNodeLoad *load, const FsPodShape *pod, FsVerdict *verdict)
+{
+  g_return_val_if_fail (node != NULL && pod != NULL && verdict != NULL, FALSE);
+  memset (verdict, 0, sizeof *verdict);
+  const FsPlacement *placement = pod->spec != NULL ? pod->spec->placement : NULL;
+  const FsTolerationList *tolerations = placement != NULL ? placement->tolerations : NULL;
+
+  /* nodeunschedulable/node_unschedulable.go Filter: spec.unschedulable rejects unless the pod
+   * tolerates {node.kubernetes.io/unschedulable, NoSchedule}; UnschedulableAndUnresolvable. */
+  if ((node->flags & FS_NODE_UNSCHEDULABLE) != 0
+      && !fs_tolerations_tolerate (tolerations, &unschedulable_taint))
+    {
+      verdict->filter = FS_FILTER_NODE_UNSCHEDULABLE;
+      verdict->unresolvable = TRUE;
+      return FALSE;
+    }
+
+  /* nodename/node_name.go Fits: spec.nodeName empty or equal; UnschedulableAndUnresolvable. */
+  if (!str_empty (pod->node_name) && !str_eq (pod->node_name, node->name))
+    {
+      verdict->filter = FS_FILTER_NODE_NAME;
+      verdict->unresolvable = TRUE;
+      return FALSE;
+    }
+
+  /* tainttoleration/taint_toleration.go Filter; UnschedulableAndUnresolvable. */
+  const FsTaint *taint = fs_first_untolerated_taint (node->taints, tolerations);
+  if (taint != NULL)
+    {
+      verdict->filter = FS_FILTER_TAINT_TOLERATION;
+      verdict->unresolvable = TRUE;
+      verdict->taint = taint;
+      return FALSE;
+    }
+
+  /* nodeaffinity/node_affinity.go Filter; UnschedulableAndUnresolvable. */
+  if (!fs_node_affinity_matches (node, placement))
+    {
+      verdict->filter = FS_FILTER_NODE_AFFINITY;
+      verdict->unresolvable = TRUE;
+      return FALSE;
+    }
+
+  /* noderesources/fit.go Filter. */
+  FsNodeLoad own;
+  if (load == NULL)
+    {
+      own.requested = node->requested;
+      own.pod_count = node->pod_count;
+      load = &own;
+    }
+  static const FsResources nothing;
+  const FsResources *request = pod->spec != NULL ? &pod->spec->request : &nothing;
+  return fs_resources_fit (&node->allocatable, load, request, verdict);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Reason strings */
+
+/* The reason texts of the plugins (their ErrReason constants and Filter's fmt.Sprintf). */
+void
+fs_verdict_reasons (const FsVerdict *verdict, GPtrArray *reasons)
+{
+  g_return_if_fail (verdict != NULL && reasons != NULL);
+  switch (verdict->filter)
+    {
+    case FS_FILTER_PASS:
+      return;
+    case FS_FILTER_NODE_UNSCHEDULABLE:
+      /* node_unschedulable.go ErrReasonUnschedulable */
+      g_ptr_array_add (reasons, g_strdup ("node(s) were unschedulable"));
+      return;
+    case FS_FILTER_NODE_NAME:
+      /* node_name.go ErrReason */
+      g_ptr_array_add (reasons, g_strdup ("node(s) didn't match the requested node name"));
+      return;
+    case FS_FILTER_TAINT_TOLERATION:
+      /* taint_toleration.go Filter: "node(s) had untolerated taint {%s: %s}" */
+      g_ptr_array_add (reasons,
+                       g_strdup_printf ("node(s) had untolerated taint {%s: %s}",
+                                        verdict->taint != NULL ? str_or_empty (verdict->taint->key) : "",
+                                        verdict->taint != NULL ? str_or_empty (verdict->taint->value) : ""));
+      return;
+    case FS_FILTER_NODE_AFFINITY:
+      /* node_affinity.go ErrReasonPod */
+      g_ptr_array_add (reasons, g_strdup ("node(s) didn't match Pod's node affinity/selector"));
+      return;
+    case FS_FILTER_NODE_RESOURCES_FIT:
+      /* fit.go fitsRequest, in its order: pods, cpu, memory, ephemeral-storage, scalars. */
+      if (verdict->short_bits & FS_SHORT_PODS)
+        g_ptr_array_add (reasons, g_strdup ("Too many pods"));
+      if (verdict->short_bits & FS_SHORT_CPU)
+        g_ptr_array_add (reasons, g_strdup ("Insufficient cpu"));
+      if (verdict->short_bits & FS_SHORT_MEMORY)
+        g_ptr_array_add (reasons, g_strdup ("Insufficient memory"));
+      if (verdict->short_bits & FS_SHORT_EPHEMERAL)
+        g_ptr_array_add (reasons, g_strdup ("Insufficient ephemeral-storage"));
+      if (verdict->short_bits & FS_SHORT_SCALAR)
+        for (guint i = 0; i < verdict->short_by.n_extended; i++)
+          if (verdict->short_by.extended[i].value > 0)
+            g_ptr_array_add (reasons, g_strdup_printf ("Insufficient %s",
+                                                       str_or_empty (verdict->short_by.extended[i].name)));
+      return;
+    case FS_FILTER_POD_TOPOLOGY_SPREAD:
+      /* podtopologyspread/filtering.go ErrReasonConstraintsNotMatch, ErrReasonNodeLabelNotMatch */
+      g_ptr_array_add (reasons, g_strdup (verdict->detail == FS_DETAIL_SPREAD_MISSING_LABEL
+                                              ? "node(s) didn't match pod topology spread "
+                                                "constraints (missing required label)"
+                                              : "node(s) didn't match pod topology spread constraints"));
+      return;
+    case FS_FILTER_INTER_POD_AFFINITY:
+      /* interpodaffinity/filtering.go ErrReasonAffinityRulesNotMatch,
+       * ErrReasonAntiAffinityRulesNotMatch, ErrReasonExistingAntiAffinityRulesNotMatch */
+      g_ptr_array_add (reasons, g_strdup (verdict->detail == FS_DETAIL_AFFINITY
+                                              ? "node(s) didn't match pod affinity rules"
+                                          : verdict->detail == FS_DETAIL_EXISTING_ANTI_AFFINITY
+                                              ? "node(s) didn't satisfy existing pods anti-affinity rules"
+                                              : "node(s) didn't match pod anti-affinity rules"));
+      return;
+    default:
+      return;
+    }
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * The message */
+
+struct FsReasonCounts {
+  GHashTable *counts; /* reason (owned) → count (GUINT_TO_POINTER) */
+};
+
+FsReasonCounts *
+fs_reason_counts_new (void)
+{
+  FsReasonCounts *counts = g_new0 (FsReasonCounts, 1);
+  counts->counts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  return counts;
+}
+
+void
+fs_reason_counts_free (FsReasonCounts *counts)
+{
+  if (counts == NULL)
+    return;
+  g_hash_table_destroy (counts->counts);
+  g_free (counts);
+}
+
+void
+fs_reason_counts_add (FsReasonCounts *counts, const char *reason, guint n)
+{
+  g_return_if_fail (counts != NULL && reason != NULL);
+  gpointer key, value;
+  if (g_hash_table_lookup_extended (counts->counts, reason, &key, &value))
+    {
+      guint total = GPOINTER_TO_UINT (value);
+      total = n > G_MAXUINT - total ? G_MAXUINT : total + n;
+      g_hash_table_insert (counts->counts, g_strdup (reason), GUINT_TO_POINTER (total));
+    }
+  else
+    g_hash_table_insert (counts->counts, g_strdup (reason), GUINT_TO_POINTER (n));
+}
+
+/* framework/types.go FitError.Error: each reason of each node's status adds one. */
+void
+fs_reason_counts_add_verdict (FsReasonCounts *counts, const FsVerdict *verdict)
+{
+  g_return_if_fail (counts != NULL && verdict != NULL);
+  g_autoptr (GPtrArray) reasons = g_ptr_array_new_with_free_func (g_free);
+  fs_verdict_reasons (verdict, reasons);
+  for (guint i = 0; i < reasons->len; i++)
+    fs_reason_counts_add (counts, g_ptr_array_index (reasons, i), 1);
+}
+
+static gint
+compare_strings (gconstpointer a, gconstpointer b)
+{
+  /* Go sort.Strings: byte order (strcmp compares as unsigned char). */
+  return strcmp (*(const char *const *) a, *(const char *const *) b);
+}
+
+/* pkg/scheduler/framework/types.go FitError.Error, with no PreFilter message:
+ * "0/N nodes are available:", then — when the histogram is not empty — " " + the sorted
+ * "count reason" entries joined by ", " + "."; then " " + the PostFilter message when there
+ * is one (an empty one adds nothing, as upstream's postFilterMsg != "" test). */
+char *
+fs_fit_error_message (guint n_nodes, const FsReasonCounts *counts, const char *postfilter)
+{
+  GString *message = g_string_new (NULL);
+  g_string_append_printf (message, "0/%u nodes are available:", n_nodes);
+  if (counts != NULL && g_hash_table_size (counts->counts) > 0)
+    {
+      g_autoptr (GPtrArray) entries = g_ptr_array_new_with_free_func (g_free);
+      GHashTableIter iter;
+      gpointer key, value;
+      g_hash_table_iter_init (&iter, counts->counts);
+      while (g_hash_table_iter_next (&iter, &key, &value))
+        g_ptr_array_add (entries, g_strdup_printf ("%u %s", GPOINTER_TO_UINT (value),
+                                                   (const char *) key));
+      g_ptr_array_sort (entries, compare_strings);
+      for (guint i = 0; i < entries->len; i++)
+        {
+          g_string_append (message, i == 0 ? " " : ", ");
+          g_string_append (message, g_ptr_array_index (entries, i));
+        }
+      g_string_append_c (message, '.');
+    }
+  if (!str_empty (postfilter))
+    {
+      g_string_append_c (message, ' ');
+      g_string_append (message, postfilter);
+    }
+  return g_string_free (message, FALSE);
+}

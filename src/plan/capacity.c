@@ -1,0 +1,172 @@
+/* fitscale — capacity answers (see include/fitscale/capacity.h). */
+#include "config.h"
+
+#include <string.h>
+
+#include "fitscale/capacity.h"
+#include "fitscale/error.h"
+
+static void
+clear_estimate (gpointer data)
+{
+  g_free (((FsNodeShapeEstimate *) data)->shape);
+}
+
+void
+fs_capacity_answer_free (FsCapacityAnswer *answer)
+{
+  if (answer == NULL)
+    return;
+  g_free (answer->nodes);
+  g_array_unref (answer->estimates);
+  g_free (answer);
+}
+
+/* A node the shape may use: it passed every filter, or failed on resources alone. */
+static gboolean
+eligible (const FsNodeFit *fit)
+{
+  return fit->verdict.filter == FS_FILTER_PASS
+         || fit->verdict.filter == FS_FILTER_NODE_RESOURCES_FIT;
+}
+
+static void
+measure_fragmentation (const FsSnapshot *snapshot, const FsNodeLoad *loads,
+                       FsCapacityAnswer *answer)
+{
+  gboolean first = TRUE;
+  for (guint i = 0; i < snapshot->n_nodes; i++)
+    {
+      if (!eligible (&answer->nodes[i]))
+        continue;
+      const FsNode *node = &snapshot->nodes[i];
+      FsResources free_res = node->allocatable;
+      fs_resources_sub (&free_res, &loads[i].requested, NULL);
+      free_res.pods = node->allocatable.pods - loads[i].pod_count;
+      answer->eligible_nodes++;
+      fs_resources_add (&answer->free_total, &free_res, NULL);
+      if (first)
+        answer->largest_free = free_res;
+      else
+        fs_resources_max (&answer->largest_free, &free_res, NULL);
+      first = FALSE;
+    }
+}
+
+/* A workload's pods: those of its namespace its selector matches (the controllers adopt by
+ * selector: pkg/controller/controller_ref_manager.go ClaimPods). */
+static gboolean
+owned_by (const FsPod *pod, gpointer data)
+{
+  const FsWorkload *workload = data;
+  return g_strcmp0 (pod->namespace, workload->namespace) == 0
+         && fs_selector_matches (workload->selector, pod->labels);
+}
+
+static FsPackOptions
+pack_options (const FsWorkload *replacing, int64_t replicas)
+{
+  FsPackOptions options = { .replicas = replicas };
+  if (replacing != NULL && replacing->selector != NULL)
+    {
+      options.exclude = owned_by;
+      options.exclude_data = (gpointer) replacing;
+    }
+  return options;
+}
+
+guint
+fs_capacity_replaced_pods (const FsSnapshot *snapshot, const FsWorkload *replacing)
+{
+  guint count = 0;
+  for (guint i = 0; replacing != NULL && replacing->selector != NULL && i < snapshot->n_pods; i++)
+    count += snapshot->pods[i].node_index >= 0 && fs_pod_counts_on_node (&snapshot->pods[i])
+             && owned_by (&snapshot->pods[i], (gpointer) replacing);
+  return count;
+}
+
+FsCapacityAnswer *
+fs_capacity_answer (const FsSnapshot *snapshot, const FsPodShape *pod, int64_t replicas,
+                    const FsWorkload *replacing)
+{
+  FsCapacityAnswer *answer = g_new0 (FsCapacityAnswer, 1);
+  answer->n_nodes = snapshot->n_nodes;
+  answer->nodes = g_new0 (FsNodeFit, snapshot->n_nodes + 1);
+  answer->estimates = g_array_new (FALSE, TRUE, sizeof (FsNodeShapeEstimate));
+  g_array_set_clear_func (answer->estimates, clear_estimate);
+  FsPackOptions options = pack_options (replacing, replicas);
+  fs_pack (snapshot, pod, &options, answer->nodes, &answer->pack);
+  g_autofree FsNodeLoad *loads = g_new (FsNodeLoad, snapshot->n_nodes + 1);
+  fs_pack_base_loads (snapshot, &options, loads);
+  measure_fragmentation (snapshot, loads, answer);
+  if (answer->pack.pending > 0)
+    fs_estimate_new_nodes (snapshot, pod, answer->pack.pending, answer->estimates);
+  return answer;
+}
+
+static gboolean
+has_pod_rules (const FsSnapshot *snapshot, const FsPlacement *placement)
+{
+  return placement->pod_affinity != NULL || placement->pod_anti_affinity != NULL
+         || placement->spread != NULL || snapshot->n_pods_with_anti_affinity > 0;
+}
+
+gboolean
+fs_capacity_frontier (const FsSnapshot *snapshot, const FsPodShape *pod,
+                      const FsWorkload *replacing, const char *name, int64_t from, int64_t to,
+                      int64_t step, GArray *out, GError **error)
+{
+  if (step <= 0 || from < 0 || to < from || (to - from) / step > 100000)
+    {
+      g_set_error (error, FS_ERROR, FS_ERROR_USAGE,
+                   "a range FROM..TO/STEP needs 0 <= FROM <= TO, STEP > 0 and at most 100000 steps");
+      return FALSE;
+    }
+  FsPodSpec spec = *pod->spec;
+  FsPodShape varied = *pod;
+  varied.spec = &spec;
+  g_autofree FsNodeFit *fits = g_new0 (FsNodeFit, snapshot->n_nodes + 1);
+  g_autofree gboolean *usable = g_new0 (gboolean, snapshot->n_nodes + 1);
+  gboolean simple = !has_pod_rules (snapshot, pod->spec->placement);
+  FsPackOptions options = pack_options (replacing, -1);
+  g_autofree FsNodeLoad *loads = g_new (FsNodeLoad, snapshot->n_nodes + 1);
+  fs_pack_base_loads (snapshot, &options, loads);
+  if (simple)
+    {
+      /* the node-only filters do not depend on the request: evaluate them once */
+      FsPodSpec zero = spec;
+      memset (&zero.request, 0, sizeof zero.request);
+      FsPodShape unsized = *pod;
+      unsized.spec = &zero;
+      for (guint i = 0; i < snapshot->n_nodes; i++)
+        {
+          FsVerdict verdict;
+          usable[i] = fs_fit_node (&snapshot->nodes[i], &loads[i], &unsized, &verdict)
+                      || verdict.filter == FS_FILTER_NODE_RESOURCES_FIT;
+        }
+    }
+  for (int64_t amount = from; amount <= to; amount += step)
+    {
+      if (!fs_resources_set (&spec.request, name, amount, error))
+        return FALSE;
+      FsFrontierPoint point = { .amount = amount };
+      if (simple)
+        for (guint i = 0; i < snapshot->n_nodes; i++)
+          {
+            if (!usable[i])
+              continue;
+            point.capacity += fs_resources_capacity (&snapshot->nodes[i].allocatable, &loads[i],
+                                                     &spec.request);
+          }
+      else
+        {
+          FsPackResult result;
+          fs_pack (snapshot, &varied, &options, fits, &result);
+          point.capacity = result.capacity;
+        }
+      g_array_append_val (out, point);
+      if (amount > G_MAXINT64 - step)
+        break;
+    }
+  return TRUE;
+}

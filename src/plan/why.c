@@ -1,0 +1,515 @@
+/* fitscale — diagnosing a Pending pod (see include/fitscale/why.h). */
+#include "config.h"
+
+#include <string.h>
+
+#include "fitscale/fit.h"
+#include "fitscale/why.h"
+
+static void
+clear_fix (gpointer data)
+{
+  FsFix *fix = data;
+  g_free (fix->text);
+  g_free (fix->shape);
+  if (fix->victims != NULL)
+    g_ptr_array_unref (fix->victims);
+}
+
+void
+fs_diagnosis_free (FsDiagnosis *diagnosis)
+{
+  if (diagnosis == NULL)
+    return;
+  g_free (diagnosis->nodes);
+  g_free (diagnosis->message);
+  g_free (diagnosis->preemption);
+  g_array_unref (diagnosis->fixes);
+  g_free (diagnosis);
+}
+
+/* ---- messages ----------------------------------------------------------------------- */
+
+/* Rewrites the phrasings older and newer kube-schedulers used into the current one. */
+static char *
+normalize_message (const char *message)
+{
+  g_autoptr (GString) text = g_string_new (message);
+  /* 1.18-1.24: "node(s) had taint {k: v}, that the pod didn't tolerate" */
+  g_autoptr (GRegex) old_taint = g_regex_new ("had taint (\\{[^}]*\\}), that the pod didn't tolerate",
+                                              0, 0, NULL);
+  g_autofree char *step1 = g_regex_replace (old_taint, text->str, -1, 0,
+                                            "had untolerated taint \\1", 0, NULL);
+  /* 1.35+: "node(s) had untolerated taint(s)" hides key and value: drop them everywhere */
+  g_autoptr (GRegex) keyed = g_regex_new ("had untolerated taint \\{[^}]*\\}", 0, 0, NULL);
+  g_autofree char *step2 = g_regex_replace (keyed, step1, -1, 0, "had untolerated taint(s)", 0, NULL);
+  g_string_assign (text, step2);
+  /* 1.24-1.29 appended the preemption part with an extra "." */
+  while (text->len > 0 && (text->str[text->len - 1] == '.' || text->str[text->len - 1] == ' '))
+    g_string_truncate (text, text->len - 1);
+  return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
+gboolean
+fs_messages_agree (const char *a, const char *b)
+{
+  if (a == NULL || b == NULL)
+    return FALSE;
+  g_autofree char *left = normalize_message (a);
+  g_autofree char *right = normalize_message (b);
+  return strcmp (left, right) == 0;
+}
+
+/* ---- preemption --------------------------------------------------------------------- */
+
+static gint
+compare_priority_desc (gconstpointer a, gconstpointer b)
+{
+  const FsPod *left = *(const FsPod *const *) a, *right = *(const FsPod *const *) b;
+  return (left->priority < right->priority) - (left->priority > right->priority);
+}
+
+/* SelectVictimsOnNode (pkg/scheduler/framework/plugins/defaultpreemption/default_preemption.go):
+ * remove every pod of lower priority; if the pod then fits, add them back from the most
+ * important down while it still fits: the ones that cannot come back are the victims. */
+static gboolean
+victims_on_node (const FsSnapshot *snapshot, const FsPodShape *pod, guint node_index,
+                 FsVerdict *verdict, GPtrArray *lower, GPtrArray *victims)
+{
+  const FsNode *node = &snapshot->nodes[node_index];
+  FsNodeLoad load = fs_node_load (node);
+  for (guint p = 0; p < snapshot->n_pods; p++)
+    {
+      const FsPod *other = &snapshot->pods[p];
+      if (other->node_index == (int32_t) node_index && fs_pod_counts_on_node (other)
+          && other->priority < pod->priority)
+        g_ptr_array_add (lower, (gpointer) other);
+    }
+  if (lower->len == 0)
+    return FALSE;
+  for (guint i = 0; i < lower->len; i++)
+    {
+      const FsPod *other = lower->pdata[i];
+      fs_resources_sub (&load.requested, &other->spec->request, NULL);
+      load.pod_count--;
+    }
+  if (!fs_fit_node (node, &load, pod, verdict))
+    return FALSE;
+  g_ptr_array_sort (lower, compare_priority_desc);
+  for (guint i = 0; i < lower->len; i++)
+    {
+      const FsPod *other = lower->pdata[i];
+      FsNodeLoad with = load;
+      fs_resources_add (&with.requested, &other->spec->request, NULL);
+      with.pod_count++;
+      FsVerdict probe;
+      if (fs_fit_node (node, &with, pod, &probe))
+        load = with;
+      else if (victims != NULL)
+        g_ptr_array_add (victims, g_strdup_printf ("%s/%s (priority %d)", other->namespace,
+                                                   other->name, other->priority));
+    }
+  return TRUE;
+}
+
+char *
+fs_preemption_message (const FsSnapshot *snapshot, const FsPodShape *pod, const FsNodeFit *nodes,
+                       const FsNode **candidate, GPtrArray *victims)
+{
+  *candidate = NULL;
+  if (pod->spec->placement->preempt_never)
+    return g_strdup ("preemption: not eligible due to preemptionPolicy=Never.");
+  g_autoptr (FsReasonCounts) counts = fs_reason_counts_new ();
+  for (guint i = 0; i < snapshot->n_nodes; i++)
+    {
+      const FsVerdict *verdict = &nodes[i].verdict;
+      if (verdict->filter == FS_FILTER_PASS)
+        continue;
+      if (verdict->unresolvable)
+        {
+          fs_reason_counts_add (counts, "Preemption is not helpful for scheduling", 1);
+          continue;
+        }
+      g_autoptr (GPtrArray) lower = g_ptr_array_new ();
+      FsVerdict after;
+      memset (&after, 0, sizeof after);
+      gboolean fits = victims_on_node (snapshot, pod, i, &after,
+                                       lower, *candidate == NULL ? victims : NULL);
+      if (fits && *candidate == NULL)
+        *candidate = &snapshot->nodes[i];
+      else if (lower->len == 0)
+        fs_reason_counts_add (counts, "No preemption victims found for incoming pod", 1);
+      else if (!fits)
+        fs_reason_counts_add_verdict (counts, &after);
+    }
+  g_autofree char *fit_error = fs_fit_error_message (snapshot->n_nodes, counts, NULL);
+  return g_strconcat ("preemption: ", fit_error, NULL);
+}
+
+/* ---- facts about the pod ------------------------------------------------------------ */
+
+static const char *
+recorded_message (const FsSnapshot *snapshot, const FsPod *pod)
+{
+  if (pod->scheduled_message != NULL)
+    return pod->scheduled_message;
+  const FsEvent *latest = NULL;
+  for (guint i = 0; i < snapshot->n_events; i++)
+    {
+      const FsEvent *event = &snapshot->events[i];
+      if (g_strcmp0 (event->reason, "FailedScheduling") == 0
+          && g_strcmp0 (event->involved_name, pod->name) == 0
+          && g_strcmp0 (event->involved_namespace, pod->namespace) == 0
+          && (latest == NULL || event->last_time >= latest->last_time))
+        latest = event;
+    }
+  return latest != NULL ? latest->message : NULL;
+}
+
+static const FsPodMetrics *
+find_metrics (const FsSnapshot *snapshot, const FsPod *pod)
+{
+  for (guint i = 0; i < snapshot->n_pod_metrics; i++)
+    if (strcmp (snapshot->pod_metrics[i].name, pod->name) == 0
+        && g_strcmp0 (snapshot->pod_metrics[i].namespace, pod->namespace) == 0)
+      return &snapshot->pod_metrics[i];
+  return NULL;
+}
+
+/* The average use of the pods with the same owner that report metrics. */
+static void
+sibling_usage (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
+{
+  const FsPod *pod = diagnosis->pod;
+  int64_t memory = 0, cpu = 0, reporting = 0;
+  diagnosis->sibling_usage_memory = diagnosis->sibling_usage_cpu = -1;
+  for (guint i = 0; pod->owner != NULL && i < snapshot->n_pods; i++)
+    {
+      const FsPod *sibling = &snapshot->pods[i];
+      if (sibling->owner != pod->owner || g_strcmp0 (sibling->namespace, pod->namespace) != 0)
+        continue;
+      const FsPodMetrics *metrics = find_metrics (snapshot, sibling);
+      if (metrics == NULL)
+        continue;
+      reporting++;
+      for (guint c = 0; c < metrics->n_containers; c++)
+        {
+          memory += metrics->containers[c].usage.memory_bytes;
+          cpu += metrics->containers[c].usage.cpu_milli;
+        }
+    }
+  if (reporting > 0)
+    {
+      diagnosis->sibling_usage_memory = memory / reporting;
+      diagnosis->sibling_usage_cpu = cpu / reporting;
+    }
+}
+
+/* ---- fixes -------------------------------------------------------------------------- */
+
+static FsFix *
+add_fix (FsDiagnosis *diagnosis, FsFixKind kind, char *text)
+{
+  FsFix fix = { .kind = kind, .text = text };
+  g_array_append_val (diagnosis->fixes, fix);
+  return &g_array_index (diagnosis->fixes, FsFix, diagnosis->fixes->len - 1);
+}
+
+static char *
+memory_text (int64_t bytes)
+{
+  if (bytes >= (1 << 30) || bytes <= -(1 << 30))
+    return g_strdup_printf ("%.1fGi", (double) bytes / (1 << 30));
+  return g_strdup_printf ("%" G_GINT64_FORMAT "Mi", bytes / (1 << 20));
+}
+
+/* The request lowered to what the roomiest node short only on cpu/memory has free. */
+static void
+fix_lower_request (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
+{
+  const FsResources *request = &diagnosis->shape.spec->request;
+  double best_ratio = -1;
+  guint best = 0;
+  FsResources best_request = *request;
+  for (guint i = 0; i < snapshot->n_nodes; i++)
+    {
+      const FsVerdict *verdict = &diagnosis->nodes[i].verdict;
+      if (verdict->filter != FS_FILTER_NODE_RESOURCES_FIT
+          || (verdict->short_bits & ~(guint32) (FS_SHORT_CPU | FS_SHORT_MEMORY)))
+        continue;
+      FsResources lowered = *request;
+      lowered.cpu_milli -= verdict->short_by.cpu_milli;
+      lowered.memory_bytes -= verdict->short_by.memory_bytes;
+      if (lowered.cpu_milli <= 0 && request->cpu_milli > 0)
+        continue;
+      if (lowered.memory_bytes <= 0 && request->memory_bytes > 0)
+        continue;
+      double ratio = MIN (request->cpu_milli > 0 ? (double) lowered.cpu_milli / request->cpu_milli : 1,
+                          request->memory_bytes > 0
+                              ? (double) lowered.memory_bytes / request->memory_bytes : 1);
+      if (ratio > best_ratio)
+        best_ratio = ratio, best = i, best_request = lowered;
+    }
+  if (best_ratio < 0)
+    return;
+  GString *text = g_string_new ("lower the request to");
+  if (best_request.cpu_milli != request->cpu_milli)
+    g_string_append_printf (text, " cpu %" G_GINT64_FORMAT "m", best_request.cpu_milli);
+  if (best_request.memory_bytes != request->memory_bytes)
+    {
+      g_autofree char *memory = memory_text (best_request.memory_bytes);
+      g_string_append_printf (text, " memory %s", memory);
+    }
+  g_string_append_printf (text, " or less: it fits on %s", snapshot->nodes[best].name);
+  if (diagnosis->sibling_usage_memory >= 0)
+    {
+      g_autofree char *used = memory_text (diagnosis->sibling_usage_memory);
+      g_string_append_printf (text, " (its running siblings use %s memory and %" G_GINT64_FORMAT
+                              "m cpu on average)", used, diagnosis->sibling_usage_cpu);
+    }
+  FsFix *fix = add_fix (diagnosis, FS_FIX_LOWER_REQUEST, g_string_free (text, FALSE));
+  fix->request = best_request;
+  fix->node = snapshot->nodes[best].name;
+}
+
+static int64_t
+pending_siblings (const FsSnapshot *snapshot, const FsPod *pod)
+{
+  int64_t pending = 0;
+  for (guint i = 0; i < snapshot->n_pods; i++)
+    {
+      const FsPod *sibling = &snapshot->pods[i];
+      if (sibling == pod || (pod->owner != NULL && sibling->owner == pod->owner
+                             && g_strcmp0 (sibling->namespace, pod->namespace) == 0))
+        pending += sibling->node_name == NULL && sibling->phase == FS_PHASE_PENDING;
+    }
+  return MAX (pending, 1);
+}
+
+static void
+fix_add_nodes (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
+{
+  int64_t pending = pending_siblings (snapshot, diagnosis->pod);
+  g_autoptr (GArray) estimates = g_array_new (FALSE, TRUE, sizeof (FsNodeShapeEstimate));
+  fs_estimate_new_nodes (snapshot, &diagnosis->shape, pending, estimates);
+  const FsNodeShapeEstimate *best = NULL;
+  for (guint i = 0; i < estimates->len; i++)
+    {
+      const FsNodeShapeEstimate *estimate = &g_array_index (estimates, FsNodeShapeEstimate, i);
+      if (estimate->per_node > 0 && (best == NULL || estimate->nodes_needed < best->nodes_needed))
+        best = estimate;
+    }
+  if (best != NULL)
+    {
+      FsFix *fix = add_fix (diagnosis, FS_FIX_ADD_NODES,
+                            g_strdup_printf ("add %" G_GINT64_FORMAT " node%s of shape %s for the %"
+                                             G_GINT64_FORMAT " Pending pod%s of this owner",
+                                             best->nodes_needed, best->nodes_needed == 1 ? "" : "s",
+                                             best->shape, pending, pending == 1 ? "" : "s"));
+      fix->count = best->nodes_needed;
+      fix->shape = g_strdup (best->shape);
+    }
+  for (guint i = 0; i < estimates->len; i++)
+    g_free (g_array_index (estimates, FsNodeShapeEstimate, i).shape);
+}
+
+/* The workload at the top of the pod's owner chain (Pod -> ReplicaSet -> Deployment). */
+static const FsWorkload *
+owning_workload (const FsSnapshot *snapshot, const FsPod *pod)
+{
+  const FsOwnerRef *owner = pod->owner;
+  const FsWorkload *found = NULL;
+  for (int depth = 0; owner != NULL && depth < 3; depth++)
+    {
+      const FsWorkload *next = NULL;
+      for (guint i = 0; i < snapshot->n_workloads && next == NULL; i++)
+        {
+          const FsWorkload *workload = &snapshot->workloads[i];
+          static const char *const kinds[] = { "Deployment", "StatefulSet", "ReplicaSet" };
+          if (strcmp (kinds[workload->kind], owner->kind) == 0
+              && strcmp (workload->name, owner->name) == 0
+              && g_strcmp0 (workload->namespace, pod->namespace) == 0)
+            next = workload;
+        }
+      if (next == NULL)
+        break;
+      found = next;
+      owner = next->owner;
+    }
+  return found;
+}
+
+static void
+fix_lower_replicas (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
+{
+  const FsWorkload *workload = owning_workload (snapshot, diagnosis->pod);
+  if (workload == NULL)
+    return;
+  int64_t pending = pending_siblings (snapshot, diagnosis->pod);
+  int64_t target = workload->replicas - pending;
+  if (target < 0 || target >= workload->replicas)
+    return;
+  static const char *const kinds[] = { "deployment", "statefulset", "replicaset" };
+  FsFix *fix = add_fix (diagnosis, FS_FIX_LOWER_REPLICAS,
+                        g_strdup_printf ("scale %s/%s from %d to %" G_GINT64_FORMAT
+                                         " replicas (or lower the HPA's maxReplicas to that): "
+                                         "the %" G_GINT64_FORMAT " Pending ones do not fit",
+                                         kinds[workload->kind], workload->name, workload->replicas,
+                                         target, pending));
+  fix->count = target;
+}
+
+/* Nodes that only FILTER keeps the pod off, and that would take it without that filter. */
+static void
+fix_relax_filter (const FsSnapshot *snapshot, FsDiagnosis *diagnosis, FsFilter filter)
+{
+  g_autoptr (GHashTable) taints = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  int64_t opened = 0;
+  for (guint i = 0; i < snapshot->n_nodes; i++)
+    {
+      if (diagnosis->nodes[i].verdict.filter != filter)
+        continue;
+      FsNode relaxed = snapshot->nodes[i];
+      FsPlacement placement = *diagnosis->shape.spec->placement;
+      if (filter == FS_FILTER_TAINT_TOLERATION)
+        relaxed.taints = NULL, relaxed.flags &= ~(guint32) FS_NODE_UNSCHEDULABLE;
+      else if (filter == FS_FILTER_NODE_AFFINITY)
+        placement.node_selector = NULL, placement.required_affinity = NULL;
+      else
+        relaxed.flags &= ~(guint32) FS_NODE_UNSCHEDULABLE;
+      FsPodSpec spec = *diagnosis->shape.spec;
+      spec.placement = &placement;
+      FsPodShape shape = diagnosis->shape;
+      shape.spec = &spec;
+      FsNodeLoad load = fs_node_load (&snapshot->nodes[i]);
+      FsVerdict verdict;
+      if (!fs_fit_node (&relaxed, &load, &shape, &verdict))
+        continue;
+      opened++;
+      const FsTaint *taint = diagnosis->nodes[i].verdict.taint;
+      if (taint != NULL)
+        g_hash_table_add (taints, g_strdup_printf ("%s%s%s:%s", taint->key,
+                                                   taint->value && *taint->value ? "=" : "",
+                                                   taint->value ? taint->value : "",
+                                                   taint->effect == FS_EFFECT_NO_EXECUTE ? "NoExecute"
+                                                                                         : "NoSchedule"));
+    }
+  if (opened == 0)
+    return;
+  FsFix *fix;
+  if (filter == FS_FILTER_TAINT_TOLERATION)
+    {
+      g_autofree char **keys = (char **) g_hash_table_get_keys_as_array (taints, NULL);
+      g_autofree char *joined = g_strjoinv (", ", keys);
+      fix = add_fix (diagnosis, FS_FIX_TOLERATE_TAINT,
+                     g_strdup_printf ("tolerate the taint%s %s: %" G_GINT64_FORMAT
+                                      " tainted node%s would take the pod",
+                                      g_hash_table_size (taints) == 1 ? "" : "s", joined, opened,
+                                      opened == 1 ? "" : "s"));
+      fix->shape = g_strdup (joined);
+    }
+  else if (filter == FS_FILTER_NODE_AFFINITY)
+    fix = add_fix (diagnosis, FS_FIX_RELAX_AFFINITY,
+                   g_strdup_printf ("relax the node selector or required node affinity: %"
+                                    G_GINT64_FORMAT " node%s with room do not match it", opened,
+                                    opened == 1 ? "" : "s"));
+  else
+    fix = add_fix (diagnosis, FS_FIX_UNCORDON,
+                   g_strdup_printf ("uncordon: %" G_GINT64_FORMAT " cordoned node%s would take the pod",
+                                    opened, opened == 1 ? "" : "s"));
+  fix->count = opened;
+}
+
+static void
+fix_preempt (FsDiagnosis *diagnosis, const FsNode *candidate, GPtrArray *victims)
+{
+  if (candidate == NULL)
+    return;
+  g_ptr_array_add (victims, NULL);
+  g_autofree char *names = g_strjoinv (", ", (char **) victims->pdata);
+  g_ptr_array_remove_index (victims, victims->len - 1);
+  FsFix *fix = add_fix (diagnosis, FS_FIX_PREEMPT,
+                        g_strdup_printf ("preemption can make room on %s by evicting %u lower-priority "
+                                         "pod%s: %s", candidate->name, victims->len,
+                                         victims->len == 1 ? "" : "s", names));
+  fix->node = candidate->name;
+  fix->count = victims->len;
+  fix->victims = g_ptr_array_ref (victims);
+}
+
+/* ---- the diagnosis ------------------------------------------------------------------ */
+
+static gboolean
+is_the_pod (const FsPod *pod, gpointer data)
+{
+  return pod == data;
+}
+
+static void
+measure_room (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
+{
+  const FsResources *request = &diagnosis->shape.spec->request;
+  gboolean any = FALSE;
+  for (guint i = 0; i < snapshot->n_nodes; i++)
+    {
+      FsFilter filter = diagnosis->nodes[i].verdict.filter;
+      if (filter != FS_FILTER_PASS && filter != FS_FILTER_NODE_RESOURCES_FIT)
+        continue;
+      const FsNode *node = &snapshot->nodes[i];
+      FsResources free_res = node->allocatable;
+      fs_resources_sub (&free_res, &node->requested, NULL);
+      fs_resources_add (&diagnosis->free_total, &free_res, NULL);
+      if (!any)
+        diagnosis->largest_free = free_res;
+      else
+        fs_resources_max (&diagnosis->largest_free, &free_res, NULL);
+      any = TRUE;
+    }
+  diagnosis->room_in_total = any && !diagnosis->fits
+                             && diagnosis->free_total.cpu_milli >= request->cpu_milli
+                             && diagnosis->free_total.memory_bytes >= request->memory_bytes;
+}
+
+FsDiagnosis *
+fs_diagnose (const FsSnapshot *snapshot, const FsPod *pod)
+{
+  FsDiagnosis *diagnosis = g_new0 (FsDiagnosis, 1);
+  diagnosis->pod = pod;
+  diagnosis->shape = (FsPodShape){ .namespace = pod->namespace, .labels = pod->labels,
+                                   .spec = pod->spec, .priority = pod->priority };
+  diagnosis->n_nodes = snapshot->n_nodes;
+  diagnosis->nodes = g_new0 (FsNodeFit, snapshot->n_nodes + 1);
+  diagnosis->fixes = g_array_new (FALSE, TRUE, sizeof (FsFix));
+  g_array_set_clear_func (diagnosis->fixes, clear_fix);
+
+  FsPackOptions options = { .replicas = 1, .exclude = is_the_pod, .exclude_data = (gpointer) pod };
+  FsPackResult result;
+  fs_pack (snapshot, &diagnosis->shape, &options, diagnosis->nodes, &result);
+  diagnosis->fits = result.capacity > 0;
+  diagnosis->recorded = recorded_message (snapshot, pod);
+  diagnosis->usage = find_metrics (snapshot, pod);
+  sibling_usage (snapshot, diagnosis);
+  measure_room (snapshot, diagnosis);
+
+  g_autoptr (GPtrArray) victims = g_ptr_array_new_with_free_func (g_free);
+  const FsNode *candidate = NULL;
+  if (!diagnosis->fits)
+    {
+      g_autoptr (FsReasonCounts) counts = fs_reason_counts_new ();
+      for (guint i = 0; i < snapshot->n_nodes; i++)
+        fs_reason_counts_add_verdict (counts, &diagnosis->nodes[i].verdict);
+      diagnosis->preemption = fs_preemption_message (snapshot, &diagnosis->shape,
+                                                     diagnosis->nodes, &candidate, victims);
+      diagnosis->message = fs_fit_error_message (snapshot->n_nodes, counts,
+                                                 candidate == NULL ? diagnosis->preemption : NULL);
+      diagnosis->agrees = fs_messages_agree (diagnosis->message, diagnosis->recorded);
+      fix_lower_request (snapshot, diagnosis);
+      fix_add_nodes (snapshot, diagnosis);
+      fix_lower_replicas (snapshot, diagnosis);
+      fix_relax_filter (snapshot, diagnosis, FS_FILTER_TAINT_TOLERATION);
+      fix_relax_filter (snapshot, diagnosis, FS_FILTER_NODE_AFFINITY);
+      fix_relax_filter (snapshot, diagnosis, FS_FILTER_NODE_UNSCHEDULABLE);
+      fix_preempt (diagnosis, candidate, victims);
+    }
+  return diagnosis;
+}

@@ -1,0 +1,335 @@
+/* Packing identical replicas, capacity answers and Pending-pod diagnoses, on small clusters
+ * written out by hand (with the seed's rag-api numbers) and on the bundled example. */
+#include "config.h"
+
+#include "fitscale/capacity.h"
+#include "fitscale/shape.h"
+#include "fitscale/why.h"
+#include "testutil.h"
+
+#define GiB (1024LL * 1024 * 1024)
+#define MiB (1024LL * 1024)
+
+#define NODE(name, zone, extra)                                                              \
+  "{\"kind\":\"Node\",\"metadata\":{\"name\":\"" name "\",\"labels\":{"                     \
+  "\"kubernetes.io/hostname\":\"" name "\",\"topology.kubernetes.io/zone\":\"" zone "\","      \
+  "\"node.kubernetes.io/instance-type\":\"m5.xlarge\"}}," extra                              \
+  "\"status\":{\"allocatable\":{\"cpu\":\"4\",\"memory\":\"15204352Ki\",\"pods\":\"110\"},"  \
+  "\"conditions\":[{\"type\":\"Ready\",\"status\":\"True\"}]}}"
+#define POD(name, node, app, memory, extra)                                                  \
+  "{\"kind\":\"Pod\",\"metadata\":{\"name\":\"" name "\",\"namespace\":\"production\","       \
+  "\"labels\":{\"app\":\"" app "\"}},\"spec\":{" node "\"containers\":[{\"name\":\"c\","     \
+  "\"resources\":{\"requests\":{\"cpu\":\"100m\",\"memory\":\"" memory "\"}}}]" extra "},"   \
+  "\"status\":{\"phase\":\"Running\"}}"
+#define ON(node) "\"nodeName\":\"" node "\","
+
+/* The seed's two nodes of 14.5Gi: opensearch (2Gi) and one rag-api pod on A, airflow (2Gi),
+ * opensearch-dashboards (0.5Gi) and one rag-api pod on B, rag-api at RAG_MEMORY. */
+#define SEED_CLUSTER(rag_memory)                                                             \
+  NODE ("node-a", "zone-a", "") NODE ("node-b", "zone-b", "")                              \
+  POD ("opensearch-0", ON ("node-a"), "opensearch", "2Gi", "")                              \
+  POD ("rag-api-1", ON ("node-a"), "rag-api", rag_memory, "")                              \
+  POD ("airflow", ON ("node-b"), "airflow", "2Gi", "")                                      \
+  POD ("dashboards", ON ("node-b"), "dashboards", "512Mi", "")                              \
+  POD ("rag-api-2", ON ("node-b"), "rag-api", rag_memory, "")
+
+static FsSnapshot *
+load (const char *text)
+{
+  g_autoptr (GError) error = NULL;
+  FsSnapshot *snapshot = test_load_text (text, &error);
+  if (snapshot == NULL)
+    fail_msg ("%s", error->message);
+  return snapshot;
+}
+
+static FsShape *
+shape (const char *request, char **tolerations, char **selector)
+{
+  FsShapeFlags flags = { .request = request, .namespace = "production",
+                         .tolerations = tolerations, .node_selector = selector };
+  g_autoptr (GError) error = NULL;
+  FsShape *built = fs_shape_from_flags (&flags, &error);
+  if (built == NULL)
+    fail_msg ("%s", error->message);
+  return built;
+}
+
+static int64_t
+free_memory (const FsSnapshot *snapshot, const char *node_name)
+{
+  const FsNode *node = fs_snapshot_find_node (snapshot, node_name);
+  return node->allocatable.memory_bytes - node->requested.memory_bytes;
+}
+
+/* hpa-pending-pods-worked-example.txt: "one API pod per node: node A has 6.5 GiB unreserved,
+ * node B 6.0 GiB; after one more API pod on each node: 0.5 and 0.0 GiB to spare". */
+static void
+test_seed_6gi (void **state)
+{
+  g_autoptr (FsSnapshot) snapshot = load (SEED_CLUSTER ("6Gi"));
+  assert_int_equal (free_memory (snapshot, "node-a"), 14.5 * GiB - 8 * GiB);
+  assert_int_equal (free_memory (snapshot, "node-b"), 14.5 * GiB - 8.5 * GiB);
+  g_autoptr (FsShape) rag = shape ("cpu=500m,memory=6Gi", NULL, NULL);
+  g_autoptr (FsCapacityAnswer) answer = fs_capacity_answer (snapshot, fs_shape_pod (rag), 4, NULL);
+  assert_int_equal (answer->nodes[0].capacity, 1); /* 6.5Gi free: one, then 0.5Gi left */
+  assert_int_equal (answer->nodes[1].capacity, 1); /* 6.0Gi free: one, then 0.0Gi left */
+  assert_int_equal (answer->pack.capacity, 2);
+  assert_int_equal (answer->pack.placed, 2);
+  assert_int_equal (answer->pack.pending, 2);
+  /* 12.5Gi free in total, 6.5Gi at most on one node */
+  assert_int_equal (answer->free_total.memory_bytes, 12.5 * GiB);
+  assert_int_equal (answer->largest_free.memory_bytes, 6.5 * GiB);
+  /* the two left over need one more m5.xlarge (two 6Gi pods per empty 14.5Gi node) */
+  assert_int_equal (answer->estimates->len, 1);
+  FsNodeShapeEstimate *estimate = &g_array_index (answer->estimates, FsNodeShapeEstimate, 0);
+  assert_string_equal (estimate->shape, "m5.xlarge");
+  assert_int_equal (estimate->per_node, 2);
+  assert_int_equal (estimate->nodes_needed, 1);
+}
+
+/* "A 3Gi request changes the picture ... each node could take another pod and still have
+ * 6.5 and 6.0 GiB to spare": all six fit. */
+static void
+test_seed_3gi (void **state)
+{
+  g_autoptr (FsSnapshot) snapshot = load (SEED_CLUSTER ("3Gi"));
+  g_autoptr (FsShape) rag = shape ("cpu=500m,memory=3Gi", NULL, NULL);
+  g_autoptr (FsCapacityAnswer) answer = fs_capacity_answer (snapshot, fs_shape_pod (rag), 4, NULL);
+  assert_int_equal (free_memory (snapshot, "node-a") - 3 * GiB, 6.5 * GiB);
+  assert_int_equal (free_memory (snapshot, "node-b") - 3 * GiB, 6.0 * GiB);
+  assert_int_equal (answer->pack.capacity, 6); /* 9.5Gi / 3 = 3 and 9.0Gi / 3 = 3 */
+  assert_int_equal (answer->pack.pending, 0);
+  assert_int_equal (answer->nodes[0].placed + answer->nodes[1].placed, 4);
+}
+
+/* Adding each placed replica to its node, one at a time, gives the closed form. */
+static void
+test_capacity_equals_sequential_placement (void **state)
+{
+  g_autoptr (GRand) rand = g_rand_new_with_seed (42);
+  for (int round = 0; round < 2000; round++)
+    {
+      FsResources allocatable = { 0 }, request = { 0 };
+      FsNodeLoad load = { 0 };
+      allocatable.cpu_milli = g_rand_int_range (rand, 0, 16000);
+      allocatable.memory_bytes = (int64_t) g_rand_int_range (rand, 0, 64) * GiB;
+      allocatable.pods = g_rand_int_range (rand, 0, 120);
+      load.requested.cpu_milli = g_rand_int_range (rand, 0, 20000);
+      load.requested.memory_bytes = (int64_t) g_rand_int_range (rand, 0, 70) * GiB;
+      load.pod_count = g_rand_int_range (rand, 0, 130);
+      request.cpu_milli = g_rand_int_range (rand, 0, 3000);
+      request.memory_bytes = (int64_t) g_rand_int_range (rand, 0, 8) * 512 * MiB;
+      int64_t placed = 0;
+      FsNodeLoad running = load;
+      FsVerdict verdict;
+      while (placed < 1000 && fs_resources_fit (&allocatable, &running, &request, &verdict))
+        {
+          fs_resources_add (&running.requested, &request, NULL);
+          running.pod_count++;
+          placed++;
+        }
+      assert_int_equal (fs_resources_capacity (&allocatable, &load, &request), placed);
+    }
+}
+
+static void
+test_taints_and_selectors_restrict_nodes (void **state)
+{
+  g_autoptr (FsSnapshot) snapshot = load (
+      NODE ("plain", "zone-a", "")
+      NODE ("gpu", "zone-a", "\"spec\":{\"taints\":[{\"key\":\"dedicated\",\"value\":\"gpu\",\"effect\":\"NoSchedule\"}]},")
+      NODE ("cordoned", "zone-b", "\"spec\":{\"unschedulable\":true},"));
+  g_autoptr (FsShape) plain = shape ("memory=4Gi", NULL, NULL);
+  g_autoptr (FsCapacityAnswer) answer = fs_capacity_answer (snapshot, fs_shape_pod (plain), -1, NULL);
+  /* nodes sort by name: cordoned, gpu, plain */
+  assert_int_equal (answer->nodes[0].verdict.filter, FS_FILTER_NODE_UNSCHEDULABLE);
+  assert_int_equal (answer->nodes[1].verdict.filter, FS_FILTER_TAINT_TOLERATION);
+  assert_string_equal (answer->nodes[1].verdict.taint->key, "dedicated");
+  assert_int_equal (answer->nodes[2].capacity, 3); /* 14.5Gi / 4Gi */
+  assert_int_equal (answer->pack.capacity, 3);
+
+  char *tolerations[] = { (char *) "dedicated=gpu:NoSchedule", NULL };
+  g_autoptr (FsShape) tolerant = shape ("memory=4Gi", tolerations, NULL);
+  g_autoptr (FsCapacityAnswer) more = fs_capacity_answer (snapshot, fs_shape_pod (tolerant), -1, NULL);
+  assert_int_equal (more->pack.capacity, 6);
+
+  char *selector[] = { (char *) "kubernetes.io/hostname=gpu", NULL };
+  g_autoptr (FsShape) pinned = shape ("memory=4Gi", tolerations, selector);
+  g_autoptr (FsCapacityAnswer) only_gpu = fs_capacity_answer (snapshot, fs_shape_pod (pinned), -1, NULL);
+  assert_int_equal (only_gpu->pack.capacity, 3);
+  assert_int_equal (only_gpu->nodes[2].verdict.filter, FS_FILTER_NODE_AFFINITY);
+
+  char *cordon[] = { (char *) "node.kubernetes.io/unschedulable:NoSchedule", NULL };
+  g_autoptr (FsShape) daemon = shape ("memory=4Gi", cordon, NULL);
+  g_autoptr (FsCapacityAnswer) with_cordoned = fs_capacity_answer (snapshot, fs_shape_pod (daemon), -1, NULL);
+  assert_int_equal (with_cordoned->nodes[0].capacity, 3);
+}
+
+#define ANTI_AFFINITY(app)                                                                   \
+  ",\"affinity\":{\"podAntiAffinity\":{\"requiredDuringSchedulingIgnoredDuringExecution\":"  \
+  "[{\"labelSelector\":{\"matchLabels\":{\"app\":\"" app "\"}},"                             \
+  "\"topologyKey\":\"kubernetes.io/hostname\"}]}}"
+
+static void
+test_anti_affinity_one_per_node (void **state)
+{
+  g_autoptr (FsSnapshot) snapshot = load (
+      NODE ("n1", "zone-a", "") NODE ("n2", "zone-a", "") NODE ("n3", "zone-b", "")
+      POD ("web-0", ON ("n1"), "web", "1Gi", ANTI_AFFINITY ("web"))
+      "{\"kind\":\"Deployment\",\"metadata\":{\"name\":\"web\",\"namespace\":\"production\"},"
+      "\"spec\":{\"replicas\":3,\"selector\":{\"matchLabels\":{\"app\":\"web\"}},\"template\":"
+      "{\"metadata\":{\"labels\":{\"app\":\"web\"}},\"spec\":{\"containers\":[{\"name\":\"c\","
+      "\"resources\":{\"requests\":{\"memory\":\"1Gi\"}}}]" ANTI_AFFINITY ("web") "}}}}");
+  FsShapeFlags flags = { .namespace = "production" };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (FsShape) web = fs_shape_from_object (snapshot, "deployment/web", &flags, &error);
+  assert_non_null (web);
+  /* more replicas: web-0 stays, so n1 is taken and each other node takes one */
+  g_autoptr (FsCapacityAnswer) more = fs_capacity_answer (snapshot, fs_shape_pod (web), -1, NULL);
+  assert_int_equal (more->nodes[0].verdict.filter, FS_FILTER_INTER_POD_AFFINITY);
+  g_autoptr (GPtrArray) reasons = g_ptr_array_new_with_free_func (g_free);
+  fs_verdict_reasons (&more->nodes[0].verdict, reasons);
+  assert_string_equal (reasons->pdata[0], "node(s) didn't match pod anti-affinity rules");
+  assert_int_equal (more->nodes[1].capacity, 1);
+  assert_int_equal (more->pack.capacity, 2);
+  assert_string_equal (more->pack.limited_by, "pod anti-affinity");
+  /* the whole workload, replacing its own pod: one per node, three in all */
+  g_autoptr (FsCapacityAnswer) all = fs_capacity_answer (snapshot, fs_shape_pod (web), 4,
+                                                         fs_shape_workload (web));
+  assert_int_equal (all->pack.capacity, 3);
+  assert_int_equal (all->pack.pending, 1);
+}
+
+static void
+test_existing_pods_anti_affinity (void **state)
+{
+  /* a database that refuses web pods beside it */
+  g_autoptr (FsSnapshot) snapshot = load (
+      NODE ("n1", "zone-a", "") NODE ("n2", "zone-a", "")
+      POD ("db-0", ON ("n1"), "db", "1Gi", ANTI_AFFINITY ("web")));
+  g_autoptr (FsShape) web = shape ("memory=1Gi", NULL, NULL);
+  FsPodShape labelled = *fs_shape_pod (web);
+  labelled.labels = snapshot->pods[0].labels; /* app=db: not selected */
+  g_autoptr (FsCapacityAnswer) db_like = fs_capacity_answer (snapshot, &labelled, -1, NULL);
+  assert_int_equal (db_like->nodes[0].verdict.filter, FS_FILTER_PASS);
+  g_autoptr (FsSnapshot) with_web = load (
+      NODE ("n1", "zone-a", "") NODE ("n2", "zone-a", "")
+      POD ("db-0", ON ("n1"), "db", "1Gi", ANTI_AFFINITY ("web"))
+      POD ("web-0", ON ("n2"), "web", "1Gi", ""));
+  FsPodShape web_pod = *fs_shape_pod (web);
+  web_pod.labels = with_web->pods[1].labels; /* app=web */
+  g_autoptr (FsCapacityAnswer) answer = fs_capacity_answer (with_web, &web_pod, -1, NULL);
+  assert_int_equal (answer->nodes[0].verdict.filter, FS_FILTER_INTER_POD_AFFINITY);
+  assert_int_equal (answer->nodes[0].verdict.detail, FS_DETAIL_EXISTING_ANTI_AFFINITY);
+  assert_true (answer->nodes[1].capacity > 0);
+}
+
+static void
+test_zone_spread (void **state)
+{
+  /* zone-a holds three matching pods and room for two more; zone-b is empty.  With maxSkew 1
+   * each replica goes to the zone with fewer: b to 3, then a and b in turn to 5 and 5 (a is
+   * then full), b to 6; a seventh in b would make the skew 7 - 5 = 2. */
+  g_autoptr (FsSnapshot) snapshot = load (
+      NODE ("a1", "zone-a", "") NODE ("b1", "zone-b", "")
+      POD ("w1", ON ("a1"), "web", "4Gi", "") POD ("w2", ON ("a1"), "web", "4Gi", "")
+      POD ("w3", ON ("a1"), "web", "4Gi", "")
+      "{\"kind\":\"Pod\",\"metadata\":{\"name\":\"template\",\"namespace\":\"production\","
+      "\"labels\":{\"app\":\"web\"}},\"spec\":{\"containers\":[{\"name\":\"c\",\"resources\":"
+      "{\"requests\":{\"memory\":\"1Gi\"}}}],\"topologySpreadConstraints\":[{\"maxSkew\":1,"
+      "\"topologyKey\":\"topology.kubernetes.io/zone\",\"whenUnsatisfiable\":\"DoNotSchedule\","
+      "\"labelSelector\":{\"matchLabels\":{\"app\":\"web\"}}}]},\"status\":{\"phase\":\"Pending\"}}");
+  const FsPod *template = fs_snapshot_find_pod (snapshot, "production", "template");
+  FsPodShape pod = { .namespace = template->namespace, .labels = template->labels,
+                     .spec = template->spec };
+  g_autoptr (FsCapacityAnswer) answer = fs_capacity_answer (snapshot, &pod, -1, NULL);
+  /* a1: 14.5Gi - 12Gi = 2.5Gi: two 1Gi replicas by resources; b1: 14 */
+  assert_int_equal (answer->nodes[0].capacity, 2);
+  assert_int_equal (answer->nodes[1].capacity, 14);
+  assert_int_equal (answer->pack.capacity, 8);
+  assert_string_equal (answer->pack.limited_by, "topology spread");
+}
+
+static void
+test_why_on_the_example (void **state)
+{
+  g_autoptr (FsSnapshot) snapshot = test_load_files ("examples/rag-api", NULL);
+  const FsPod *pod = fs_snapshot_find_pod (snapshot, "production", "rag-api-7948f7fb7-dc5k8");
+  assert_non_null (pod);
+  g_autoptr (FsDiagnosis) diagnosis = fs_diagnose (snapshot, pod);
+  assert_false (diagnosis->fits);
+  assert_string_equal (diagnosis->message,
+                       "0/2 nodes are available: 2 Insufficient memory. preemption: 0/2 nodes are "
+                       "available: 2 No preemption victims found for incoming pod.");
+  assert_true (diagnosis->agrees);
+  assert_true (diagnosis->room_in_total);
+  gboolean lower = FALSE, add = FALSE, replicas = FALSE;
+  for (guint i = 0; i < diagnosis->fixes->len; i++)
+    {
+      const FsFix *fix = &g_array_index (diagnosis->fixes, FsFix, i);
+      if (fix->kind == FS_FIX_LOWER_REQUEST)
+        {
+          lower = TRUE;
+          assert_true (fix->request.memory_bytes < 6 * GiB);
+        }
+      add |= fix->kind == FS_FIX_ADD_NODES;
+      if (fix->kind == FS_FIX_LOWER_REPLICAS)
+        {
+          replicas = TRUE;
+          assert_int_equal (fix->count, 2);
+        }
+    }
+  assert_true (lower && add && replicas);
+}
+
+static void
+test_preemption_finds_victims (void **state)
+{
+  g_autoptr (FsSnapshot) snapshot = load (
+      NODE ("n1", "zone-a", "")
+      "{\"kind\":\"Pod\",\"metadata\":{\"name\":\"batch\",\"namespace\":\"production\"},\"spec\":"
+      "{\"nodeName\":\"n1\",\"priority\":-10,\"containers\":[{\"name\":\"c\",\"resources\":"
+      "{\"requests\":{\"memory\":\"10Gi\"}}}]},\"status\":{\"phase\":\"Running\"}}"
+      "{\"kind\":\"Pod\",\"metadata\":{\"name\":\"api\",\"namespace\":\"production\"},\"spec\":"
+      "{\"priority\":1000,\"containers\":[{\"name\":\"c\",\"resources\":"
+      "{\"requests\":{\"memory\":\"6Gi\"}}}]},\"status\":{\"phase\":\"Pending\"}}");
+  const FsPod *api = fs_snapshot_find_pod (snapshot, "production", "api");
+  g_autoptr (FsDiagnosis) diagnosis = fs_diagnose (snapshot, api);
+  assert_false (diagnosis->fits);
+  /* the scheduler would preempt: the message carries no preemption part */
+  assert_string_equal (diagnosis->message, "0/1 nodes are available: 1 Insufficient memory.");
+  const FsFix *last = &g_array_index (diagnosis->fixes, FsFix, diagnosis->fixes->len - 1);
+  assert_int_equal (last->kind, FS_FIX_PREEMPT);
+  assert_string_equal (last->victims->pdata[0], "production/batch (priority -10)");
+}
+
+static void
+test_messages_agree_across_versions (void **state)
+{
+  assert_true (fs_messages_agree (
+      "0/3 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/master: }.",
+      "0/3 nodes are available: 1 node(s) had taint {node-role.kubernetes.io/master: }, that the pod didn't tolerate."));
+  assert_true (fs_messages_agree ("0/1 nodes are available: 1 Insufficient cpu. preemption: x.",
+                                  "0/1 nodes are available: 1 Insufficient cpu. preemption: x.."));
+  assert_false (fs_messages_agree ("0/1 nodes are available: 1 Insufficient cpu.",
+                                   "0/1 nodes are available: 1 Insufficient memory."));
+}
+
+int
+main (void)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test (test_seed_6gi),
+    cmocka_unit_test (test_seed_3gi),
+    cmocka_unit_test (test_capacity_equals_sequential_placement),
+    cmocka_unit_test (test_taints_and_selectors_restrict_nodes),
+    cmocka_unit_test (test_anti_affinity_one_per_node),
+    cmocka_unit_test (test_existing_pods_anti_affinity),
+    cmocka_unit_test (test_zone_spread),
+    cmocka_unit_test (test_why_on_the_example),
+    cmocka_unit_test (test_preemption_finds_victims),
+    cmocka_unit_test (test_messages_agree_across_versions),
+  };
+  return cmocka_run_group_tests_name ("pack", tests, NULL, NULL);
+}
