@@ -537,10 +537,12 @@ static unsigned node_filter(const Cluster *c, const Node *n, const Workload *w, 
 {
     if (for_new_pod && n->cordoned)
         return FIT_UNSCHEDULABLE;
-    if (n->notready && for_new_pod)
-        return FIT_TAINT_UNREACHABLE;
+    /* TaintToleration reports the first untolerated taint in the node's list, and the
+     * node lists dedicated=gpu before node.kubernetes.io/unreachable */
     if (n->shape == SHAPE_GPU && !tolerates_gpu(w))
         return FIT_TAINT_GPU;
+    if (n->notready && for_new_pod)
+        return FIT_TAINT_UNREACHABLE;
     switch (w->sel) {
     case SEL_NG: if (n->shape != w->sel_arg) return FIT_AFFINITY; break;
     case SEL_ZONE_AFFINITY: if (n->zone == w->sel_arg) return FIT_AFFINITY; break; /* "not in zone X" */

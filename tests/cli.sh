@@ -97,5 +97,15 @@ contains "why --all groups the 4 pods" "3 more Pending pods of ReplicaSet rag-ap
 check "why: unknown pod" 2 "$bin" why -q -S "$ex" production/nope
 contains "why: names the pod" 'pod "nope" not found' err
 
+# every real fixture answers both questions
+for fixture in "$fixtures"/*.json "$fixtures"/*.yaml; do
+  name=$(basename "$fixture")
+  check "why --all on $name" 0 "$bin" why -q -S "$fixture" --all -A -o json
+  check "capacity on $name" 0 "$bin" capacity -q -S "$fixture" --request cpu=100m,memory=128Mi -o json
+done
+# the GPU pod against the mixed node list: 5 GPUs fit nowhere (one node has 1)
+check "why: the GPU pod on the mixed nodes" 0 "$bin" why -q -S "$fixtures/mixed-doks-ec2gpu-7nodes.json" -S "$fixtures/pod-pending-insufficient-nvidia-gpu.json" --all -A -o json
+expect "why: Insufficient nvidia.com/gpu on every node" '.[0].message | startswith("0/7 nodes are available: 4 Insufficient memory, 5 Insufficient cpu, 7 Insufficient nvidia.com/gpu.")'
+
 echo "1..$n"
 [ "$failures" = 0 ]

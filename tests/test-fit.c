@@ -413,7 +413,9 @@ test_resources_fit_upstream (void **state)
       gboolean fits = fs_resources_fit (&alloc, &load, &request, &verdict);
       CHECK (fits == c->fits, c->name);
       CHECK (verdict.filter == (c->fits ? FS_FILTER_PASS : FS_FILTER_NODE_RESOURCES_FIT), c->name);
-      CHECK (verdict.unresolvable == c->unresolvable, c->name);
+      /* the v1.36 rule (PR #131345) is recorded, not applied: the status stays Unschedulable */
+      CHECK (verdict.exceeds_allocatable == c->unresolvable, c->name);
+      CHECK (!verdict.unresolvable, c->name);
       g_autofree char *reasons = reasons_of (&verdict);
       CHECK_STR (reasons, c->reasons, c->name);
       CHECK (verdict.short_by.cpu_milli == c->short_cpu, c->name);
@@ -472,8 +474,9 @@ test_resources_fit_order (void **state)
   assert_int_equal (v.short_by.ephemeral_bytes, 1);
   assert_int_equal (fs_resources_get (&v.short_by, "nvidia.com/gpu"), 1);
   assert_int_equal (fs_resources_get (&v.short_by, "hugepages-1Gi"), 1);
-  /* gpu 2 > allocatable 1 (and hugepages 1 > 0): preemption cannot help. */
-  assert_true (v.unresolvable);
+  /* gpu 2 > allocatable 1 (and hugepages 1 > 0): from v1.36 preemption would not be tried */
+  assert_true (v.exceeds_allocatable);
+  assert_false (v.unresolvable);
   /* Too many pods alone is never unresolvable (fit.go sets no Unresolvable for pods). */
   FsResources alloc = { 0 };
   FsNodeLoad load = { 0 };
@@ -538,11 +541,13 @@ test_resources_fit_rag_api (void **state)
   assert_int_equal (l.requested.memory_bytes, 14 * GI);
   assert_int_equal (v.short_by.memory_bytes, 2 * GI + GI / 2);
 
-  /* A 15Gi pod exceeds the whole 14.5Gi: UnschedulableAndUnresolvable (PR #131345). */
+  /* A 15Gi pod exceeds the whole 14.5Gi: UnschedulableAndUnresolvable from v1.36
+   * (PR #131345); recorded, the status stays Unschedulable as in the releases before. */
   FsResources fifteen = { 0 };
   put (&fifteen, "memory", 15 * GI);
   assert_false (fs_resources_fit (&alloc, &load, &fifteen, &v));
-  assert_true (v.unresolvable);
+  assert_true (v.exceeds_allocatable);
+  assert_false (v.unresolvable);
   assert_int_equal (v.short_by.memory_bytes, 15 * GI - (6 * GI + GI / 2));
 
   /* The event from two such full nodes (real message shape, scheduler-fit.md §3). */
@@ -1073,11 +1078,13 @@ test_filter_order (void **state)
   pod->placement.tolerations = TOLS ({ .key = "k", .op = FS_TOLERATION_EXISTS });
   assert_false (fs_fit_node (node, NULL, &pod->shape, &v));
   assert_int_equal (v.filter, FS_FILTER_NODE_AFFINITY);
-  /* Labels right: resources; 500m exceeds the whole 100m allocatable, so unresolvable. */
+  /* Labels right: resources; 500m exceeds the whole 100m allocatable (recorded: the v1.36
+   * UnschedulableAndUnresolvable case). */
   node->labels = LABELS ("zone", "a");
   assert_false (fs_fit_node (node, NULL, &pod->shape, &v));
   assert_int_equal (v.filter, FS_FILTER_NODE_RESOURCES_FIT);
-  assert_true (v.unresolvable);
+  assert_true (v.exceeds_allocatable);
+  assert_false (v.unresolvable);
   put (&node->allocatable, "cpu", 1000);
   node->requested.cpu_milli = 600;
   assert_false (fs_fit_node (node, NULL, &pod->shape, &v));

@@ -244,8 +244,9 @@ test_zone_spread (void **state)
   FsPodShape pod = { .namespace = template->namespace, .labels = template->labels,
                      .spec = template->spec };
   g_autoptr (FsCapacityAnswer) answer = fs_capacity_answer (snapshot, &pod, -1, NULL);
-  /* a1: 14.5Gi - 12Gi = 2.5Gi: two 1Gi replicas by resources; b1: 14 */
-  assert_int_equal (answer->nodes[0].capacity, 2);
+  /* a1 (2.5Gi free: room for two) is skewed now: 3 + 1 - 0 > 1; b1 takes 14 by resources */
+  assert_int_equal (answer->nodes[0].verdict.filter, FS_FILTER_POD_TOPOLOGY_SPREAD);
+  assert_int_equal (answer->nodes[0].capacity, 0);
   assert_int_equal (answer->nodes[1].capacity, 14);
   assert_int_equal (answer->pack.capacity, 8);
   assert_string_equal (answer->pack.limited_by, "topology spread");

@@ -451,7 +451,7 @@ check_fixed (int64_t request, int64_t allocatable, int64_t requested, guint32 bi
   *short_slot = sat_sub (request, free_amount);
   verdict->short_by.present |= present_bit;
   if (request > allocatable)
-    verdict->unresolvable = TRUE;
+    verdict->exceeds_allocatable = TRUE;
 }
 
 /* noderesources/fit.go fitsRequest (ignoredResources/ignoredResourceGroups empty, DRA extended
@@ -462,9 +462,10 @@ check_fixed (int64_t request, int64_t allocatable, int64_t requested, guint32 bi
  *  - each scalar resource with a nonzero request: request > allocatable - requested, a name the
  *    node does not advertise having allocatable 0 (upstream walks a Go map, so its order is
  *    arbitrary; here it is by name).
- * Filter reports UnschedulableAndUnresolvable when any failing request exceeds the whole
- * allocatable of its resource (PR #131345), Unschedulable otherwise.  VERDICT is reset; on
- * failure its filter is NODE_RESOURCES_FIT. */
+ * The status is Unschedulable, so preemption is tried.  From v1.36 (PR #131345) a request
+ * over the node's whole allocatable makes it UnschedulableAndUnresolvable; fitscale follows
+ * the releases clusters run today and only records that case in exceeds_allocatable.
+ * VERDICT is reset; on failure its filter is NODE_RESOURCES_FIT. */
 gboolean
 fs_resources_fit (const FsResources *allocatable, const FsNodeLoad *load,
                   const FsResources *pod_request, FsVerdict *verdict)
@@ -512,7 +513,7 @@ fs_resources_fit (const FsResources *allocatable, const FsNodeLoad *load,
       /* At most as many names as the request has: never over FS_RES_MAX_EXTENDED. */
       fs_resources_set (&verdict->short_by, name, sat_sub (request, free_amount), NULL);
       if (request > node_allocatable)
-        verdict->unresolvable = TRUE;
+        verdict->exceeds_allocatable = TRUE;
     }
 
 done:

@@ -105,6 +105,7 @@ typedef struct {
   const FsPodShape *pod;
   const FsPackOptions *options;
   FsNodeFit *nodes;
+  int64_t *room;       /* per node: replicas by the node's own filters, before spread */
 } Packing;
 
 static gboolean
@@ -339,22 +340,36 @@ spread_selects (const Packing *packing, const FsSpreadConstraint *constraint,
          && fs_selector_matches (constraint->label_selector, other->labels);
 }
 
-/* Places replicas one at a time into the domain with the fewest matching pods, while
- * count + self - min(count over eligible domains) <= maxSkew holds, as the filter checks for
- * each replica.  Returns how many can be placed. */
-static int64_t
-spread_capacity (const Packing *packing, const FsSpreadConstraint *constraint, int64_t wanted)
+typedef struct {
+  GArray *domains;       /* SpreadDomain */
+  int32_t *node_domain;  /* per node: index in domains, -1 when not an eligible domain */
+  gboolean self_match;   /* the replicas match the constraint's own selector */
+  int64_t global_min;    /* fewest matching pods over the eligible domains */
+} SpreadState;
+
+static void
+spread_state_clear (SpreadState *state)
+{
+  g_array_unref (state->domains);
+  g_free (state->node_domain);
+}
+
+/* The eligible domains of CONSTRAINT with their matching pods (podtopologyspread/filtering.go
+ * calPreFilterState): domains come from nodes that pass the pod's node affinity (policy
+ * Honor, the default) and, with nodeTaintsPolicy Honor, whose taints it tolerates; nodes
+ * without the topology label are rejected with "(missing required label)". */
+static void
+spread_state_init (const Packing *packing, const FsSpreadConstraint *constraint, SpreadState *state)
 {
   const FsSnapshot *snapshot = packing->snapshot;
-  g_autoptr (GArray) domains = g_array_new (FALSE, TRUE, sizeof (SpreadDomain));
   g_autoptr (GHashTable) index = g_hash_table_new (NULL, NULL);
-  g_autofree int32_t *node_domain = g_new (int32_t, snapshot->n_nodes + 1);
+  state->domains = g_array_new (FALSE, TRUE, sizeof (SpreadDomain));
+  state->node_domain = g_new (int32_t, snapshot->n_nodes + 1);
   for (guint i = 0; i < snapshot->n_nodes; i++)
     {
       const FsNode *node = &snapshot->nodes[i];
       const char *domain = label_value (node->labels, constraint->topology_key);
-      node_domain[i] = -1;
-      /* nodeAffinityPolicy Honor (the default): only nodes the pod may go to are domains */
+      state->node_domain[i] = -1;
       gboolean eligible = constraint->node_affinity_policy == FS_POLICY_IGNORE
                           || fs_node_affinity_matches (node, packing->pod->spec->placement);
       if (constraint->node_taints_policy == FS_POLICY_HONOR)
@@ -373,21 +388,58 @@ spread_capacity (const Packing *packing, const FsSpreadConstraint *constraint, i
       if (slot == NULL)
         {
           SpreadDomain fresh = { .domain = domain };
-          g_array_append_val (domains, fresh);
-          slot = GINT_TO_POINTER (domains->len);
+          g_array_append_val (state->domains, fresh);
+          slot = GINT_TO_POINTER (state->domains->len);
           g_hash_table_insert (index, (gpointer) domain, slot);
         }
-      node_domain[i] = GPOINTER_TO_INT (slot) - 1;
-      g_array_index (domains, SpreadDomain, node_domain[i]).capacity += packing->nodes[i].capacity;
+      state->node_domain[i] = GPOINTER_TO_INT (slot) - 1;
     }
   for (guint p = 0; p < snapshot->n_pods; p++)
     {
       const FsPod *other = &snapshot->pods[p];
-      if (pod_counts (packing, other) && node_domain[other->node_index] >= 0
+      if (pod_counts (packing, other) && state->node_domain[other->node_index] >= 0
           && spread_selects (packing, constraint, other))
-        g_array_index (domains, SpreadDomain, node_domain[other->node_index]).count++;
+        g_array_index (state->domains, SpreadDomain, state->node_domain[other->node_index]).count++;
     }
-  gboolean self_match = fs_selector_matches (constraint->label_selector, packing->pod->labels);
+  state->self_match = fs_selector_matches (constraint->label_selector, packing->pod->labels);
+  state->global_min = G_MAXINT64;
+  for (guint d = 0; d < state->domains->len; d++)
+    state->global_min = MIN (state->global_min, g_array_index (state->domains, SpreadDomain, d).count);
+  if (state->domains->len == 0
+      || (constraint->min_domains > 0 && state->domains->len < (guint) constraint->min_domains))
+    state->global_min = 0;
+}
+
+/* The filter for one more replica: count(domain) + self - min <= maxSkew
+ * (podtopologyspread/filtering.go Filter). */
+static void
+spread_reject_skewed (const Packing *packing, const FsSpreadConstraint *constraint,
+                      const SpreadState *state)
+{
+  for (guint i = 0; i < packing->snapshot->n_nodes; i++)
+    {
+      int32_t d = state->node_domain[i];
+      if (d < 0 || packing->nodes[i].verdict.filter != FS_FILTER_PASS)
+        continue;
+      int64_t count = g_array_index (state->domains, SpreadDomain, d).count;
+      if (count + state->self_match - state->global_min > constraint->max_skew)
+        reject (&packing->nodes[i], FS_FILTER_POD_TOPOLOGY_SPREAD, FS_DETAIL_SPREAD, FALSE);
+    }
+}
+
+/* Places replicas one at a time into the domain with the fewest matching pods, while
+ * count + self - min(count over eligible domains) <= maxSkew holds, as the filter checks for
+ * each replica.  Returns how many can be placed. */
+static int64_t
+spread_capacity (const Packing *packing, const FsSpreadConstraint *constraint, int64_t wanted)
+{
+  const FsSnapshot *snapshot = packing->snapshot;
+  SpreadState state;
+  spread_state_init (packing, constraint, &state);
+  GArray *domains = state.domains;
+  for (guint i = 0; i < snapshot->n_nodes; i++)
+    if (state.node_domain[i] >= 0)
+      g_array_index (domains, SpreadDomain, state.node_domain[i]).capacity += packing->room[i];
   gboolean few_domains = constraint->min_domains > 0 && domains->len < (guint) constraint->min_domains;
   int64_t placed = 0;
   while (wanted < 0 || placed < wanted)
@@ -403,14 +455,12 @@ spread_capacity (const Packing *packing, const FsSpreadConstraint *constraint, i
         }
       if (few_domains)
         global_min = 0;
-      if (best == NULL || best->count + self_match - global_min > constraint->max_skew)
+      if (best == NULL || best->count + state.self_match - global_min > constraint->max_skew)
         break;
-      best->placed++;
-      best->count += self_match;
-      placed++;
-      if (!self_match && wanted < 0)
+      if (!state.self_match)
         {
-          /* placements do not change the counts: every domain that passes takes all it can */
+          /* placements do not change the counts: every domain within the skew takes all
+           * its nodes can hold */
           placed = 0;
           for (guint d = 0; d < domains->len; d++)
             {
@@ -418,9 +468,14 @@ spread_capacity (const Packing *packing, const FsSpreadConstraint *constraint, i
               if (domain->count - global_min <= constraint->max_skew)
                 placed += domain->capacity;
             }
+          placed = wanted < 0 ? placed : MIN (placed, wanted);
           break;
         }
+      best->placed++;
+      best->count++;
+      placed++;
     }
+  spread_state_clear (&state);
   return placed;
 }
 
@@ -514,8 +569,27 @@ fs_pack (const FsSnapshot *snapshot, const FsPodShape *pod, const FsPackOptions 
   base_verdicts (&packing);
   result->limited_by = "resources";
   const FsPlacement *placement = pod->spec->placement;
+  /* a node the skew rejects now may take replicas once other domains caught up */
+  g_autofree int64_t *room = g_new (int64_t, snapshot->n_nodes + 1);
+  for (guint i = 0; i < snapshot->n_nodes; i++)
+    room[i] = nodes[i].capacity;
+  packing.room = room;
+  /* PodTopologySpread comes before InterPodAffinity in the default profile */
+  for (guint c = 0; placement->spread != NULL && c < placement->spread->n; c++)
+    {
+      const FsSpreadConstraint *constraint = &placement->spread->items[c];
+      if (constraint->when_unsatisfiable != FS_SPREAD_DO_NOT_SCHEDULE)
+        continue;
+      SpreadState state;
+      spread_state_init (&packing, constraint, &state);
+      spread_reject_skewed (&packing, constraint, &state);
+      spread_state_clear (&state);
+    }
   apply_anti_affinity (&packing);
   const char *co_locate_key = apply_affinity (&packing);
+  for (guint i = 0; i < snapshot->n_nodes; i++)
+    if (nodes[i].verdict.filter == FS_FILTER_INTER_POD_AFFINITY)
+      room[i] = 0;
 
   int64_t total = 0;
   const char *self_key = self_anti_affinity_key (&packing);

@@ -72,17 +72,44 @@ compare_priority_desc (gconstpointer a, gconstpointer b)
 /* SelectVictimsOnNode (pkg/scheduler/framework/plugins/defaultpreemption/default_preemption.go):
  * remove every pod of lower priority; if the pod then fits, add them back from the most
  * important down while it still fits: the ones that cannot come back are the victims. */
+/* The pods counted on each node: FIRST[n] .. FIRST[n + 1] index ORDER (a counting sort). */
+typedef struct {
+  guint *first;
+  guint *order;
+} PodsByNode;
+
+static void
+pods_by_node_init (const FsSnapshot *snapshot, PodsByNode *index)
+{
+  index->first = g_new0 (guint, snapshot->n_nodes + 2);
+  index->order = g_new (guint, snapshot->n_pods + 1);
+  for (guint p = 0; p < snapshot->n_pods; p++)
+    if (snapshot->pods[p].node_index >= 0 && fs_pod_counts_on_node (&snapshot->pods[p]))
+      index->first[snapshot->pods[p].node_index + 2]++;
+  for (guint n = 2; n < snapshot->n_nodes + 2; n++)
+    index->first[n] += index->first[n - 1];
+  for (guint p = 0; p < snapshot->n_pods; p++)
+    if (snapshot->pods[p].node_index >= 0 && fs_pod_counts_on_node (&snapshot->pods[p]))
+      index->order[index->first[snapshot->pods[p].node_index + 1]++] = p;
+}
+
+static void
+pods_by_node_clear (PodsByNode *index)
+{
+  g_free (index->first);
+  g_free (index->order);
+}
+
 static gboolean
-victims_on_node (const FsSnapshot *snapshot, const FsPodShape *pod, guint node_index,
-                 FsVerdict *verdict, GPtrArray *lower, GPtrArray *victims)
+victims_on_node (const FsSnapshot *snapshot, const PodsByNode *index, const FsPodShape *pod,
+                 guint node_index, FsVerdict *verdict, GPtrArray *lower, GPtrArray *victims)
 {
   const FsNode *node = &snapshot->nodes[node_index];
   FsNodeLoad load = fs_node_load (node);
-  for (guint p = 0; p < snapshot->n_pods; p++)
+  for (guint k = index->first[node_index]; k < index->first[node_index + 1]; k++)
     {
-      const FsPod *other = &snapshot->pods[p];
-      if (other->node_index == (int32_t) node_index && fs_pod_counts_on_node (other)
-          && other->priority < pod->priority)
+      const FsPod *other = &snapshot->pods[index->order[k]];
+      if (other->priority < pod->priority)
         g_ptr_array_add (lower, (gpointer) other);
     }
   if (lower->len == 0)
@@ -120,6 +147,8 @@ fs_preemption_message (const FsSnapshot *snapshot, const FsPodShape *pod, const 
   if (pod->spec->placement->preempt_never)
     return g_strdup ("preemption: not eligible due to preemptionPolicy=Never.");
   g_autoptr (FsReasonCounts) counts = fs_reason_counts_new ();
+  PodsByNode index;
+  pods_by_node_init (snapshot, &index);
   for (guint i = 0; i < snapshot->n_nodes; i++)
     {
       const FsVerdict *verdict = &nodes[i].verdict;
@@ -133,7 +162,7 @@ fs_preemption_message (const FsSnapshot *snapshot, const FsPodShape *pod, const 
       g_autoptr (GPtrArray) lower = g_ptr_array_new ();
       FsVerdict after;
       memset (&after, 0, sizeof after);
-      gboolean fits = victims_on_node (snapshot, pod, i, &after,
+      gboolean fits = victims_on_node (snapshot, &index, pod, i, &after,
                                        lower, *candidate == NULL ? victims : NULL);
       if (fits && *candidate == NULL)
         *candidate = &snapshot->nodes[i];
@@ -142,6 +171,7 @@ fs_preemption_message (const FsSnapshot *snapshot, const FsPodShape *pod, const 
       else if (!fits)
         fs_reason_counts_add_verdict (counts, &after);
     }
+  pods_by_node_clear (&index);
   g_autofree char *fit_error = fs_fit_error_message (snapshot->n_nodes, counts, NULL);
   return g_strconcat ("preemption: ", fit_error, NULL);
 }
@@ -183,12 +213,20 @@ sibling_usage (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
   const FsPod *pod = diagnosis->pod;
   int64_t memory = 0, cpu = 0, reporting = 0;
   diagnosis->sibling_usage_memory = diagnosis->sibling_usage_cpu = -1;
-  for (guint i = 0; pod->owner != NULL && i < snapshot->n_pods; i++)
+  if (pod->owner == NULL || snapshot->n_pod_metrics == 0)
+    return;
+  /* metrics by pod name in the pod's namespace */
+  g_autoptr (GHashTable) by_name = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint i = 0; i < snapshot->n_pod_metrics; i++)
+    if (g_strcmp0 (snapshot->pod_metrics[i].namespace, pod->namespace) == 0)
+      g_hash_table_insert (by_name, (gpointer) snapshot->pod_metrics[i].name,
+                           (gpointer) &snapshot->pod_metrics[i]);
+  for (guint i = 0; i < snapshot->n_pods; i++)
     {
       const FsPod *sibling = &snapshot->pods[i];
       if (sibling->owner != pod->owner || g_strcmp0 (sibling->namespace, pod->namespace) != 0)
         continue;
-      const FsPodMetrics *metrics = find_metrics (snapshot, sibling);
+      const FsPodMetrics *metrics = g_hash_table_lookup (by_name, sibling->name);
       if (metrics == NULL)
         continue;
       reporting++;
