@@ -306,7 +306,7 @@ schema_lookup (const SchemaNode *parent, const char *key, gsize len)
   if (len > 0)
     for (const SchemaNode *child = parent->buckets[key_bucket (key, len)]; child != NULL;
          child = child->next_in_bucket)
-      if (child->key_len == len && memcmp (child->key, key, len) == 0)
+      if (child->key_len == len && child->key[0] == key[0] && memcmp (child->key, key, len) == 0)
         return child;
   return parent->any;
 }

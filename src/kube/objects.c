@@ -25,8 +25,8 @@ typedef struct {
   /* the condition being read, and what the conditions said */
   char cond_type[32];
   char cond_status[16];
-  const char *cond_reason, *cond_message;
-  char cond_time[40];     /* parsed only for the conditions fitscale reads */
+  char cond_reason[64];   /* reason, message and time are kept only for the conditions */
+  char cond_time[40];     /* fitscale reads; the message waits in builder->cond_message */
   gboolean ready_known, ready, scheduled_true, unschedulable_cond;
   int64_t ready_time;
   const char *scheduled_message;
@@ -82,6 +82,13 @@ struct FsObjectBuilder {
   GArray *spreads;                /* FsSpreadConstraint */
   GPtrArray *spread_label_keys;
   GArray *usages;                 /* FsContainerUsage */
+  GString *cond_message;          /* the condition being read */
+  GString *raw_labels;            /* metadata.labels as read: "key\0value\0" pairs */
+  /* the last string interned for each field: consecutive objects (the pods of one
+   * ReplicaSet, listed together) mostly repeat them, and a compare beats a table lookup */
+  const char *last_value[F_N_FIELDS];
+  gsize last_len[F_N_FIELDS];
+  GHashTable *label_sets;         /* interned raw labels -> their FsLabelSet */
   char description[256];
 };
 
@@ -117,6 +124,9 @@ fs_object_builder_new (FsSnapshotBuilder *snapshot_builder)
   builder->spreads = array_of (sizeof (FsSpreadConstraint));
   builder->spread_label_keys = g_ptr_array_new ();
   builder->usages = array_of (sizeof (FsContainerUsage));
+  builder->cond_message = g_string_new (NULL);
+  builder->raw_labels = g_string_new (NULL);
+  builder->label_sets = g_hash_table_new (NULL, NULL);
   return builder;
 }
 
@@ -139,6 +149,9 @@ fs_object_builder_free (FsObjectBuilder *builder)
 #define FREE_PTR_ARRAY(array) g_ptr_array_unref (array);
   EACH_ARRAY (builder, FREE_ARRAY)
   EACH_PTR_ARRAY (builder, FREE_PTR_ARRAY)
+  g_string_free (builder->cond_message, TRUE);
+  g_string_free (builder->raw_labels, TRUE);
+  g_hash_table_unref (builder->label_sets);
   g_free (builder);
 }
 
@@ -150,6 +163,7 @@ fs_object_begin (FsObjectBuilder *builder, const char *inherited_kind)
   EACH_ARRAY (builder, TRUNCATE)
   EACH_PTR_ARRAY (builder, TRUNCATE_PTR)
   memset (&builder->st, 0, sizeof builder->st);
+  g_string_truncate (builder->raw_labels, 0);
   if (inherited_kind != NULL)
     g_strlcpy (builder->st.inherited_kind, inherited_kind, sizeof builder->st.inherited_kind);
 }
@@ -214,9 +228,21 @@ type_error (const FsScalar *scalar, const char *expected, GError **error)
 /* Strings: a YAML plain scalar such as `version: 1` arrives as a number and is taken as
  * its text, as kubectl's YAML-to-JSON conversion would leave it for a string field. */
 static const char *
-scalar_intern (FsObjectBuilder *builder, const FsScalar *scalar)
+intern_text (FsObjectBuilder *builder, FsField field, const char *text, gsize len)
 {
-  return fs_pool_intern (builder->pool, scalar->text, scalar->len);
+  const char *last = builder->last_value[field];
+  if (last != NULL && builder->last_len[field] == len && memcmp (last, text, len) == 0)
+    return last;
+  last = fs_pool_intern (builder->pool, text, len);
+  builder->last_value[field] = last;
+  builder->last_len[field] = len;
+  return last;
+}
+
+static const char *
+scalar_intern (FsObjectBuilder *builder, FsField field, const FsScalar *scalar)
+{
+  return intern_text (builder, field, scalar->text, scalar->len);
 }
 
 static gboolean
@@ -342,7 +368,7 @@ static void
 label_append (FsObjectBuilder *builder, GArray *labels, const char *key, const FsScalar *scalar)
 {
   FsLabel label = { fs_pool_intern (builder->pool, key, strlen (key)),
-                    scalar_intern (builder, scalar) };
+                    fs_pool_intern (builder->pool, scalar->text, scalar->len) };
   g_array_append_val (labels, label);
 }
 
@@ -422,10 +448,10 @@ metadata_scalar (FsObjectBuilder *builder, FsField field, const char *key,
       st->name = fs_pool_strdup (builder->pool, scalar->text, scalar->len);
       return TRUE;
     case F_NAMESPACE:
-      st->namespace = scalar_intern (builder, scalar);
+      st->namespace = scalar_intern (builder, field, scalar);
       return TRUE;
     case F_RESOURCE_VERSION:
-      st->resource_version = scalar_intern (builder, scalar);
+      st->resource_version = scalar_intern (builder, field, scalar);
       return TRUE;
     case F_CREATION_TIME:
       return scalar_time (scalar, &st->creation_time, error);
@@ -433,7 +459,15 @@ metadata_scalar (FsObjectBuilder *builder, FsField field, const char *key,
       st->terminating = TRUE;
       return TRUE;
     case F_LABEL:
-      label_append (builder, builder->labels, key, scalar);
+      /* kept raw: the pods of one ReplicaSet share one label set, found by these bytes */
+      if (memchr (scalar->text, '\0', scalar->len) != NULL)
+        {
+          g_set_error (error, FS_ERROR, FS_ERROR_INVALID, "a label value holds a NUL character");
+          return FALSE;
+        }
+      g_string_append_len (builder->raw_labels, key, (gssize) strlen (key) + 1);
+      g_string_append_len (builder->raw_labels, scalar->text, (gssize) scalar->len);
+      g_string_append_c (builder->raw_labels, '\0');
       return TRUE;
     case F_ANNOTATION:
       {
@@ -445,13 +479,13 @@ metadata_scalar (FsObjectBuilder *builder, FsField field, const char *key,
         return TRUE;
       }
     case F_OWNER_KIND:
-      st->current_owner.kind = scalar_intern (builder, scalar);
+      st->current_owner.kind = scalar_intern (builder, field, scalar);
       return TRUE;
     case F_OWNER_NAME:
-      st->current_owner.name = scalar_intern (builder, scalar);
+      st->current_owner.name = scalar_intern (builder, field, scalar);
       return TRUE;
     case F_OWNER_API_VERSION:
-      st->current_owner.api_version = scalar_intern (builder, scalar);
+      st->current_owner.api_version = scalar_intern (builder, field, scalar);
       return TRUE;
     case F_OWNER_CONTROLLER:
       return scalar_bool (scalar, &st->current_owner.controller, error);
@@ -460,10 +494,13 @@ metadata_scalar (FsObjectBuilder *builder, FsField field, const char *key,
     case F_COND_STATUS:
       return scalar_copy (scalar, st->cond_status, sizeof st->cond_status, error);
     case F_COND_REASON:
-      st->cond_reason = scalar_intern (builder, scalar);
+      /* a longer reason is no reason fitscale reads: keep its first 63 bytes */
+      memcpy (st->cond_reason, scalar->text, MIN (scalar->len, sizeof st->cond_reason - 1));
+      st->cond_reason[MIN (scalar->len, sizeof st->cond_reason - 1)] = '\0';
       return TRUE;
     case F_COND_MESSAGE:
-      st->cond_message = scalar_intern (builder, scalar);
+      g_string_truncate (builder->cond_message, 0);
+      g_string_append_len (builder->cond_message, scalar->text, (gssize) scalar->len);
       return TRUE;
     case F_COND_TIME:
       if (scalar->type != FS_SCALAR_STRING)
@@ -484,10 +521,10 @@ node_scalar (FsObjectBuilder *builder, FsField field, const char *key, const FsS
     case F_UNSCHEDULABLE:
       return scalar_bool (scalar, &st->node_unschedulable, error);
     case F_TAINT_KEY:
-      st->current_taint.key = scalar_intern (builder, scalar);
+      st->current_taint.key = scalar_intern (builder, field, scalar);
       return TRUE;
     case F_TAINT_VALUE:
-      st->current_taint.value = scalar_intern (builder, scalar);
+      st->current_taint.value = scalar_intern (builder, field, scalar);
       return TRUE;
     case F_TAINT_EFFECT:
       return parse_effect (scalar, FALSE, &st->current_taint.effect, error);
@@ -508,10 +545,10 @@ toleration_scalar (FsObjectBuilder *builder, FsField field, const FsScalar *scal
   switch (field)
     {
     case F_TOL_KEY:
-      toleration->key = scalar_intern (builder, scalar);
+      toleration->key = scalar_intern (builder, field, scalar);
       return TRUE;
     case F_TOL_VALUE:
-      toleration->value = scalar_intern (builder, scalar);
+      toleration->value = scalar_intern (builder, field, scalar);
       return TRUE;
     case F_TOL_OP:
       if (scalar_equals (scalar, "Exists"))
@@ -545,7 +582,7 @@ container_scalar (FsObjectBuilder *builder, FsField field, const char *key,
   switch (field)
     {
     case F_CTR_NAME:
-      container->name = scalar_intern (builder, scalar);
+      container->name = scalar_intern (builder, field, scalar);
       return TRUE;
     case F_CTR_RESTART_POLICY:
       container->restartable = scalar_equals (scalar, "Always");
@@ -574,27 +611,27 @@ affinity_scalar (FsObjectBuilder *builder, FsField field, const char *key,
   switch (field)
     {
     case F_REQ_KEY:
-      st->current_requirement.key = scalar_intern (builder, scalar);
+      st->current_requirement.key = scalar_intern (builder, field, scalar);
       return TRUE;
     case F_REQ_OP:
       /* the node-selector operators are checked when the requirement ends */
       return parse_selector_op (scalar, TRUE, &st->current_requirement.op, error);
     case F_REQ_VALUE:
-      g_ptr_array_add (builder->requirement_values, (gpointer) scalar_intern (builder, scalar));
+      g_ptr_array_add (builder->requirement_values, (gpointer) scalar_intern (builder, field, scalar));
       return TRUE;
     case F_SEL_LABEL:
       label_append (builder, builder->selector_labels, key, scalar);
       return TRUE;
     case F_TERM_TOPOLOGY_KEY:
-      st->current_term.topology_key = scalar_intern (builder, scalar);
+      st->current_term.topology_key = scalar_intern (builder, field, scalar);
       return TRUE;
     case F_TERM_NAMESPACE:
-      g_ptr_array_add (builder->term_namespaces, (gpointer) scalar_intern (builder, scalar));
+      g_ptr_array_add (builder->term_namespaces, (gpointer) scalar_intern (builder, field, scalar));
       return TRUE;
     case F_SPREAD_MAX_SKEW:
       return scalar_int32 (scalar, 1, &spread->max_skew, error);
     case F_SPREAD_TOPOLOGY_KEY:
-      spread->topology_key = scalar_intern (builder, scalar);
+      spread->topology_key = scalar_intern (builder, field, scalar);
       return TRUE;
     case F_SPREAD_WHEN:
       if (scalar_equals (scalar, "ScheduleAnyway"))
@@ -616,7 +653,7 @@ affinity_scalar (FsObjectBuilder *builder, FsField field, const char *key,
     case F_SPREAD_TAINTS_POLICY:
       return parse_policy (scalar, &spread->node_taints_policy, error);
     case F_SPREAD_LABEL_KEY:
-      g_ptr_array_add (builder->spread_label_keys, (gpointer) scalar_intern (builder, scalar));
+      g_ptr_array_add (builder->spread_label_keys, (gpointer) scalar_intern (builder, field, scalar));
       return TRUE;
     default:
       g_assert_not_reached ();
@@ -631,15 +668,15 @@ pod_scalar (FsObjectBuilder *builder, FsField field, const char *key, const FsSc
   switch (field)
     {
     case F_NODE_NAME:
-      st->node_name = scalar->len > 0 ? scalar_intern (builder, scalar) : NULL;
+      st->node_name = scalar->len > 0 ? scalar_intern (builder, field, scalar) : NULL;
       return TRUE;
     case F_PRIORITY:
       return scalar_int32 (scalar, G_MININT32, &st->priority, error);
     case F_PRIORITY_CLASS:
-      st->priority_class = scalar_intern (builder, scalar);
+      st->priority_class = scalar_intern (builder, field, scalar);
       return TRUE;
     case F_SCHEDULER_NAME:
-      st->scheduler_name = scalar_intern (builder, scalar);
+      st->scheduler_name = scalar_intern (builder, field, scalar);
       return TRUE;
     case F_PREEMPTION_POLICY:
       st->preempt_never = scalar_equals (scalar, "Never");
@@ -648,12 +685,12 @@ pod_scalar (FsObjectBuilder *builder, FsField field, const char *key, const FsSc
       label_append (builder, builder->node_selector, key, scalar);
       return TRUE;
     case F_PHASE:
-      st->phase = scalar_intern (builder, scalar);
+      st->phase = scalar_intern (builder, field, scalar);
       return TRUE;
     case F_START_TIME:
       return scalar_time (scalar, &st->start_time, error);
     case F_NOMINATED_NODE:
-      st->nominated_node = scalar_intern (builder, scalar);
+      st->nominated_node = scalar_intern (builder, field, scalar);
       return TRUE;
     default:
       g_assert_not_reached ();
@@ -671,7 +708,7 @@ workload_scalar (FsObjectBuilder *builder, FsField field, const char *key,
       st->has_replicas = TRUE;
       return scalar_int32 (scalar, 0, &st->replicas, error);
     case F_STRATEGY_TYPE:
-      st->strategy = scalar_intern (builder, scalar);
+      st->strategy = scalar_intern (builder, field, scalar);
       return TRUE;
     case F_MAX_SURGE:
       return scalar_int_or_percent (scalar, &st->max_surge, error);
@@ -706,32 +743,32 @@ metrics_event_scalar (FsObjectBuilder *builder, FsField field, const char *key,
                    (int) MIN (scalar->len, 40), scalar->text);
       return FALSE;
     case F_USAGE_NAME:
-      st->current_usage.name = scalar_intern (builder, scalar);
+      st->current_usage.name = scalar_intern (builder, field, scalar);
       return TRUE;
     case F_USAGE:
       return resource_entry (builder, &st->current_usage.usage, key, scalar, error);
     case F_EV_KIND:
-      st->ev_kind = scalar_intern (builder, scalar);
+      st->ev_kind = scalar_intern (builder, field, scalar);
       return TRUE;
     case F_EV_NAMESPACE:
-      st->ev_namespace = scalar_intern (builder, scalar);
+      st->ev_namespace = scalar_intern (builder, field, scalar);
       return TRUE;
     case F_EV_NAME:
-      st->ev_name = scalar_intern (builder, scalar);
+      st->ev_name = scalar_intern (builder, field, scalar);
       return TRUE;
     case F_EV_REASON:
-      st->ev_reason = scalar_intern (builder, scalar);
+      st->ev_reason = scalar_intern (builder, field, scalar);
       return TRUE;
     case F_EV_MESSAGE:
-      st->ev_message = scalar_intern (builder, scalar);
+      st->ev_message = scalar_intern (builder, field, scalar);
       return TRUE;
     case F_EV_TYPE:
-      st->ev_type = scalar_intern (builder, scalar);
+      st->ev_type = scalar_intern (builder, field, scalar);
       return TRUE;
     case F_EV_SOURCE:
     case F_EV_REPORTER:
       if (st->ev_source == NULL || field == F_EV_SOURCE)
-        st->ev_source = scalar_intern (builder, scalar);
+        st->ev_source = scalar_intern (builder, field, scalar);
       return TRUE;
     case F_EV_COUNT:
       return scalar_int32 (scalar, 0, &st->ev_count, error);
@@ -794,6 +831,35 @@ intern_labels (FsObjectBuilder *builder, GArray *labels)
   return fs_pool_intern_blob (builder->pool, set, sizeof (FsLabelSet) + set->n * sizeof (FsLabel));
 }
 
+/* The object's metadata.labels: looked up by their raw bytes first, so that only a label set
+ * not seen before costs its strings' interning and a sort. */
+static const FsLabelSet *
+intern_object_labels (FsObjectBuilder *builder)
+{
+  GString *raw = builder->raw_labels;
+  if (raw->len == 0)
+    return NULL;
+  const void *key = fs_pool_intern_blob (builder->pool, raw->str, raw->len);
+  const FsLabelSet *known = g_hash_table_lookup (builder->label_sets, key);
+  if (known != NULL)
+    return known;
+  g_array_set_size (builder->labels, 0);
+  for (gsize at = 0; at < raw->len;)
+    {
+      const char *label_key = raw->str + at;
+      const char *value = label_key + strlen (label_key) + 1;
+      g_assert (value < raw->str + raw->len); /* every key is followed by its value */
+      gsize value_len = strlen (value);
+      FsLabel label = { fs_pool_intern (builder->pool, label_key, strlen (label_key)),
+                        fs_pool_intern (builder->pool, value, value_len) };
+      g_array_append_val (builder->labels, label);
+      at = (gsize) (value - raw->str) + value_len + 1;
+    }
+  const FsLabelSet *set = intern_labels (builder, builder->labels);
+  g_hash_table_insert (builder->label_sets, (gpointer) key, (gpointer) set);
+  return set;
+}
+
 static const void *
 intern_array (FsObjectBuilder *builder, const void *data, guint count, gsize element_size)
 {
@@ -852,9 +918,8 @@ fs_object_record_begin (FsObjectBuilder *builder, FsRecord record)
       memset (&st->current_owner, 0, sizeof st->current_owner);
       break;
     case R_CONDITION:
-      st->cond_type[0] = st->cond_status[0] = '\0';
-      st->cond_reason = st->cond_message = NULL;
-      st->cond_time[0] = '\0';
+      st->cond_type[0] = st->cond_status[0] = st->cond_reason[0] = st->cond_time[0] = '\0';
+      g_string_truncate (builder->cond_message, 0);
       break;
     case R_TAINT:
       memset (&st->current_taint, 0, sizeof st->current_taint);
@@ -908,8 +973,9 @@ fs_object_record_begin (FsObjectBuilder *builder, FsRecord record)
 
 /* What one condition says, by type (Ready for nodes and pods, PodScheduled for pods). */
 static gboolean
-condition_end (ObjectState *st, GError **error)
+condition_end (FsObjectBuilder *builder, GError **error)
 {
+  ObjectState *st = &builder->st;
   gboolean is_true = strcmp (st->cond_status, "True") == 0;
   if (strcmp (st->cond_type, "Ready") == 0)
     {
@@ -925,10 +991,13 @@ condition_end (ObjectState *st, GError **error)
   else if (strcmp (st->cond_type, "PodScheduled") == 0)
     {
       st->scheduled_true = is_true;
-      if (!is_true && g_strcmp0 (st->cond_reason, "Unschedulable") == 0)
+      if (!is_true && strcmp (st->cond_reason, "Unschedulable") == 0)
         {
           st->unschedulable_cond = TRUE;
-          st->scheduled_message = st->cond_message;
+          st->scheduled_message = builder->cond_message->len > 0
+                                      ? fs_pool_intern (builder->pool, builder->cond_message->str,
+                                                        builder->cond_message->len)
+                                      : NULL;
         }
     }
   return TRUE;
@@ -988,7 +1057,7 @@ fs_object_record_end (FsObjectBuilder *builder, FsRecord record, GError **error)
         }
       return TRUE;
     case R_CONDITION:
-      return condition_end (st, error);
+      return condition_end (builder, error);
     case R_TAINT:
       g_array_append_val (builder->taints, st->current_taint);
       return TRUE;
@@ -1153,7 +1222,7 @@ end_node (FsObjectBuilder *builder, GError **error)
   FsNode node;
   memset (&node, 0, sizeof node);
   node.name = fs_pool_intern (builder->pool, st->name, strlen (st->name));
-  node.labels = intern_labels (builder, builder->labels);
+  node.labels = intern_object_labels (builder);
   node.taints = INTERN_LIST (builder, builder->taints, FsTaintList);
   node.flags = (st->ready ? FS_NODE_READY : 0) | (st->ready_known ? FS_NODE_READY_KNOWN : 0)
                | (st->node_unschedulable ? FS_NODE_UNSCHEDULABLE : 0);
@@ -1193,7 +1262,7 @@ end_pod (FsObjectBuilder *builder, GError **error)
               | (st->scheduled_true ? FS_POD_SCHEDULED : 0);
   pod.priority = st->priority;
   pod.owner = intern_owner (builder);
-  pod.labels = intern_labels (builder, builder->labels);
+  pod.labels = intern_object_labels (builder);
   pod.creation_time = st->creation_time;
   pod.start_time = st->start_time;
   pod.ready_transition_time = st->ready_time;
@@ -1287,7 +1356,7 @@ end_generic (FsObjectBuilder *builder, const char *kind, const FsTree *tree)
                                              strlen (st->api_version)) : NULL;
   object.namespace = namespace_or_default (builder);
   object.name = st->name;
-  object.labels = intern_labels (builder, builder->labels);
+  object.labels = intern_object_labels (builder);
   object.annotations = intern_labels (builder, builder->annotations);
   object.object = tree;
   fs_snapshot_builder_add_generic (builder->snapshot_builder, &object);
@@ -1337,7 +1406,7 @@ fs_object_end (FsObjectBuilder *builder, const FsTree *tree, GError **error)
       return end_workload (builder, workloads[i].workload, error);
   if (strcmp (kind, "Namespace") == 0)
     {
-      FsNamespace ns = { builder->st.name, intern_labels (builder, builder->labels),
+      FsNamespace ns = { builder->st.name, intern_object_labels (builder),
                          builder->st.phase };
       fs_snapshot_builder_add_namespace (builder->snapshot_builder, &ns);
       return TRUE;
