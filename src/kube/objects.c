@@ -89,6 +89,8 @@ struct FsObjectBuilder {
   const char *last_value[F_N_FIELDS];
   gsize last_len[F_N_FIELDS];
   GHashTable *label_sets;         /* interned raw labels -> their FsLabelSet */
+  GByteArray *spec_key;           /* the pod spec being read, compactly (see spec_key_*) */
+  GHashTable *pod_specs;          /* interned compact spec -> its FsPodSpec */
   char description[256];
 };
 
@@ -127,6 +129,8 @@ fs_object_builder_new (FsSnapshotBuilder *snapshot_builder)
   builder->cond_message = g_string_new (NULL);
   builder->raw_labels = g_string_new (NULL);
   builder->label_sets = g_hash_table_new (NULL, NULL);
+  builder->spec_key = g_byte_array_new ();
+  builder->pod_specs = g_hash_table_new (NULL, NULL);
   return builder;
 }
 
@@ -152,6 +156,8 @@ fs_object_builder_free (FsObjectBuilder *builder)
   g_string_free (builder->cond_message, TRUE);
   g_string_free (builder->raw_labels, TRUE);
   g_hash_table_unref (builder->label_sets);
+  g_byte_array_unref (builder->spec_key);
+  g_hash_table_unref (builder->pod_specs);
   g_free (builder);
 }
 
@@ -1150,11 +1156,79 @@ intern_placement (FsObjectBuilder *builder)
   return fs_pool_intern_blob (builder->pool, &placement, sizeof placement);
 }
 
+/* ---- the pod spec, found by a compact key ------------------------------------------- */
+
+/* A pod spec is interned by what it holds, but a resource vector is 296 bytes, mostly empty
+ * extended slots: the pods of one ReplicaSet are matched by a compact key of the same
+ * content first, and only a spec not seen before is built, defaulted and summed. */
+static void
+spec_key_bytes (GByteArray *key, const void *data, gsize size)
+{
+  g_byte_array_append (key, data, (guint) size);
+}
+
+static void
+spec_key_resources (GByteArray *key, const FsResources *resources)
+{
+  spec_key_bytes (key, &resources->cpu_milli, sizeof resources->cpu_milli);
+  spec_key_bytes (key, &resources->memory_bytes, sizeof resources->memory_bytes);
+  spec_key_bytes (key, &resources->ephemeral_bytes, sizeof resources->ephemeral_bytes);
+  spec_key_bytes (key, &resources->pods, sizeof resources->pods);
+  guint8 header[2] = { resources->present, resources->n_extended };
+  spec_key_bytes (key, header, sizeof header);
+  for (guint i = 0; i < resources->n_extended; i++)
+    {
+      spec_key_bytes (key, &resources->extended[i].name, sizeof (const char *));
+      spec_key_bytes (key, &resources->extended[i].value, sizeof (int64_t));
+    }
+}
+
+static void
+spec_key_containers (GByteArray *key, GArray *containers)
+{
+  guint32 count = containers->len;
+  spec_key_bytes (key, &count, sizeof count);
+  for (guint i = 0; i < containers->len; i++)
+    {
+      const FsContainer *container = &g_array_index (containers, FsContainer, i);
+      guint8 restartable = (guint8) container->restartable;
+      spec_key_bytes (key, &container->name, sizeof container->name);
+      spec_key_bytes (key, &restartable, 1);
+      spec_key_resources (key, &container->requests);
+      spec_key_resources (key, &container->limits);
+    }
+}
+
+static const void *
+spec_key_intern (FsObjectBuilder *builder, gboolean default_requests,
+                 const FsPlacement *placement)
+{
+  ObjectState *st = &builder->st;
+  GByteArray *key = builder->spec_key;
+  g_byte_array_set_size (key, 0);
+  guint8 flags[3] = { (guint8) default_requests, (guint8) st->has_pod_level,
+                      (guint8) st->has_overhead };
+  spec_key_bytes (key, flags, sizeof flags);
+  spec_key_bytes (key, &placement, sizeof placement);
+  spec_key_containers (key, builder->containers);
+  spec_key_containers (key, builder->init_containers);
+  if (st->has_pod_level)
+    spec_key_resources (key, &st->pod_level);
+  if (st->has_overhead)
+    spec_key_resources (key, &st->overhead);
+  return fs_pool_intern_blob (builder->pool, key->data, key->len);
+}
+
 /* The pod spec of a Pod (DEFAULT_REQUESTS false) or of a workload's template (true: the
  * API server has not copied limits into absent requests there). */
 static const FsPodSpec *
 intern_pod_spec (FsObjectBuilder *builder, gboolean default_requests, GError **error)
 {
+  const FsPlacement *placement = intern_placement (builder);
+  const void *key = spec_key_intern (builder, default_requests, placement);
+  const FsPodSpec *known = g_hash_table_lookup (builder->pod_specs, key);
+  if (known != NULL)
+    return known;
   ObjectState *st = &builder->st;
   FsContainer *containers = (FsContainer *) (gpointer) builder->containers->data;
   FsContainer *init = (FsContainer *) (gpointer) builder->init_containers->data;
@@ -1180,8 +1254,10 @@ intern_pod_spec (FsObjectBuilder *builder, gboolean default_requests, GError **e
                                  set.overhead, &spec.request, error))
     return NULL;
   spec.containers = fs_pool_intern_blob (builder->pool, &set, sizeof set);
-  spec.placement = intern_placement (builder);
-  return fs_pool_intern_blob (builder->pool, &spec, sizeof spec);
+  spec.placement = placement;
+  const FsPodSpec *interned = fs_pool_intern_blob (builder->pool, &spec, sizeof spec);
+  g_hash_table_insert (builder->pod_specs, (gpointer) key, (gpointer) interned);
+  return interned;
 }
 
 static const FsOwnerRef *
