@@ -13,6 +13,7 @@
 
 #include "fitscale/decode.h"
 #include "fitscale/error.h"
+#include "fitscale/names.h"
 #include "fitscale/snapshot.h"
 
 /* $FS_SRCDIR/PATH (make check sets FS_SRCDIR; a direct run falls back to "."). */
@@ -70,8 +71,5 @@ test_expect_error (const char *text, const char *first_fragment, ...)
 static inline const char *
 test_label (const FsLabelSet *labels, const char *key)
 {
-  for (guint i = 0; labels != NULL && i < labels->n; i++)
-    if (strcmp (labels->items[i].key, key) == 0)
-      return labels->items[i].value;
-  return NULL;
+  return fs_labels_get (labels, key);
 }

@@ -6,29 +6,22 @@
 #include <string.h>
 
 #include "commands.h"
+#include "fitscale/names.h"
 #include "fitscale/nodes.h"
 
-static const char *
-label_value (const FsLabelSet *labels, const char *key)
-{
-  for (guint i = 0; labels != NULL && i < labels->n; i++)
-    if (strcmp (labels->items[i].key, key) == 0)
-      return labels->items[i].value;
-  return NULL;
-}
 
 static const char *
 instance_type (const FsNode *node)
 {
-  const char *type = label_value (node->labels, "node.kubernetes.io/instance-type");
-  return type != NULL ? type : label_value (node->labels, "beta.kubernetes.io/instance-type");
+  const char *type = fs_labels_get (node->labels, "node.kubernetes.io/instance-type");
+  return type != NULL ? type : fs_labels_get (node->labels, "beta.kubernetes.io/instance-type");
 }
 
 static const char *
 zone (const FsNode *node)
 {
-  const char *name = label_value (node->labels, "topology.kubernetes.io/zone");
-  return name != NULL ? name : label_value (node->labels, "failure-domain.beta.kubernetes.io/zone");
+  const char *name = fs_labels_get (node->labels, "topology.kubernetes.io/zone");
+  return name != NULL ? name : fs_labels_get (node->labels, "failure-domain.beta.kubernetes.io/zone");
 }
 
 static const char *

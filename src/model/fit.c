@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include "fitscale/fit.h"
+#include "fitscale/names.h"
 
 #include <string.h>
 
@@ -38,32 +39,6 @@ sat_sub (int64_t a, int64_t b)
   return d;
 }
 
-/* The value of KEY in LABELS (sorted by key, snapshot.h), or NULL when absent.  A present
- * label with a NULL value has the empty value. */
-static gboolean
-label_lookup (const FsLabelSet *labels, const char *key, const char **value)
-{
-  if (labels == NULL)
-    return FALSE;
-  const char *k = str_or_empty (key);
-  guint lo = 0, hi = labels->n;
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-      int c = strcmp (str_or_empty (labels->items[mid].key), k);
-      if (c == 0)
-        {
-          *value = str_or_empty (labels->items[mid].value);
-          return TRUE;
-        }
-      if (c < 0)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return FALSE;
-}
-
 /* ---------------------------------------------------------------------------------------------
  * Validation labels.NewRequirement applies (staging/src/k8s.io/apimachinery/pkg/labels/selector.go
  * NewRequirement, validateLabelKey, validateLabelValue; pkg/util/validation/validation.go
@@ -71,73 +46,6 @@ label_lookup (const FsLabelSet *labels, const char *key, const char **value)
  * becomes part of a selector upstream: the selector (and so the node selector term) fails to
  * build and matches nothing. */
 
-static gboolean
-is_alnum (char c)
-{
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-}
-
-/* validation.go qualifiedNameFmt: ([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9], at most 63. */
-static gboolean
-is_qualified_name_part (const char *s, gsize len)
-{
-  if (len == 0 || len > 63)
-    return FALSE;
-  if (!is_alnum (s[0]) || !is_alnum (s[len - 1]))
-    return FALSE;
-  for (gsize i = 1; i + 1 < len; i++)
-    if (!is_alnum (s[i]) && s[i] != '-' && s[i] != '_' && s[i] != '.')
-      return FALSE;
-  return TRUE;
-}
-
-/* validation.go IsDNS1123Subdomain: lowercase labels [a-z0-9]([-a-z0-9]*[a-z0-9])? joined by
- * dots, at most 253. */
-static gboolean
-is_dns1123_subdomain (const char *s, gsize len)
-{
-  if (len == 0 || len > 253)
-    return FALSE;
-  gsize start = 0;
-  for (gsize i = 0; i <= len; i++)
-    {
-      if (i < len && s[i] != '.')
-        continue;
-      gsize n = i - start;
-      if (n == 0)
-        return FALSE;
-      for (gsize j = start; j < i; j++)
-        {
-          char c = s[j];
-          gboolean lower_alnum = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
-          if (!lower_alnum && !(c == '-' && j != start && j != i - 1))
-            return FALSE;
-        }
-      start = i + 1;
-    }
-  return TRUE;
-}
-
-/* validation.go IsQualifiedName: [prefix/]name. */
-static gboolean
-is_qualified_name (const char *key)
-{
-  const char *slash = strchr (key, '/');
-  if (slash == NULL)
-    return is_qualified_name_part (key, strlen (key));
-  if (strchr (slash + 1, '/') != NULL)
-    return FALSE;
-  return is_dns1123_subdomain (key, (gsize) (slash - key))
-         && is_qualified_name_part (slash + 1, strlen (slash + 1));
-}
-
-/* validation.go IsValidLabelValue: empty, or a qualified-name part. */
-static gboolean
-is_valid_label_value (const char *value)
-{
-  gsize len = strlen (value);
-  return len == 0 || is_qualified_name_part (value, len);
-}
 
 /* strconv.ParseInt (s, 10, 64): an optional sign, then one or more decimal digits (leading
  * zeros allowed), in the int64 range. */
@@ -172,7 +80,7 @@ parse_int64_base10 (const char *s, int64_t *out)
 static gboolean
 requirement_valid (const FsRequirement *r)
 {
-  if (!is_qualified_name (str_or_empty (r->key)))
+  if (!fs_name_is_qualified (str_or_empty (r->key)))
     return FALSE;
   switch (r->op)
     {
@@ -200,7 +108,7 @@ requirement_valid (const FsRequirement *r)
       return FALSE;
     }
   for (guint i = 0; i < r->n_values; i++)
-    if (!is_valid_label_value (str_or_empty (r->values[i])))
+    if (!fs_label_value_is_valid (str_or_empty (r->values[i])))
       return FALSE;
   return TRUE;
 }
@@ -226,7 +134,7 @@ fs_requirement_matches (const FsRequirement *requirement, const FsLabelSet *labe
   if (!requirement_valid (requirement))
     return FALSE;
   const char *value = NULL;
-  gboolean exists = label_lookup (labels, requirement->key, &value);
+  gboolean exists = fs_labels_lookup (labels, requirement->key, &value);
   switch (requirement->op)
     {
     case FS_OP_IN:
@@ -272,9 +180,9 @@ fs_selector_matches (const FsLabelSelector *selector, const FsLabelSet *labels)
         const char *key = str_or_empty (want->items[i].key);
         const char *wanted = str_or_empty (want->items[i].value);
         const char *value;
-        if (!is_qualified_name (key) || !is_valid_label_value (wanted))
+        if (!fs_name_is_qualified (key) || !fs_label_value_is_valid (wanted))
           return FALSE;
-        if (!label_lookup (labels, key, &value) || strcmp (value, wanted) != 0)
+        if (!fs_labels_lookup (labels, key, &value) || strcmp (value, wanted) != 0)
           return FALSE;
       }
   if (exprs != NULL)
@@ -419,7 +327,7 @@ fs_node_affinity_matches (const FsNode *node, const FsPlacement *placement)
     for (guint i = 0; i < selector->n; i++)
       {
         const char *value;
-        if (!label_lookup (node->labels, selector->items[i].key, &value)
+        if (!fs_labels_lookup (node->labels, selector->items[i].key, &value)
             || strcmp (value, str_or_empty (selector->items[i].value)) != 0)
           return FALSE;
       }

@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "fitscale/names.h"
 #include "fitscale/pack.h"
 
 #define HOSTNAME_KEY "kubernetes.io/hostname"
@@ -54,14 +55,6 @@ fs_resources_capacity (const FsResources *allocatable, const FsNodeLoad *load,
 
 /* ---- label and namespace matching for pod (anti-)affinity ----------------------------- */
 
-static const char *
-label_value (const FsLabelSet *labels, const char *key)
-{
-  for (guint i = 0; labels != NULL && i < labels->n; i++)
-    if (strcmp (labels->items[i].key, key) == 0)
-      return labels->items[i].value;
-  return NULL;
-}
 
 static const FsNamespace *
 find_namespace (const FsSnapshot *snapshot, const char *name)
@@ -141,7 +134,7 @@ static void
 domain_set_add (DomainSet *set, const FsSnapshot *snapshot, const char *topology_key,
                 int32_t node_index)
 {
-  const char *value = label_value (snapshot->nodes[node_index].labels, topology_key);
+  const char *value = fs_labels_get (snapshot->nodes[node_index].labels, topology_key);
   if (value == NULL)
     return;
   const char *key = NULL;
@@ -167,7 +160,7 @@ domain_set_holds (DomainSet *set, const FsNode *node)
   g_hash_table_iter_init (&iter, set);
   while (g_hash_table_iter_next (&iter, &key, &values))
     {
-      const char *value = label_value (node->labels, key);
+      const char *value = fs_labels_get (node->labels, key);
       if (value != NULL && g_hash_table_contains (values, value))
         return TRUE;
     }
@@ -247,7 +240,7 @@ apply_affinity (const Packing *packing)
         co_locate_key = term->topology_key;
       for (guint i = 0; i < snapshot->n_nodes; i++)
         {
-          gboolean has_label = label_value (snapshot->nodes[i].labels, term->topology_key) != NULL;
+          gboolean has_label = fs_labels_get (snapshot->nodes[i].labels, term->topology_key) != NULL;
           gboolean ok = any_match ? domain_set_holds (allowed, &snapshot->nodes[i])
                                   : (self_match && has_label);
           if (!ok && packing->nodes[i].verdict.filter == FS_FILTER_PASS)
@@ -267,7 +260,7 @@ best_single_domain (const Packing *packing, const char *key)
   int64_t best = 0;
   for (guint i = 0; i < snapshot->n_nodes; i++)
     {
-      const char *domain = label_value (snapshot->nodes[i].labels, key);
+      const char *domain = fs_labels_get (snapshot->nodes[i].labels, key);
       if (domain == NULL || packing->nodes[i].capacity == 0)
         continue;
       int64_t sum = GPOINTER_TO_SIZE (g_hash_table_lookup (totals, domain))
@@ -277,7 +270,7 @@ best_single_domain (const Packing *packing, const char *key)
         best = sum, best_domain = domain;
     }
   for (guint i = 0; i < snapshot->n_nodes; i++)
-    if (label_value (snapshot->nodes[i].labels, key) != best_domain)
+    if (fs_labels_get (snapshot->nodes[i].labels, key) != best_domain)
       packing->nodes[i].capacity = 0;
   return best;
 }
@@ -306,7 +299,7 @@ one_per_domain (const Packing *packing, const char *key)
   for (guint i = 0; i < snapshot->n_nodes; i++)
     {
       FsNodeFit *fit = &packing->nodes[i];
-      const char *domain = label_value (snapshot->nodes[i].labels, key);
+      const char *domain = fs_labels_get (snapshot->nodes[i].labels, key);
       if (fit->capacity == 0)
         continue;
       if (domain == NULL || strcmp (key, HOSTNAME_KEY) == 0)
@@ -368,7 +361,7 @@ spread_state_init (const Packing *packing, const FsSpreadConstraint *constraint,
   for (guint i = 0; i < snapshot->n_nodes; i++)
     {
       const FsNode *node = &snapshot->nodes[i];
-      const char *domain = label_value (node->labels, constraint->topology_key);
+      const char *domain = fs_labels_get (node->labels, constraint->topology_key);
       state->node_domain[i] = -1;
       gboolean eligible = constraint->node_affinity_policy == FS_POLICY_IGNORE
                           || fs_node_affinity_matches (node, packing->pod->spec->placement);
@@ -634,9 +627,9 @@ fs_pack (const FsSnapshot *snapshot, const FsPodShape *pod, const FsPackOptions 
 static char *
 node_shape_name (const FsNode *node)
 {
-  const char *type = label_value (node->labels, "node.kubernetes.io/instance-type");
+  const char *type = fs_labels_get (node->labels, "node.kubernetes.io/instance-type");
   if (type == NULL)
-    type = label_value (node->labels, "beta.kubernetes.io/instance-type");
+    type = fs_labels_get (node->labels, "beta.kubernetes.io/instance-type");
   if (type != NULL)
     return g_strdup (type);
   return g_strdup_printf ("cpu=%" G_GINT64_FORMAT "m,memory=%" G_GINT64_FORMAT ",pods=%" G_GINT64_FORMAT,

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "fitscale/error.h"
+#include "fitscale/names.h"
 #include "fitscale/resources.h"
 
 /* Resource names and prefixes from k8s.io/api/core/v1 (types.go, well_known_*.go). */
@@ -22,10 +23,8 @@
 #define NAMESPACE_DEFAULT "kubernetes.io/"               /* v1.ResourceDefaultNamespacePrefix */
 #define PREFIX_QUOTA_REQUESTS "requests."                /* v1.DefaultResourceRequestsPrefix */
 
-/* Length limits of k8s.io/apimachinery/pkg/api/validate/content (dns.go, kube.go). */
-#define DNS1123_SUBDOMAIN_MAX 253
-#define LABEL_KEY_NAME_MAX 63
-#define QUALIFIED_NAME_MAX (DNS1123_SUBDOMAIN_MAX + 1 + LABEL_KEY_NAME_MAX)
+/* Length limit of a qualified name (k8s.io/apimachinery/pkg/api/validate/content). */
+#define QUALIFIED_NAME_MAX (253 + 1 + 63)
 
 #define FIXED_BITS (FS_RES_CPU | FS_RES_MEMORY | FS_RES_EPHEMERAL | FS_RES_PODS)
 
@@ -36,74 +35,6 @@ static gboolean
 has_prefix (const char *text, const char *prefix)
 {
   return strncmp (text, prefix, strlen (prefix)) == 0;
-}
-
-static gboolean
-is_lower_alnum (char c)
-{
-  return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
-}
-
-static gboolean
-is_alnum (char c)
-{
-  return is_lower_alnum (c) || (c >= 'A' && c <= 'Z');
-}
-
-/* One label of dns1123SubdomainFmt: [a-z0-9]([-a-z0-9]*[a-z0-9])? (no length limit of its own;
- * content/dns.go bounds only the whole subdomain). */
-static gboolean
-is_dns1123_label_chars (const char *label, gsize len)
-{
-  if (len == 0 || !is_lower_alnum (label[0]) || !is_lower_alnum (label[len - 1]))
-    return FALSE;
-  for (gsize i = 1; i + 1 < len; i++)
-    if (!is_lower_alnum (label[i]) && label[i] != '-')
-      return FALSE;
-  return TRUE;
-}
-
-/* content/dns.go IsDNS1123Subdomain: at most 253 bytes, dot-separated lowercase labels. */
-static gboolean
-is_dns1123_subdomain (const char *text, gsize len)
-{
-  if (len == 0 || len > DNS1123_SUBDOMAIN_MAX)
-    return FALSE;
-  gsize label_start = 0;
-  for (gsize i = 0; i <= len; i++)
-    if (i == len || text[i] == '.')
-      {
-        if (!is_dns1123_label_chars (text + label_start, i - label_start))
-          return FALSE;
-        label_start = i + 1;
-      }
-  return TRUE;
-}
-
-/* content/kube.go labelKeyFmt: ([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9], 1 to 63 bytes. */
-static gboolean
-is_label_key_name (const char *name, gsize len)
-{
-  if (len == 0 || len > LABEL_KEY_NAME_MAX || !is_alnum (name[0]) || !is_alnum (name[len - 1]))
-    return FALSE;
-  for (gsize i = 1; i + 1 < len; i++)
-    if (!is_alnum (name[i]) && name[i] != '-' && name[i] != '_' && name[i] != '.')
-      return FALSE;
-  return TRUE;
-}
-
-/* content/kube.go IsLabelKey (validation.IsQualifiedName): an optional DNS-1123 subdomain
- * prefix and '/', then a label-key name; more than one '/' is invalid. */
-static gboolean
-is_qualified_name (const char *text)
-{
-  const char *slash = strchr (text, '/');
-  if (slash == NULL)
-    return is_label_key_name (text, strlen (text));
-  if (strchr (slash + 1, '/') != NULL)
-    return FALSE;
-  return is_dns1123_subdomain (text, (gsize) (slash - text))
-         && is_label_key_name (slash + 1, strlen (slash + 1));
 }
 
 /* pkg/apis/core/v1/helper/helpers.go IsPrefixedNativeResource: contains "kubernetes.io/". */
@@ -132,7 +63,7 @@ is_extended_resource_name (const char *name)
     return FALSE; /* longer than any valid qualified name */
   strcpy (quota_name, PREFIX_QUOTA_REQUESTS);
   strcat (quota_name, name);
-  return is_qualified_name (quota_name);
+  return fs_name_is_qualified (quota_name);
 }
 
 /* helpers.go IsScalarResourceName: extended, hugepages-*, kubernetes.io-prefixed or

@@ -1,0 +1,25 @@
+/* fitscale — Kubernetes names and label sets: the validation rules of
+ * k8s.io/apimachinery/pkg/util/validation (IsQualifiedName, IsDNS1123Subdomain,
+ * IsValidLabelValue) and lookups in an FsLabelSet.  Pure functions, no allocation. */
+#pragma once
+
+#include <glib.h>
+
+#include "fitscale/snapshot.h"
+
+G_BEGIN_DECLS
+
+/* validation.go IsDNS1123Subdomain: dot-separated [a-z0-9]([-a-z0-9]*[a-z0-9])?, at most 253. */
+gboolean fs_name_is_dns1123_subdomain (const char *text, gsize len);
+/* validation.go IsQualifiedName: an optional DNS-1123 subdomain prefix and '/', then
+ * ([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9] of at most 63 bytes. */
+gboolean fs_name_is_qualified (const char *text);
+/* validation.go IsValidLabelValue: empty, or a qualified name's name part. */
+gboolean fs_label_value_is_valid (const char *value);
+
+/* Whether LABELS (sorted by key) holds KEY; its value in *VALUE ("" for a NULL value). */
+gboolean fs_labels_lookup (const FsLabelSet *labels, const char *key, const char **value);
+/* The value of KEY in LABELS, or NULL when absent. */
+const char *fs_labels_get (const FsLabelSet *labels, const char *key);
+
+G_END_DECLS
