@@ -97,6 +97,19 @@ contains "why --all groups the 4 pods" "3 more Pending pods of ReplicaSet rag-ap
 check "why: unknown pod" 2 "$bin" why -q -S "$ex" production/nope
 contains "why: names the pod" 'pod "nope" not found' err
 
+# ---- hpa ----
+check "hpa on the example" 0 "$bin" hpa -q -S "$ex" production/rag-api-hpa --now 2026-10-09T14:00:00Z -o json
+expect "hpa: 2 ready, 4 unready (Pending)" '.metrics[0].ready == 2 and .metrics[0].unready == 4 and .metrics[0].missing == 0'
+expect "hpa: cpu 89%, rebalanced below 1, kept at 6" '.metrics[0].currentUtilization == 89 and .metrics[0].rebalancedRatio < 1 and .metrics[0].proposedReplicas == 6'
+expect "hpa: memory 55% proposes 2" '.metrics[1].currentUtilization == 55 and .metrics[1].proposedReplicas == 2'
+expect "hpa: cpu wins, 6 desired" '.winningMetric == "cpu" and .desiredReplicas == 6'
+check "hpa: a failed metric" 0 "$bin" hpa -q -S "$fixtures/hpa-v2-failed-metrics-kubectl-ai-pr584.yaml" hpa-test/web-app -o json
+expect "hpa: the failed metric is invalid, not 0" '.metrics[0].valid == false and (.metrics[0].error | test("unable to fetch metrics")) and .winningMetric == null and .desiredReplicas == 1'
+check "hpa: v2beta2 read as v2, from its status" 0 "$bin" hpa -q -S "$fixtures/hpa-v2beta2-healthy-rollout-target.yaml" credential-hpa -o json
+expect "hpa: status utilization 27% of 65%" '.metrics[0].source == "HPA status" and .metrics[0].currentUtilization == 27 and .desiredReplicas == 1'
+check "hpa: unknown HPA" 2 "$bin" hpa -q -S "$ex" production/nope
+contains "hpa: names the HPA" 'HorizontalPodAutoscaler "nope" not found' err
+
 # every real fixture answers both questions
 for fixture in "$fixtures"/*.json "$fixtures"/*.yaml; do
   name=$(basename "$fixture")

@@ -16,6 +16,7 @@ typedef struct {
 
 static const Command commands[] = {
   { "capacity", fs_cmd_capacity, "How many replicas of a pod shape fit, where, and what is missing" },
+  { "hpa", fs_cmd_hpa, "What a HorizontalPodAutoscaler computes, metric by metric, and why" },
   { "nodes", fs_cmd_nodes, "Per-node allocatable, requested and free resources" },
   { "quantity", fs_cmd_quantity, "Parse Kubernetes quantities and print their exact values" },
   { "why", fs_cmd_why, "Why a pod is Pending, and the smallest fixes" },

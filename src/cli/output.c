@@ -201,6 +201,17 @@ fs_emit_int (FsEmitter *emitter, int64_t value)
 }
 
 void
+fs_emit_decimal (FsEmitter *emitter, double value, int digits)
+{
+  char text[64];
+  g_snprintf (text, sizeof text, "%.*f", digits, value);
+  if (emitter->format == FS_OUTPUT_JSON)
+    yajl_gen_number (emitter->json, text, strlen (text));
+  else
+    yaml_scalar (emitter, text, FALSE);
+}
+
+void
 fs_emit_bool (FsEmitter *emitter, gboolean value)
 {
   if (emitter->format == FS_OUTPUT_JSON)

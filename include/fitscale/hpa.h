@@ -1,0 +1,183 @@
+/* fitscale — the HorizontalPodAutoscaler's arithmetic, exactly as the controller does it
+ * (kubernetes/kubernetes pkg/controller/podautoscaler: replica_calculator.go, horizontal.go).
+ *
+ * Pure functions on plain structs: the caller gathers the pods, their metrics and the
+ * controller's history; nothing here allocates except the caller-owned arrays passed in.
+ * Times are unix milliseconds.  Metric values are in milli-units (MilliValue), as upstream
+ * keeps them (PodMetric.Value). */
+#pragma once
+
+#include <glib.h>
+#include <stdint.h>
+
+G_BEGIN_DECLS
+
+/* ---- one metric ------------------------------------------------------------------------ */
+
+/* A pod as the replica calculator sees it (groupPods, calculatePodRequests). */
+typedef struct {
+  const char *name;
+  gboolean deleted;           /* metadata.deletionTimestamp set */
+  gboolean failed;            /* phase Failed */
+  gboolean succeeded;         /* phase Succeeded */
+  gboolean pending;           /* phase Pending */
+  gboolean has_ready;         /* a Ready condition is present */
+  gboolean ready;             /* ... and True */
+  int64_t ready_transition_ms;/* its lastTransitionTime */
+  gboolean has_start;         /* status.startTime present */
+  int64_t start_ms;
+  gboolean has_metric;        /* the metrics API returned a sample for it */
+  int64_t metric_milli;       /* the sample: usage of the resource (or metric value), milli */
+  int64_t metric_timestamp_ms;
+  int64_t metric_window_ms;
+  gboolean has_request;       /* the containers considered all request the resource */
+  int64_t request_milli;      /* sum of their requests, milli (calculatePodRequests) */
+} FsHpaPod;
+
+typedef enum {
+  FS_HPA_POD_READY,
+  FS_HPA_POD_UNREADY,         /* Pending, or (cpu only) not ready in its initialization */
+  FS_HPA_POD_MISSING,         /* no metric sample */
+  FS_HPA_POD_IGNORED,         /* deleted, Failed or Succeeded */
+} FsHpaPodGroup;
+
+typedef struct {
+  int64_t cpu_initialization_period_ms;   /* --horizontal-pod-autoscaler-cpu-initialization-period, 5 min */
+  int64_t initial_readiness_delay_ms;     /* --horizontal-pod-autoscaler-initial-readiness-delay, 30 s */
+  double tolerance_up;                    /* 0.1 unless behavior.scaleUp.tolerance is set */
+  double tolerance_down;                  /* 0.1 unless behavior.scaleDown.tolerance is set */
+  int64_t now_ms;
+} FsHpaSettings;
+
+/* The controller's defaults (5 min, 30 s, 0.1 both ways), at NOW_MS. */
+FsHpaSettings fs_hpa_default_settings (int64_t now_ms);
+
+/* replica_calculator.go groupPods: the group of each pod into GROUPS (n entries).
+ * IS_CPU: the readiness rules apply to the cpu resource only. */
+void fs_hpa_group_pods (const FsHpaPod *pods, guint n, gboolean is_cpu,
+                        const FsHpaSettings *settings, FsHpaPodGroup *groups);
+
+/* Tolerances.isWithin: (1 - down) <= ratio <= (1 + up). */
+gboolean fs_hpa_within_tolerance (double ratio, const FsHpaSettings *settings);
+
+typedef struct {
+  gboolean valid;             /* FALSE: the metric could not be computed (see error) */
+  char error[512];            /* upstream's message, e.g. "no pods returned by selector ..." */
+  int32_t replicas;           /* the proposal */
+  double usage_ratio;         /* the first ratio computed (before any rebalance) */
+  double rebalanced_ratio;    /* after counting unready/missing pods (equal when none) */
+  int32_t utilization;        /* percent (Utilization targets) */
+  int64_t average_milli;      /* raw average per pod, milli (AverageValue and Pods metrics) */
+  int64_t value_milli;        /* the value (Object/External Value targets) */
+  guint ready, unready, missing, ignored;
+  gboolean within_tolerance;
+} FsHpaProposal;
+
+/* GetResourceReplicas (Utilization target, percent): PODS with their requests. */
+void fs_hpa_resource_replicas (int32_t current_replicas, int32_t target_utilization,
+                               const FsHpaPod *pods, guint n, gboolean is_cpu,
+                               const FsHpaSettings *settings, FsHpaProposal *out);
+/* GetRawResourceReplicas (AverageValue target) and GetMetricReplicas (Pods metrics): the
+ * plain-metric rule (calcPlainMetricReplicas) with TARGET_MILLI per pod. */
+void fs_hpa_plain_replicas (int32_t current_replicas, int64_t target_milli, const FsHpaPod *pods,
+                            guint n, gboolean is_cpu, const FsHpaSettings *settings,
+                            FsHpaProposal *out);
+/* GetObjectMetricReplicas / GetExternalMetricReplicas with a Value target: usage / target
+ * scales the ready pods (READY_PODS, getReadyPodsCount). */
+void fs_hpa_value_replicas (int32_t current_replicas, int64_t value_milli, int64_t target_milli,
+                            int32_t ready_pods, const FsHpaSettings *settings, FsHpaProposal *out);
+/* GetObjectPerPodMetricReplicas / GetExternalPerPodMetricReplicas (AverageValue target):
+ * ceil(value / target), kept when within tolerance of current. */
+void fs_hpa_average_value_replicas (int32_t current_replicas, int64_t value_milli,
+                                    int64_t target_milli, const FsHpaSettings *settings,
+                                    FsHpaProposal *out);
+
+/* ---- several metrics (horizontal.go computeReplicasForMetrics) --------------------------- */
+
+/* The largest valid proposal wins; an invalid metric blocks a scale-down (the result is then
+ * current replicas if the largest valid proposal is lower), never a scale-up.  Returns the
+ * index of the winning proposal, -1 when none is valid (*REPLICAS is then current). */
+int fs_hpa_combine_proposals (int32_t current_replicas, const FsHpaProposal *proposals, guint n,
+                              int32_t *replicas);
+
+/* ---- limits and behavior (horizontal.go) ------------------------------------------------ */
+
+typedef enum { FS_HPA_POLICY_PODS, FS_HPA_POLICY_PERCENT } FsHpaPolicyType;
+typedef enum { FS_HPA_SELECT_MAX, FS_HPA_SELECT_MIN, FS_HPA_SELECT_DISABLED } FsHpaSelect;
+
+typedef struct {
+  FsHpaPolicyType type;
+  int32_t value;
+  int32_t period_seconds;
+} FsHpaPolicy;
+
+typedef struct {
+  int32_t stabilization_window_seconds;
+  FsHpaSelect select;
+  guint n_policies;
+  FsHpaPolicy policies[8];
+} FsHpaRules;
+
+typedef struct {
+  FsHpaRules scale_up;
+  FsHpaRules scale_down;
+} FsHpaBehavior;
+
+/* The defaults the API server fills in (autoscaling/v2 SetDefaults_HorizontalPodAutoscaler
+ * behavior): scale up 0 s window, max(100 %/15 s, 4 pods/15 s); scale down 300 s window,
+ * 100 %/15 s.  Fields the HPA sets replace them. */
+FsHpaBehavior fs_hpa_default_behavior (void);
+
+typedef struct {
+  int64_t timestamp_ms;
+  int32_t recommendation;
+} FsHpaRecommendation;
+
+typedef struct {
+  int64_t timestamp_ms;
+  int32_t replica_change;     /* positive for scale-up events, for scale-down the pods removed */
+  gboolean outdated;
+} FsHpaScaleEvent;
+
+typedef enum {
+  FS_HPA_LIMIT_NONE,
+  FS_HPA_LIMIT_MIN,           /* "TooFewReplicas": raised to minReplicas */
+  FS_HPA_LIMIT_MAX,           /* "TooManyReplicas": cut to maxReplicas */
+  FS_HPA_LIMIT_SCALE_UP,      /* "ScaleUpLimit": the legacy 2x/4 cap or a scale-up policy */
+  FS_HPA_LIMIT_SCALE_DOWN,    /* "ScaleDownLimit": a scale-down policy */
+  FS_HPA_LIMIT_STABILIZATION, /* a stabilization window held the recommendation */
+  FS_HPA_LIMIT_DISABLED,      /* selectPolicy Disabled */
+} FsHpaLimit;
+
+typedef struct {
+  int32_t desired;            /* what the controller writes */
+  int32_t stabilized;         /* after the stabilization windows */
+  FsHpaLimit limited_by;
+  const char *reason;         /* upstream's condition reason, e.g. "ScaleDownStabilized" */
+  const char *message;        /* upstream's condition message */
+} FsHpaDecision;
+
+/* normalizeDesiredReplicas (no behavior): the 300 s downscale stabilization over
+ * RECOMMENDATIONS (the caller appends the new one), the scale-up cap max(2 x current, 4),
+ * then min/max. */
+void fs_hpa_normalize_legacy (int32_t current, int32_t proposal, int32_t min_replicas,
+                              int32_t max_replicas, int64_t now_ms,
+                              const FsHpaRecommendation *recommendations, guint n,
+                              FsHpaDecision *out);
+
+/* normalizeDesiredReplicasWithBehaviors: stabilizeRecommendationWithBehaviors over
+ * RECOMMENDATIONS (the envelope of the up and down windows), then
+ * convertDesiredReplicasWithBehaviorRate with the policies over EVENTS (both directions'
+ * events within each period), selectPolicy Max/Min/Disabled, then min/max. */
+void fs_hpa_normalize_behavior (int32_t current, int32_t proposal, int32_t min_replicas,
+                                int32_t max_replicas, const FsHpaBehavior *behavior,
+                                int64_t now_ms, const FsHpaRecommendation *recommendations,
+                                guint n_recommendations, const FsHpaScaleEvent *up_events,
+                                guint n_up, const FsHpaScaleEvent *down_events, guint n_down,
+                                FsHpaDecision *out);
+
+/* getReplicasChangePerPeriod: the replicas added (or removed) by EVENTS within PERIOD. */
+int32_t fs_hpa_change_in_period (int32_t period_seconds, int64_t now_ms,
+                                 const FsHpaScaleEvent *events, guint n);
+
+G_END_DECLS

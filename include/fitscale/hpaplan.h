@@ -1,0 +1,47 @@
+/* fitscale — "why did the HPA stop where it did?" (fitscale hpa).
+ *
+ * For an HPA of the snapshot: the target's pods grouped as the controller groups them, each
+ * metric's value and proposal (from PodMetrics when the snapshot has them, else from the
+ * HPA's own status), the winning metric, and what the limits and behavior make of it now and
+ * once the stabilization windows have passed.  The answer points into the snapshot. */
+#pragma once
+
+#include <glib.h>
+
+#include "fitscale/hpa.h"
+#include "fitscale/hpaspec.h"
+#include "fitscale/snapshot.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  FS_HPA_SOURCE_NONE,         /* no value anywhere: the metric is invalid */
+  FS_HPA_SOURCE_POD_METRICS,  /* metrics.k8s.io PodMetrics of the pods */
+  FS_HPA_SOURCE_STATUS,       /* the HPA's status.currentMetrics */
+  FS_HPA_SOURCE_METRIC_VALUES,/* custom/external MetricValue items */
+} FsHpaSource;
+
+typedef struct {
+  const FsHpaMetricSpec *spec;
+  FsHpaSource source;
+  FsHpaProposal proposal;
+} FsHpaMetricAnswer;
+
+typedef struct {
+  FsHpaSpec hpa;
+  const FsWorkload *target;        /* NULL when the snapshot lacks it */
+  int32_t current_replicas;
+  guint n_pods;                    /* pods the target's selector picks */
+  guint n_metrics;
+  FsHpaMetricAnswer metrics[FS_HPA_MAX_METRICS];
+  int winner;                      /* index of the winning metric, -1 when none is valid */
+  int32_t proposal;                /* after combining the metrics */
+  FsHpaDecision now;               /* limits and behavior with a new controller's history */
+  FsHpaDecision settled;           /* the same once the stabilization windows have passed */
+  int64_t now_ms;
+} FsHpaAnswer;
+
+gboolean fs_hpa_explain (const FsSnapshot *snapshot, const FsGenericObject *hpa, int64_t now_ms,
+                         FsHpaAnswer *answer, GError **error);
+
+G_END_DECLS

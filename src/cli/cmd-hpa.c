@@ -1,0 +1,300 @@
+/* fitscale hpa — what the HorizontalPodAutoscaler computes, metric by metric, and why it
+ * stopped where it did. */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "fitscale/error.h"
+#include "fitscale/hpaplan.h"
+#include "fitscale/timeutil.h"
+
+static const char *const metric_types[] = {
+  [FS_HPA_METRIC_RESOURCE] = "Resource", [FS_HPA_METRIC_CONTAINER_RESOURCE] = "ContainerResource",
+  [FS_HPA_METRIC_PODS] = "Pods", [FS_HPA_METRIC_OBJECT] = "Object",
+  [FS_HPA_METRIC_EXTERNAL] = "External",
+};
+
+static const char *const sources[] = {
+  [FS_HPA_SOURCE_NONE] = "none", [FS_HPA_SOURCE_POD_METRICS] = "PodMetrics",
+  [FS_HPA_SOURCE_STATUS] = "HPA status", [FS_HPA_SOURCE_METRIC_VALUES] = "metric values",
+};
+
+static const char *const limits[] = {
+  [FS_HPA_LIMIT_NONE] = "none", [FS_HPA_LIMIT_MIN] = "minReplicas",
+  [FS_HPA_LIMIT_MAX] = "maxReplicas", [FS_HPA_LIMIT_SCALE_UP] = "scaleUp policy",
+  [FS_HPA_LIMIT_SCALE_DOWN] = "scaleDown policy",
+  [FS_HPA_LIMIT_STABILIZATION] = "stabilization window", [FS_HPA_LIMIT_DISABLED] = "selectPolicy Disabled",
+};
+
+static char *
+current_text (const FsHpaMetricAnswer *metric)
+{
+  const FsHpaProposal *proposal = &metric->proposal;
+  if (!proposal->valid)
+    return g_strdup ("<unknown>");
+  switch (metric->spec->target_type)
+    {
+    case FS_HPA_TARGET_UTILIZATION:
+      return g_strdup_printf ("%d%%", proposal->utilization);
+    case FS_HPA_TARGET_AVERAGE_VALUE:
+      return g_strdup_printf ("%" G_GINT64_FORMAT "m", proposal->average_milli);
+    case FS_HPA_TARGET_VALUE:
+    default:
+      return g_strdup_printf ("%" G_GINT64_FORMAT "m", proposal->value_milli);
+    }
+}
+
+static char *
+target_text (const FsHpaMetricSpec *spec)
+{
+  if (spec->target_type == FS_HPA_TARGET_UTILIZATION)
+    return g_strdup_printf ("%d%%", spec->target_utilization);
+  return g_strdup_printf ("%" G_GINT64_FORMAT "m", spec->target_milli);
+}
+
+static void
+emit_decision (FsEmitter *emitter, const char *key, const FsHpaDecision *decision)
+{
+  fs_emit_key (emitter, key);
+  fs_emit_map_open (emitter);
+  fs_emit_key (emitter, "desiredReplicas");
+  fs_emit_int (emitter, decision->desired);
+  fs_emit_key (emitter, "stabilized");
+  fs_emit_int (emitter, decision->stabilized);
+  fs_emit_key (emitter, "limitedBy");
+  fs_emit_string (emitter, limits[decision->limited_by]);
+  fs_emit_key (emitter, "reason");
+  fs_emit_string (emitter, decision->reason);
+  fs_emit_key (emitter, "message");
+  fs_emit_string (emitter, decision->message);
+  fs_emit_map_close (emitter);
+}
+
+static void
+emit_answer (FsOutputFormat format, const FsHpaAnswer *answer)
+{
+  g_autoptr (FsEmitter) emitter = fs_emitter_new (format, stdout);
+  fs_emit_map_open (emitter);
+  fs_emit_key (emitter, "namespace");
+  fs_emit_string (emitter, answer->hpa.namespace);
+  fs_emit_key (emitter, "name");
+  fs_emit_string (emitter, answer->hpa.name);
+  fs_emit_key (emitter, "scaleTargetRef");
+  g_autofree char *target = g_strdup_printf ("%s/%s", answer->hpa.target_kind, answer->hpa.target_name);
+  fs_emit_string (emitter, target);
+  fs_emit_key (emitter, "currentReplicas");
+  fs_emit_int (emitter, answer->current_replicas);
+  fs_emit_key (emitter, "minReplicas");
+  fs_emit_int (emitter, answer->hpa.min_replicas);
+  fs_emit_key (emitter, "maxReplicas");
+  fs_emit_int (emitter, answer->hpa.max_replicas);
+  fs_emit_key (emitter, "metrics");
+  fs_emit_list_open (emitter);
+  for (guint i = 0; i < answer->n_metrics; i++)
+    {
+      const FsHpaMetricAnswer *metric = &answer->metrics[i];
+      const FsHpaProposal *proposal = &metric->proposal;
+      fs_emit_map_open (emitter);
+      fs_emit_key (emitter, "type");
+      fs_emit_string (emitter, metric_types[metric->spec->type]);
+      fs_emit_key (emitter, "name");
+      fs_emit_string (emitter, metric->spec->name);
+      fs_emit_key (emitter, "source");
+      fs_emit_string (emitter, sources[metric->source]);
+      fs_emit_key (emitter, "valid");
+      fs_emit_bool (emitter, proposal->valid);
+      if (!proposal->valid)
+        {
+          fs_emit_key (emitter, "error");
+          fs_emit_string (emitter, proposal->error);
+        }
+      else
+        {
+          switch (metric->spec->target_type)
+            {
+            case FS_HPA_TARGET_UTILIZATION:
+              fs_emit_key (emitter, "currentUtilization");
+              fs_emit_int (emitter, proposal->utilization);
+              break;
+            case FS_HPA_TARGET_AVERAGE_VALUE:
+              fs_emit_key (emitter, "currentAverageValue");
+              fs_emit_int (emitter, proposal->average_milli);
+              break;
+            case FS_HPA_TARGET_VALUE:
+            default:
+              fs_emit_key (emitter, "currentValue");
+              fs_emit_int (emitter, proposal->value_milli);
+              break;
+            }
+          fs_emit_key (emitter, "ratio");
+          fs_emit_decimal (emitter, proposal->usage_ratio, 4);
+          fs_emit_key (emitter, "rebalancedRatio");
+          fs_emit_decimal (emitter, proposal->rebalanced_ratio, 4);
+          fs_emit_key (emitter, "withinTolerance");
+          fs_emit_bool (emitter, proposal->within_tolerance);
+          fs_emit_key (emitter, "proposedReplicas");
+          fs_emit_int (emitter, proposal->replicas);
+        }
+      fs_emit_key (emitter, "ready");
+      fs_emit_int (emitter, proposal->ready);
+      fs_emit_key (emitter, "unready");
+      fs_emit_int (emitter, proposal->unready);
+      fs_emit_key (emitter, "missing");
+      fs_emit_int (emitter, proposal->missing);
+      fs_emit_key (emitter, "ignored");
+      fs_emit_int (emitter, proposal->ignored);
+      fs_emit_map_close (emitter);
+    }
+  fs_emit_list_close (emitter);
+  fs_emit_key (emitter, "winningMetric");
+  answer->winner >= 0 ? fs_emit_string (emitter, answer->metrics[answer->winner].spec->name)
+                      : fs_emit_null (emitter);
+  fs_emit_key (emitter, "proposal");
+  fs_emit_int (emitter, answer->proposal);
+  fs_emit_key (emitter, "desiredReplicas");
+  fs_emit_int (emitter, answer->now.desired);
+  fs_emit_key (emitter, "limitedBy");
+  fs_emit_string (emitter, limits[answer->now.limited_by]);
+  emit_decision (emitter, "now", &answer->now);
+  emit_decision (emitter, "onceWindowsPass", &answer->settled);
+  fs_emit_map_close (emitter);
+}
+
+static void
+print_answer (const FsHpaAnswer *answer)
+{
+  const FsHpaSpec *hpa = &answer->hpa;
+  printf ("HPA %s/%s scales %s/%s: %d replica%s now, between %d and %d%s.\n", hpa->namespace,
+          hpa->name, hpa->target_kind, hpa->target_name, answer->current_replicas,
+          answer->current_replicas == 1 ? "" : "s",
+          hpa->min_replicas, hpa->max_replicas,
+          answer->target == NULL ? " (the target is not in the snapshot)" : "");
+  printf ("%u pod%s selected; tolerance %.2f down, %.2f up.\n\n", answer->n_pods,
+          answer->n_pods == 1 ? "" : "s", hpa->tolerance_down, hpa->tolerance_up);
+  static const char *const headers[] = { "METRIC", "SOURCE", "READY", "UNREADY", "MISSING",
+                                         "IGNORED", "CURRENT", "TARGET", "RATIO", "PROPOSED" };
+  g_autoptr (FsTable) table = fs_table_new (10, headers);
+  for (guint i = 0; i < answer->n_metrics; i++)
+    {
+      const FsHpaMetricAnswer *metric = &answer->metrics[i];
+      const FsHpaProposal *proposal = &metric->proposal;
+      g_autofree char *name = g_strdup_printf ("%s %s", metric_types[metric->spec->type], metric->spec->name);
+      g_autofree char *ready = g_strdup_printf ("%u", proposal->ready);
+      g_autofree char *unready = g_strdup_printf ("%u", proposal->unready);
+      g_autofree char *missing = g_strdup_printf ("%u", proposal->missing);
+      g_autofree char *ignored = g_strdup_printf ("%u", proposal->ignored);
+      g_autofree char *current = current_text (metric);
+      g_autofree char *target = target_text (metric->spec);
+      g_autofree char *ratio = !proposal->valid ? g_strdup ("-")
+                               : proposal->rebalanced_ratio != proposal->usage_ratio
+                                   ? g_strdup_printf ("%.3f -> %.3f", proposal->usage_ratio, proposal->rebalanced_ratio)
+                                   : g_strdup_printf ("%.3f%s", proposal->usage_ratio,
+                                                      proposal->within_tolerance ? " (within)" : "");
+      g_autofree char *proposed = proposal->valid ? g_strdup_printf ("%d", proposal->replicas)
+                                                  : g_strdup ("invalid");
+      const char *cells[] = { name, sources[metric->source], ready, unready, missing, ignored,
+                              current, target, ratio, proposed };
+      fs_table_add_row (table, cells);
+    }
+  fs_table_print (table, stdout);
+  for (guint i = 0; i < answer->n_metrics; i++)
+    if (!answer->metrics[i].proposal.valid)
+      printf ("  %s: %s\n", answer->metrics[i].spec->name, answer->metrics[i].proposal.error);
+  if (answer->winner >= 0)
+    printf ("\nThe largest proposal wins: %s, %d replicas.\n",
+            answer->metrics[answer->winner].spec->name, answer->proposal);
+  else
+    printf ("\nNo metric is valid: the HPA keeps %d replica%s.\n", answer->proposal,
+            answer->proposal == 1 ? "" : "s");
+  printf ("Now: %d replica%s (%s%s%s).\n", answer->now.desired, answer->now.desired == 1 ? "" : "s",
+          answer->now.reason != NULL ? answer->now.reason : "no limit",
+          answer->now.message != NULL ? ": " : "",
+          answer->now.message != NULL ? answer->now.message : "");
+  if (answer->settled.desired != answer->now.desired)
+    printf ("Once the stabilization windows pass: %d replicas.\n", answer->settled.desired);
+  if (answer->now.desired > answer->current_replicas)
+    {
+      g_autofree char *kind = g_ascii_strdown (hpa->target_kind, -1);
+      printf ("\nMore replicas need room: fitscale capacity --from %s/%s -n %s --replicas %d\n",
+              kind, hpa->target_name, hpa->namespace, answer->now.desired);
+    }
+}
+
+int
+fs_cmd_hpa (int argc, char **argv)
+{
+  FsCommonOptions options = { 0 };
+  g_autofree char *namespace = NULL, *now_text = NULL;
+  GOptionEntry entries[] = {
+    { "namespace", 'n', 0, G_OPTION_ARG_STRING, &namespace, "The HPA's namespace (default: default)", "NS" },
+    { "now", 0, 0, G_OPTION_ARG_STRING, &now_text,
+      "Evaluate at this instant (RFC 3339), e.g. the time the snapshot was taken", "TIME" },
+    { NULL }
+  };
+  g_autoptr (GOptionContext) context = g_option_context_new ("[NAMESPACE/]NAME - what the HPA computes");
+  g_option_context_set_summary (
+      context,
+      "Replays the HorizontalPodAutoscaler controller on the snapshot: the target's pods\n"
+      "grouped as ready, unready (Pending, or not ready while cpu initializes), missing\n"
+      "(no metrics) or ignored (deleted, Failed, Succeeded); for each metric its value,\n"
+      "the ratio to the target against the tolerance band, and the proposed replicas, with\n"
+      "unready and missing pods rebalanced as the controller does; the winning metric; and\n"
+      "what minReplicas, maxReplicas and the behavior (or the legacy rules) make of it now\n"
+      "and once the stabilization windows have passed.  Values come from PodMetrics in the\n"
+      "snapshot (kubectl get --raw /apis/metrics.k8s.io/v1beta1/namespaces/NS/pods), else\n"
+      "from the HPA's own status.");
+  g_option_context_set_description (context,
+                                    "Examples:\n"
+                                    "  fitscale hpa -S examples/rag-api production/rag-api-hpa\n"
+                                    "  fitscale hpa -S cluster/ -n shop web --now 2026-10-09T14:00:00Z -o json\n");
+  g_option_context_add_main_entries (context, entries, NULL);
+  fs_cli_add_common (context, &options, TRUE);
+  FsOutputFormat format = FS_OUTPUT_TABLE;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (FsSnapshot) snapshot = NULL;
+  int status = FS_EXIT_OK;
+  int64_t now_seconds = g_get_real_time () / G_USEC_PER_SEC;
+  if (!fs_cli_parse (context, "hpa", &argc, &argv))
+    status = FS_EXIT_ERROR;
+  else if (!fs_output_parse (options.output, &format, &error))
+    status = fs_cli_fail ("hpa", error);
+  else if (argc != 2)
+    {
+      fprintf (stderr, "fitscale hpa: give one HPA: NAMESPACE/NAME, or NAME with -n\n");
+      status = FS_EXIT_ERROR;
+    }
+  else if (now_text != NULL && !fs_time_parse (now_text, strlen (now_text), &now_seconds))
+    {
+      fprintf (stderr, "fitscale hpa: --now \"%s\" is not an RFC 3339 time\n", now_text);
+      status = FS_EXIT_ERROR;
+    }
+  else if ((snapshot = fs_cli_load ("hpa", &options)) == NULL)
+    status = FS_EXIT_ERROR;
+  if (status != FS_EXIT_OK)
+    {
+      fs_cli_common_clear (&options);
+      return status;
+    }
+  const char *slash = strchr (argv[1], '/');
+  g_autofree char *ns = slash != NULL ? g_strndup (argv[1], (gsize) (slash - argv[1]))
+                                      : g_strdup (namespace != NULL ? namespace : "default");
+  const char *name = slash != NULL ? slash + 1 : argv[1];
+  const FsGenericObject *object = fs_snapshot_find_hpa (snapshot, ns, name);
+  FsHpaAnswer answer;
+  if (object == NULL)
+    {
+      fprintf (stderr, "fitscale hpa: HorizontalPodAutoscaler \"%s\" not found in namespace \"%s\" "
+               "of the snapshot\n", name, ns);
+      status = FS_EXIT_ERROR;
+    }
+  else if (!fs_hpa_explain (snapshot, object, now_seconds * 1000, &answer, &error))
+    status = fs_cli_fail ("hpa", error);
+  else if (format == FS_OUTPUT_JSON || format == FS_OUTPUT_YAML)
+    emit_answer (format, &answer);
+  else
+    print_answer (&answer);
+  fs_cli_common_clear (&options);
+  return status;
+}

@@ -1,0 +1,261 @@
+/* fitscale — explaining an HPA's decision (see include/fitscale/hpaplan.h). */
+#include "config.h"
+
+#include <string.h>
+
+#include "fitscale/error.h"
+#include "fitscale/fit.h"
+#include "fitscale/hpaplan.h"
+
+static const FsWorkload *
+find_target (const FsSnapshot *snapshot, const FsHpaSpec *hpa)
+{
+  static const char *const kinds[] = { "Deployment", "StatefulSet", "ReplicaSet" };
+  for (guint i = 0; i < snapshot->n_workloads; i++)
+    {
+      const FsWorkload *workload = &snapshot->workloads[i];
+      if (strcmp (kinds[workload->kind], hpa->target_kind) == 0
+          && strcmp (workload->name, hpa->target_name) == 0
+          && g_strcmp0 (workload->namespace, hpa->namespace) == 0)
+        return workload;
+    }
+  return NULL;
+}
+
+static const FsPodMetrics *
+find_metrics (GHashTable *by_name, const FsPod *pod)
+{
+  return g_hash_table_lookup (by_name, pod->name);
+}
+
+/* The usage of RESOURCE in milli-units (MilliValue: cpu millicores, memory bytes x 1000),
+ * of CONTAINER only when it is set. */
+static int64_t
+usage_milli (const FsPodMetrics *metrics, const char *resource, const char *container)
+{
+  int64_t total = 0;
+  for (guint c = 0; c < metrics->n_containers; c++)
+    {
+      if (container != NULL && g_strcmp0 (metrics->containers[c].name, container) != 0)
+        continue;
+      const FsResources *usage = &metrics->containers[c].usage;
+      total += strcmp (resource, "cpu") == 0 ? usage->cpu_milli
+                                             : fs_resources_get (usage, resource) * 1000;
+    }
+  return total;
+}
+
+/* replica_calculator.go calculatePodRequests: the containers' requests of RESOURCE summed
+ * (only CONTAINER's when set); FALSE when one of them has none. */
+static gboolean
+request_milli (const FsPod *pod, const char *resource, const char *container, int64_t *out)
+{
+  const FsContainerSet *set = pod->spec->containers;
+  *out = 0;
+  gboolean found = FALSE;
+  for (guint c = 0; c < set->n_containers; c++)
+    {
+      const FsContainer *ctr = &set->containers[c];
+      if (container != NULL && g_strcmp0 (ctr->name, container) != 0)
+        continue;
+      found = TRUE;
+      gboolean is_cpu = strcmp (resource, "cpu") == 0;
+      int64_t amount = is_cpu ? ctr->requests.cpu_milli : fs_resources_get (&ctr->requests, resource) * 1000;
+      gboolean present = is_cpu ? (ctr->requests.present & FS_RES_CPU) != 0
+                         : strcmp (resource, "memory") == 0 ? (ctr->requests.present & FS_RES_MEMORY) != 0
+                                                            : amount > 0;
+      if (!present)
+        return FALSE;
+      *out += amount;
+    }
+  return found;
+}
+
+static guint
+collect_pods (const FsSnapshot *snapshot, const FsWorkload *target, GPtrArray *pods)
+{
+  for (guint i = 0; target != NULL && target->selector != NULL && i < snapshot->n_pods; i++)
+    {
+      const FsPod *pod = &snapshot->pods[i];
+      if (g_strcmp0 (pod->namespace, target->namespace) == 0
+          && fs_selector_matches (target->selector, pod->labels))
+        g_ptr_array_add (pods, (gpointer) pod);
+    }
+  return pods->len;
+}
+
+/* The pods as groupPods reads them, with RESOURCE's usage and request. */
+static gboolean
+hpa_pods (GPtrArray *pods, GHashTable *metrics_by_name, const FsHpaMetricSpec *metric,
+          FsHpaPod *out, char *error, gsize error_size)
+{
+  gboolean any_metric = FALSE;
+  for (guint i = 0; i < pods->len; i++)
+    {
+      const FsPod *pod = pods->pdata[i];
+      FsHpaPod *entry = &out[i];
+      memset (entry, 0, sizeof *entry);
+      entry->name = pod->name;
+      entry->deleted = (pod->flags & FS_POD_TERMINATING) != 0;
+      entry->failed = pod->phase == FS_PHASE_FAILED;
+      entry->succeeded = pod->phase == FS_PHASE_SUCCEEDED;
+      entry->pending = pod->phase == FS_PHASE_PENDING;
+      entry->has_ready = (pod->flags & FS_POD_READY_KNOWN) != 0;
+      entry->ready = (pod->flags & FS_POD_READY) != 0;
+      entry->ready_transition_ms = pod->ready_transition_time * 1000;
+      entry->has_start = pod->start_time != 0;
+      entry->start_ms = pod->start_time * 1000;
+      const FsPodMetrics *metrics = find_metrics (metrics_by_name, pod);
+      if (metrics != NULL)
+        {
+          any_metric = TRUE;
+          entry->has_metric = TRUE;
+          entry->metric_milli = usage_milli (metrics, metric->name, metric->container);
+          entry->metric_timestamp_ms = metrics->timestamp * 1000;
+          entry->metric_window_ms = metrics->window_seconds * 1000;
+        }
+      entry->has_request = request_milli (pod, metric->name, metric->container, &entry->request_milli);
+      if (!entry->has_request && metric->target_type == FS_HPA_TARGET_UTILIZATION
+          && !entry->deleted && !entry->failed && !entry->succeeded)
+        {
+          g_snprintf (error, error_size, "missing request for %s in a container of Pod %s",
+                      metric->name, pod->name);
+          return FALSE;
+        }
+    }
+  return any_metric;
+}
+
+static void
+invalid (FsHpaProposal *proposal, const char *message)
+{
+  memset (proposal, 0, sizeof *proposal);
+  proposal->valid = FALSE;
+  g_strlcpy (proposal->error, message, sizeof proposal->error);
+}
+
+/* A metric from the HPA's own status, as the controller computed it last (all its pods
+ * counted as ready: status does not say otherwise). */
+static void
+from_status (const FsHpaAnswer *answer, const FsHpaMetricSpec *metric,
+             const FsHpaSettings *settings, FsHpaProposal *proposal)
+{
+  int32_t current = answer->current_replicas;
+  if (metric->target_type == FS_HPA_TARGET_UTILIZATION && metric->has_current_utilization)
+    {
+      fs_hpa_value_replicas (current, metric->current_utilization, metric->target_utilization,
+                             current, settings, proposal);
+      proposal->utilization = metric->current_utilization;
+    }
+  else if (metric->target_type == FS_HPA_TARGET_VALUE)
+    fs_hpa_value_replicas (current, metric->current_milli, metric->target_milli, current,
+                           settings, proposal);
+  else
+    fs_hpa_average_value_replicas (current, metric->current_milli * MAX (current, 1),
+                                   metric->target_milli, settings, proposal);
+  proposal->ready = (guint) current;
+}
+
+static void
+explain_metric (const FsSnapshot *snapshot, FsHpaAnswer *answer, GPtrArray *pods,
+                GHashTable *metrics_by_name, const FsHpaSettings *settings, guint index)
+{
+  const FsHpaMetricSpec *metric = &answer->hpa.metrics[index];
+  FsHpaMetricAnswer *result = &answer->metrics[index];
+  result->spec = metric;
+  gboolean per_pod = metric->type == FS_HPA_METRIC_RESOURCE
+                     || metric->type == FS_HPA_METRIC_CONTAINER_RESOURCE;
+  if (per_pod && pods->len > 0 && g_hash_table_size (metrics_by_name) > 0)
+    {
+      g_autofree FsHpaPod *entries = g_new0 (FsHpaPod, pods->len);
+      char error[sizeof result->proposal.error] = "";
+      if (!hpa_pods (pods, metrics_by_name, metric, entries, error, sizeof error))
+        {
+          if (error[0] != '\0')
+            {
+              invalid (&result->proposal, error);
+              return;
+            }
+        }
+      else
+        {
+          result->source = FS_HPA_SOURCE_POD_METRICS;
+          gboolean is_cpu = strcmp (metric->name, "cpu") == 0;
+          if (metric->target_type == FS_HPA_TARGET_UTILIZATION)
+            fs_hpa_resource_replicas (answer->current_replicas, metric->target_utilization,
+                                      entries, pods->len, is_cpu, settings, &result->proposal);
+          else
+            fs_hpa_plain_replicas (answer->current_replicas, metric->target_milli, entries,
+                                   pods->len, is_cpu, settings, &result->proposal);
+          return;
+        }
+    }
+  if (metric->has_current)
+    {
+      result->source = FS_HPA_SOURCE_STATUS;
+      from_status (answer, metric, settings, &result->proposal);
+      return;
+    }
+  g_autofree char *message = answer->hpa.scaling_active_message != NULL
+      ? g_strdup_printf ("no value: %s", answer->hpa.scaling_active_message)
+      : g_strdup_printf ("no value for %s in the snapshot (no PodMetrics, no current value in the "
+                         "HPA's status)", metric->name);
+  invalid (&result->proposal, message);
+  (void) snapshot;
+}
+
+gboolean
+fs_hpa_explain (const FsSnapshot *snapshot, const FsGenericObject *hpa, int64_t now_ms,
+                FsHpaAnswer *answer, GError **error)
+{
+  memset (answer, 0, sizeof *answer);
+  if (!fs_hpa_spec_read (hpa, &answer->hpa, error))
+    return FALSE;
+  answer->now_ms = now_ms;
+  answer->target = find_target (snapshot, &answer->hpa);
+  answer->current_replicas = answer->target != NULL ? answer->target->replicas
+                                                    : answer->hpa.current_replicas;
+  g_autoptr (GPtrArray) pods = g_ptr_array_new ();
+  answer->n_pods = collect_pods (snapshot, answer->target, pods);
+  g_autoptr (GHashTable) metrics_by_name = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint i = 0; i < snapshot->n_pod_metrics; i++)
+    if (g_strcmp0 (snapshot->pod_metrics[i].namespace, answer->hpa.namespace) == 0)
+      g_hash_table_insert (metrics_by_name, (gpointer) snapshot->pod_metrics[i].name,
+                           (gpointer) &snapshot->pod_metrics[i]);
+
+  FsHpaSettings settings = fs_hpa_default_settings (now_ms);
+  settings.tolerance_up = answer->hpa.tolerance_up;
+  settings.tolerance_down = answer->hpa.tolerance_down;
+  answer->n_metrics = answer->hpa.n_metrics;
+  FsHpaProposal proposals[FS_HPA_MAX_METRICS];
+  for (guint i = 0; i < answer->n_metrics; i++)
+    {
+      explain_metric (snapshot, answer, pods, metrics_by_name, &settings, i);
+      proposals[i] = answer->metrics[i].proposal;
+    }
+  answer->winner = fs_hpa_combine_proposals (answer->current_replicas, proposals,
+                                             answer->n_metrics, &answer->proposal);
+
+  const FsHpaSpec *spec = &answer->hpa;
+  int32_t current = answer->current_replicas;
+  /* A new controller seeds its history with the current replicas (horizontal.go
+   * reconcileAutoscaler); "settled" is the same once every window has passed. */
+  FsHpaRecommendation seeded[2] = { { now_ms, current }, { now_ms, answer->proposal } };
+  FsHpaRecommendation fresh[1] = { { now_ms, answer->proposal } };
+  if (spec->has_behavior)
+    {
+      fs_hpa_normalize_behavior (current, answer->proposal, spec->min_replicas, spec->max_replicas,
+                                 &spec->behavior, now_ms, seeded, 1, NULL, 0, NULL, 0, &answer->now);
+      fs_hpa_normalize_behavior (current, answer->proposal, spec->min_replicas, spec->max_replicas,
+                                 &spec->behavior, now_ms, NULL, 0, NULL, 0, NULL, 0,
+                                 &answer->settled);
+    }
+  else
+    {
+      fs_hpa_normalize_legacy (current, answer->proposal, spec->min_replicas, spec->max_replicas,
+                               now_ms, seeded, 2, &answer->now);
+      fs_hpa_normalize_legacy (current, answer->proposal, spec->min_replicas, spec->max_replicas,
+                               now_ms, fresh, 1, &answer->settled);
+    }
+  return TRUE;
+}
