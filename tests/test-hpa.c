@@ -1099,9 +1099,9 @@ test_seed_two_pods (void **state)
   assert_int_equal (rag_two_pods (141, &out), 5);
   assert_int_equal (rag_two_pods (176, &out), 6);
   assert_int_equal (rag_two_pods (300, &out), 9);
-  /* The seed's older tolerance reproduces its 77 % -> 3. */
+  /* The pre-1.33 rule abs(1 - r) <= 0.1 reproduces the seed's 77 % -> 3. */
   FsHpaSettings old = fs_hpa_default_settings (NOW_MS);
-  old.tolerance_up = 0.09999999999999;
+  old.symmetric_tolerance = TRUE;
   FsHpaPod pods[2] = { rag_pod (77), rag_pod (77) };
   fs_hpa_resource_replicas (2, 70, pods, 2, TRUE, &old, &out);
   assert_int_equal (out.replicas, 3);
@@ -1170,6 +1170,22 @@ test_seed_pending (void **state)
   assert_int_equal (rag_pending (116, &out), 3);
   assert_true (out.rebalanced_ratio == 1.1);
   assert_int_equal (rag_pending (117, &out), 4);
+  /* with the pre-1.33 rule the seed's "grows past 3 above 115.5 %" holds: 116 % -> 4 */
+  {
+    FsHpaSettings old = fs_hpa_default_settings (NOW_MS);
+    old.symmetric_tolerance = TRUE;
+    FsHpaPod pods[3] = { rag_pod (116), rag_pod (116), rag_pod (0) };
+    pods[2].name = "rag-api-pending";
+    pods[2].pending = TRUE;
+    pods[2].ready = FALSE;
+    pods[2].has_start = FALSE;
+    pods[2].has_metric = FALSE;
+    fs_hpa_resource_replicas (3, 70, pods, 3, TRUE, &old, &out);
+    assert_int_equal (out.replicas, 4);
+    FsHpaPod at_115[3] = { rag_pod (115), rag_pod (115), pods[2] };
+    fs_hpa_resource_replicas (3, 70, at_115, 3, TRUE, &old, &out);
+    assert_int_equal (out.replicas, 3);
+  }
   assert_int_equal (rag_pending (150, &out), 5);
   assert_int_equal (rag_pending (200, &out), 6);
 }

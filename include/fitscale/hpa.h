@@ -46,6 +46,7 @@ typedef struct {
   int64_t initial_readiness_delay_ms;     /* --horizontal-pod-autoscaler-initial-readiness-delay, 30 s */
   double tolerance_up;                    /* 0.1 unless behavior.scaleUp.tolerance is set */
   double tolerance_down;                  /* 0.1 unless behavior.scaleDown.tolerance is set */
+  gboolean symmetric_tolerance;           /* before v1.33: abs(1 - ratio) <= tolerance_up */
   int64_t now_ms;
 } FsHpaSettings;
 
@@ -57,7 +58,9 @@ FsHpaSettings fs_hpa_default_settings (int64_t now_ms);
 void fs_hpa_group_pods (const FsHpaPod *pods, guint n, gboolean is_cpu,
                         const FsHpaSettings *settings, FsHpaPodGroup *groups);
 
-/* Tolerances.isWithin: (1 - down) <= ratio <= (1 + up). */
+/* Tolerances.isWithin: (1 - down) <= ratio <= (1 + up); with symmetric_tolerance the rule of
+ * v1.32 and before, abs(1 - ratio) <= tolerance, which differs at exactly 1 +/- 0.1 (110 %
+ * of target: 1 - 1.1 is -0.10000000000000009 in doubles). */
 gboolean fs_hpa_within_tolerance (double ratio, const FsHpaSettings *settings);
 
 typedef struct {

@@ -41,7 +41,8 @@ typedef struct {
   int64_t now_ms;
 } FsHpaAnswer;
 
+/* SYMMETRIC_TOLERANCE: evaluate as a kube-controller-manager before v1.33 would. */
 gboolean fs_hpa_explain (const FsSnapshot *snapshot, const FsGenericObject *hpa, int64_t now_ms,
-                         FsHpaAnswer *answer, GError **error);
+                         gboolean symmetric_tolerance, FsHpaAnswer *answer, GError **error);
 
 G_END_DECLS

@@ -226,11 +226,14 @@ int
 fs_cmd_hpa (int argc, char **argv)
 {
   FsCommonOptions options = { 0 };
-  g_autofree char *namespace = NULL, *now_text = NULL;
+  g_autofree char *namespace = NULL, *now_text = NULL, *kube_version = NULL;
   GOptionEntry entries[] = {
     { "namespace", 'n', 0, G_OPTION_ARG_STRING, &namespace, "The HPA's namespace (default: default)", "NS" },
     { "now", 0, 0, G_OPTION_ARG_STRING, &now_text,
       "Evaluate at this instant (RFC 3339), e.g. the time the snapshot was taken", "TIME" },
+    { "kube-version", 0, 0, G_OPTION_ARG_STRING, &kube_version,
+      "The cluster's Kubernetes version (default 1.35): before 1.33 the tolerance test was "
+      "abs(1 - ratio) <= 0.1, which scales at exactly 110 % of target where 1.33+ does not", "1.MINOR" },
     { NULL }
   };
   g_autoptr (GOptionContext) context = g_option_context_new ("[NAMESPACE/]NAME - what the HPA computes");
@@ -256,8 +259,17 @@ fs_cmd_hpa (int argc, char **argv)
   g_autoptr (FsSnapshot) snapshot = NULL;
   int status = FS_EXIT_OK;
   int64_t now_seconds = g_get_real_time () / G_USEC_PER_SEC;
+  gboolean symmetric = FALSE;
+  guint64 minor = 35;
   if (!fs_cli_parse (context, "hpa", &argc, &argv))
     status = FS_EXIT_ERROR;
+  else if (kube_version != NULL
+           && (!g_str_has_prefix (kube_version, "1.")
+               || !g_ascii_string_to_unsigned (kube_version + 2, 10, 0, 1000, &minor, NULL)))
+    {
+      fprintf (stderr, "fitscale hpa: --kube-version \"%s\": give 1.MINOR, e.g. 1.32\n", kube_version);
+      status = FS_EXIT_ERROR;
+    }
   else if (!fs_output_parse (options.output, &format, &error))
     status = fs_cli_fail ("hpa", error);
   else if (argc != 2)
@@ -277,6 +289,7 @@ fs_cmd_hpa (int argc, char **argv)
       fs_cli_common_clear (&options);
       return status;
     }
+  symmetric = minor < 33;
   const char *slash = strchr (argv[1], '/');
   g_autofree char *ns = slash != NULL ? g_strndup (argv[1], (gsize) (slash - argv[1]))
                                       : g_strdup (namespace != NULL ? namespace : "default");
@@ -289,7 +302,7 @@ fs_cmd_hpa (int argc, char **argv)
                "of the snapshot\n", name, ns);
       status = FS_EXIT_ERROR;
     }
-  else if (!fs_hpa_explain (snapshot, object, now_seconds * 1000, &answer, &error))
+  else if (!fs_hpa_explain (snapshot, object, now_seconds * 1000, symmetric, &answer, &error))
     status = fs_cli_fail ("hpa", error);
   else if (format == FS_OUTPUT_JSON || format == FS_OUTPUT_YAML)
     emit_answer (format, &answer);

@@ -127,10 +127,13 @@ fs_hpa_group_pods (const FsHpaPod *pods, guint n, gboolean is_cpu,
     }
 }
 
-/* replica_calculator.go Tolerances.isWithin. */
+/* replica_calculator.go Tolerances.isWithin (v1.33+); before, GetResourceReplicas and
+ * friends tested math.Abs(1.0-usageRatio) <= c.tolerance. */
 gboolean
 fs_hpa_within_tolerance (double ratio, const FsHpaSettings *settings)
 {
+  if (settings->symmetric_tolerance)
+    return fabs (1.0 - ratio) <= settings->tolerance_up;
   return (1.0 - settings->tolerance_down) <= ratio && ratio <= (1.0 + settings->tolerance_up);
 }
 

@@ -206,7 +206,7 @@ explain_metric (const FsSnapshot *snapshot, FsHpaAnswer *answer, GPtrArray *pods
 
 gboolean
 fs_hpa_explain (const FsSnapshot *snapshot, const FsGenericObject *hpa, int64_t now_ms,
-                FsHpaAnswer *answer, GError **error)
+                gboolean symmetric_tolerance, FsHpaAnswer *answer, GError **error)
 {
   memset (answer, 0, sizeof *answer);
   if (!fs_hpa_spec_read (hpa, &answer->hpa, error))
@@ -226,6 +226,7 @@ fs_hpa_explain (const FsSnapshot *snapshot, const FsGenericObject *hpa, int64_t 
   FsHpaSettings settings = fs_hpa_default_settings (now_ms);
   settings.tolerance_up = answer->hpa.tolerance_up;
   settings.tolerance_down = answer->hpa.tolerance_down;
+  settings.symmetric_tolerance = symmetric_tolerance;
   answer->n_metrics = answer->hpa.n_metrics;
   FsHpaProposal proposals[FS_HPA_MAX_METRICS];
   for (guint i = 0; i < answer->n_metrics; i++)
