@@ -110,6 +110,23 @@ expect "hpa: status utilization 27% of 65%" '.metrics[0].source == "HPA status" 
 check "hpa: unknown HPA" 2 "$bin" hpa -q -S "$ex" production/nope
 contains "hpa: names the HPA" 'HorizontalPodAutoscaler "nope" not found' err
 
+# ---- simulate ----
+data="$src/tests/data"
+check "simulate: the seed's scale-down timeline" 0 "$bin" simulate --hpa "$ex/hpa.json" --trace "$data/trace-load-stops.csv" --replicas 6 --startup 0s --duration 1200s -o json
+expect "simulate: 6->5->4->3->2 at 300, 360, 420, 480 s after the last high reading (585 s)" '[.timeline[] | select(.desired != .replicas) | [.t, .desired]] == [[885,5],[945,4],[1005,3],[1065,2]]'
+check "simulate: the behavior reference's scale-up" 0 "$bin" simulate --hpa "$data/hpa-behavior-es.yaml" --trace "$data/trace-spike.csv" --startup 0s --duration 90s -o json
+expect "simulate: 18 -> 25 (+7 pods), then +30 % of 25 = 33" '[.timeline[] | select(.desired != .replicas) | [.t, .replicas, .desired]][0:2] == [[0,18,25],[60,25,33]]'
+check "simulate: selectPolicy Disabled never scales down" 0 "$bin" simulate --hpa "$data/hpa-behavior-es.yaml" --trace "$data/trace-load-stops.csv" --startup 0s --duration 1500s -o json
+expect "simulate: no step down" '[.timeline[] | select(.desired < .replicas)] | length == 0'
+check "simulate: the trap with the example cluster" 0 "$bin" simulate -q --hpa "$ex/hpa.json" -S "$ex" --trace "$data/trace-trap.csv" --replicas 2 --startup 30s --duration 600s -o json
+expect "simulate: the third pod stays Pending, the HPA holds at 3 under 89 %" '(.timeline[] | select(.t == 150)) as $s | $s.replicas == 3 and $s.pending == 1 and $s.desired == 3'
+expect "simulate: at 150 % it asks 5, three of them Pending" '(.timeline[-1]) as $s | $s.replicas == 5 and $s.pending == 3'
+check "simulate -o csv" 0 "$bin" simulate --hpa "$ex/hpa.json" --trace "$data/trace-spike.csv" --replicas 2 --duration 60s -o csv
+contains "simulate csv header" "t,value,replicas,ready,starting,pending,utilization,recommendation,stabilized,desired,reason" out
+printf 't_seconds,value\n10,5\n5,3\n' > "$tmp/bad.csv"
+check "simulate: a bad trace" 2 "$bin" simulate --hpa "$ex/hpa.json" --trace "$tmp/bad.csv"
+contains "simulate: names the line" "bad.csv:3" err
+
 # every real fixture answers both questions
 for fixture in "$fixtures"/*.json "$fixtures"/*.yaml; do
   name=$(basename "$fixture")

@@ -179,6 +179,32 @@ void fs_hpa_normalize_behavior (int32_t current, int32_t proposal, int32_t min_r
                                 guint n_up, const FsHpaScaleEvent *down_events, guint n_down,
                                 FsHpaDecision *out);
 
+/* ---- the controller's memory between syncs (horizontal.go) ------------------------------ */
+
+#define FS_HPA_HISTORY_MAX 256
+
+/* What one HPA's controller keeps: its recent recommendations (stabilizeRecommendation /
+ * stabilizeRecommendationWithBehaviors store the raw recommendation of every sync, reusing the
+ * slot of one older than every window) and its scale events (storeScaleEvent, reusing the
+ * slot of one outdated by the longest policy period).  A plain value: copy it freely. */
+typedef struct {
+  FsHpaRecommendation recommendations[FS_HPA_HISTORY_MAX];
+  guint n_recommendations;
+  FsHpaScaleEvent up[FS_HPA_HISTORY_MAX];
+  guint n_up;
+  FsHpaScaleEvent down[FS_HPA_HISTORY_MAX];
+  guint n_down;
+} FsHpaHistory;
+
+/* A new HPA's history (reconcileAutoscaler): the current replicas as the one recommendation. */
+void fs_hpa_history_seed (FsHpaHistory *history, int64_t now_ms, int32_t current);
+
+/* One sync: normalizes PROPOSAL against HISTORY (with BEHAVIOR, or the legacy rules when it is
+ * NULL), records the recommendation and the scale event, and returns the desired replicas. */
+int32_t fs_hpa_sync (FsHpaHistory *history, const FsHpaBehavior *behavior, int64_t now_ms,
+                     int32_t current, int32_t proposal, int32_t min_replicas, int32_t max_replicas,
+                     FsHpaDecision *decision);
+
 /* getReplicasChangePerPeriod: the replicas added (or removed) by EVENTS within PERIOD. */
 int32_t fs_hpa_change_in_period (int32_t period_seconds, int64_t now_ms,
                                  const FsHpaScaleEvent *events, guint n);

@@ -808,3 +808,87 @@ fs_hpa_normalize_behavior (int32_t current, int32_t proposal, int32_t min_replic
     }
   decide (out, stabilized, FS_HPA_LIMIT_NONE, "DesiredWithinRange", within_range_message);
 }
+
+/* ---- history between syncs --------------------------------------------------------------- */
+
+void
+fs_hpa_history_seed (FsHpaHistory *history, int64_t now_ms, int32_t current)
+{
+  memset (history, 0, sizeof *history);
+  history->recommendations[0] = (FsHpaRecommendation){ now_ms, current };
+  history->n_recommendations = 1;
+}
+
+/* Stores REC in a slot whose recommendation is older than CUTOFF, else appends; a full history
+ * drops its oldest entry (a window / sync ratio over FS_HPA_HISTORY_MAX). */
+static void
+store_recommendation (FsHpaHistory *history, int64_t cutoff, FsHpaRecommendation rec)
+{
+  int old = -1;
+  guint oldest = 0;
+  for (guint i = 0; i < history->n_recommendations; i++)
+    {
+      if (history->recommendations[i].timestamp_ms < cutoff)
+        old = (int) i;
+      if (history->recommendations[i].timestamp_ms < history->recommendations[oldest].timestamp_ms)
+        oldest = i;
+    }
+  if (old < 0 && history->n_recommendations == FS_HPA_HISTORY_MAX)
+    old = (int) oldest;
+  if (old >= 0)
+    history->recommendations[old] = rec;
+  else
+    history->recommendations[history->n_recommendations++] = rec;
+}
+
+/* horizontal.go storeScaleEvent and markScaleEventsOutdated. */
+static void
+store_event (FsHpaScaleEvent *events, guint *n, const FsHpaRules *rules, int64_t now_ms,
+             int32_t change)
+{
+  int32_t longest = 0;
+  for (guint i = 0; i < rules->n_policies; i++)
+    longest = MAX (longest, rules->policies[i].period_seconds);
+  int old = -1;
+  for (guint i = 0; i < *n; i++)
+    {
+      if (events[i].timestamp_ms < now_ms - (int64_t) longest * 1000)
+        events[i].outdated = TRUE;
+      if (events[i].outdated)
+        old = (int) i;
+    }
+  if (old < 0 && *n == FS_HPA_HISTORY_MAX)
+    old = 0;
+  FsHpaScaleEvent event = { now_ms, change, FALSE };
+  if (old >= 0)
+    events[old] = event;
+  else
+    events[(*n)++] = event;
+}
+
+int32_t
+fs_hpa_sync (FsHpaHistory *history, const FsHpaBehavior *behavior, int64_t now_ms, int32_t current,
+             int32_t proposal, int32_t min_replicas, int32_t max_replicas, FsHpaDecision *decision)
+{
+  FsHpaRecommendation rec = { now_ms, proposal };
+  if (behavior == NULL)
+    {
+      /* stabilizeRecommendation stores first, then takes the highest of the window */
+      store_recommendation (history, now_ms - LEGACY_DOWNSCALE_WINDOW_MS, rec);
+      fs_hpa_normalize_legacy (current, proposal, min_replicas, max_replicas, now_ms,
+                               history->recommendations, history->n_recommendations, decision);
+      return decision->desired;
+    }
+  fs_hpa_normalize_behavior (current, proposal, min_replicas, max_replicas, behavior, now_ms,
+                             history->recommendations, history->n_recommendations, history->up,
+                             history->n_up, history->down, history->n_down, decision);
+  int64_t longest_window = MAX (behavior->scale_up.stabilization_window_seconds,
+                                behavior->scale_down.stabilization_window_seconds);
+  store_recommendation (history, now_ms - longest_window * 1000, rec);
+  if (decision->desired > current)
+    store_event (history->up, &history->n_up, &behavior->scale_up, now_ms, decision->desired - current);
+  else if (decision->desired < current)
+    store_event (history->down, &history->n_down, &behavior->scale_down, now_ms,
+                 current - decision->desired);
+  return decision->desired;
+}

@@ -1,0 +1,305 @@
+/* fitscale simulate — a load trace through the HPA loop, sync by sync. */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "fitscale/decode.h"
+#include "fitscale/error.h"
+#include "fitscale/simulate.h"
+#include "fitscale/timeutil.h"
+
+typedef struct {
+  FsCommonOptions common;
+  char *hpa_path, *trace_path, *startup, *sync, *duration, *kube_version;
+  gint64 replicas;
+} SimulateOptions;
+
+static void
+options_clear (SimulateOptions *options)
+{
+  fs_cli_common_clear (&options->common);
+  g_free (options->hpa_path);
+  g_free (options->trace_path);
+  g_free (options->startup);
+  g_free (options->sync);
+  g_free (options->duration);
+  g_free (options->kube_version);
+}
+
+static gboolean
+parse_seconds (const char *flag, const char *text, int64_t fallback, int64_t *out, GError **error)
+{
+  int64_t ms;
+  if (text == NULL)
+    {
+      *out = fallback;
+      return TRUE;
+    }
+  if (!fs_duration_parse (text, strlen (text), &ms) || ms < 0)
+    {
+      g_set_error (error, FS_ERROR, FS_ERROR_USAGE, "%s \"%s\" is not a duration like 30s or 1m", flag, text);
+      return FALSE;
+    }
+  *out = ms / 1000;
+  return TRUE;
+}
+
+/* The HPA in FILE (the first one) and, from the snapshot, its target. */
+static FsSnapshot *
+load_hpa (const char *path, FsHpaSpec *spec, GError **error)
+{
+  const char *paths[] = { path, NULL };
+  FsSnapshot *snapshot = fs_load_snapshot (paths, error);
+  if (snapshot == NULL)
+    return NULL;
+  for (guint i = 0; i < snapshot->n_generic; i++)
+    if (snapshot->generic[i].kind == FS_KIND_HPA)
+      {
+        if (fs_hpa_spec_read (&snapshot->generic[i], spec, error))
+          return snapshot;
+        fs_snapshot_unref (snapshot);
+        return NULL;
+      }
+  g_set_error (error, FS_ERROR, FS_ERROR_INVALID, "%s: holds no HorizontalPodAutoscaler", path);
+  fs_snapshot_unref (snapshot);
+  return NULL;
+}
+
+static const FsWorkload *
+find_target (const FsSnapshot *snapshot, const FsHpaSpec *hpa)
+{
+  static const char *const kinds[] = { "Deployment", "StatefulSet", "ReplicaSet" };
+  for (guint i = 0; snapshot != NULL && i < snapshot->n_workloads; i++)
+    {
+      const FsWorkload *workload = &snapshot->workloads[i];
+      if (strcmp (kinds[workload->kind], hpa->target_kind) == 0
+          && strcmp (workload->name, hpa->target_name) == 0)
+        return workload;
+    }
+  return NULL;
+}
+
+/* ---- output ------------------------------------------------------------------------- */
+
+static void
+emit_timeline (FsOutputFormat format, GArray *timeline)
+{
+  g_autoptr (FsEmitter) emitter = fs_emitter_new (format, stdout);
+  fs_emit_map_open (emitter);
+  fs_emit_key (emitter, "timeline");
+  fs_emit_list_open (emitter);
+  for (guint i = 0; i < timeline->len; i++)
+    {
+      const FsSimulateStep *step = &g_array_index (timeline, FsSimulateStep, i);
+      fs_emit_map_open (emitter);
+      fs_emit_key (emitter, "t");
+      fs_emit_int (emitter, step->t_s);
+      fs_emit_key (emitter, "value");
+      fs_emit_decimal (emitter, step->value, 2);
+      fs_emit_key (emitter, "replicas");
+      fs_emit_int (emitter, step->replicas);
+      fs_emit_key (emitter, "ready");
+      fs_emit_int (emitter, step->ready);
+      fs_emit_key (emitter, "starting");
+      fs_emit_int (emitter, step->starting);
+      fs_emit_key (emitter, "pending");
+      fs_emit_int (emitter, step->pending);
+      fs_emit_key (emitter, "utilization");
+      step->utilization >= 0 ? fs_emit_int (emitter, step->utilization) : fs_emit_null (emitter);
+      fs_emit_key (emitter, "recommendation");
+      fs_emit_int (emitter, step->recommendation);
+      fs_emit_key (emitter, "stabilized");
+      fs_emit_int (emitter, step->stabilized);
+      fs_emit_key (emitter, "limit");
+      fs_emit_int (emitter, step->desired);
+      fs_emit_key (emitter, "desired");
+      fs_emit_int (emitter, step->desired);
+      fs_emit_key (emitter, "reason");
+      fs_emit_string (emitter, step->reason);
+      fs_emit_map_close (emitter);
+    }
+  fs_emit_list_close (emitter);
+  fs_emit_map_close (emitter);
+}
+
+static void
+print_csv (GArray *timeline)
+{
+  printf ("t,value,replicas,ready,starting,pending,utilization,recommendation,stabilized,desired,reason\n");
+  for (guint i = 0; i < timeline->len; i++)
+    {
+      const FsSimulateStep *s = &g_array_index (timeline, FsSimulateStep, i);
+      printf ("%" G_GINT64_FORMAT ",%.2f,%d,%d,%d,%d,%d,%d,%d,%d,%s\n", s->t_s, s->value, s->replicas,
+              s->ready, s->starting, s->pending, s->utilization, s->recommendation, s->stabilized,
+              s->desired, s->reason != NULL ? s->reason : "");
+    }
+}
+
+/* Replicas (#) and the ready pods' utilization (*) over time, one column per sync. */
+static void
+print_chart (GArray *timeline)
+{
+  enum { HEIGHT = 10, WIDTH = 100 };
+  guint columns = MIN (timeline->len, WIDTH);
+  guint per_column = (timeline->len + columns - 1) / MAX (columns, 1);
+  int32_t max_replicas = 1, max_utilization = 1;
+  for (guint i = 0; i < timeline->len; i++)
+    {
+      const FsSimulateStep *s = &g_array_index (timeline, FsSimulateStep, i);
+      max_replicas = MAX (max_replicas, MAX (s->replicas, s->desired));
+      max_utilization = MAX (max_utilization, s->utilization);
+    }
+  printf ("\nreplicas (#, up to %d) and utilization (*, up to %d%%), one column per %u sync%s\n",
+          max_replicas, max_utilization, per_column, per_column == 1 ? "" : "s");
+  for (int row = HEIGHT; row >= 1; row--)
+    {
+      putchar ('|');
+      for (guint c = 0; c < columns; c++)
+        {
+          const FsSimulateStep *s = &g_array_index (timeline, FsSimulateStep, MIN (c * per_column, timeline->len - 1));
+          int bar = (int) ((s->desired * HEIGHT + max_replicas - 1) / max_replicas);
+          int dot = s->utilization >= 0 ? (s->utilization * HEIGHT + max_utilization / 2) / max_utilization : -1;
+          putchar (dot == row ? '*' : bar >= row ? '#' : ' ');
+        }
+      putchar ('\n');
+    }
+  putchar ('+');
+  for (guint c = 0; c < columns; c++)
+    putchar ('-');
+  printf ("\n t = %" G_GINT64_FORMAT " s ... %" G_GINT64_FORMAT " s\n",
+          g_array_index (timeline, FsSimulateStep, 0).t_s,
+          g_array_index (timeline, FsSimulateStep, timeline->len - 1).t_s);
+}
+
+static void
+print_table (GArray *timeline)
+{
+  static const char *const headers[] = { "T", "VALUE", "REPLICAS", "READY", "STARTING", "PENDING",
+                                         "UTIL", "RECOMMEND", "STABILIZED", "DESIRED", "REASON" };
+  g_autoptr (FsTable) table = fs_table_new (11, headers);
+  for (guint i = 0; i < timeline->len; i++)
+    {
+      const FsSimulateStep *s = &g_array_index (timeline, FsSimulateStep, i);
+      const FsSimulateStep *prev = i > 0 ? &g_array_index (timeline, FsSimulateStep, i - 1) : NULL;
+      /* rows where nothing changes are folded, as a person reads a timeline */
+      if (prev != NULL && i + 1 < timeline->len && prev->value == s->value
+          && prev->replicas == s->replicas && prev->desired == s->desired && prev->ready == s->ready
+          && prev->pending == s->pending && prev->recommendation == s->recommendation)
+        continue;
+      g_autofree char *t = g_strdup_printf ("%" G_GINT64_FORMAT, s->t_s);
+      g_autofree char *value = g_strdup_printf ("%.1f", s->value);
+      char *cells[8];
+      int32_t numbers[] = { s->replicas, s->ready, s->starting, s->pending, s->utilization,
+                            s->recommendation, s->stabilized, s->desired };
+      for (guint k = 0; k < G_N_ELEMENTS (numbers); k++)
+        cells[k] = numbers[k] < 0 ? g_strdup ("-") : g_strdup_printf ("%d", numbers[k]);
+      const char *row[] = { t, value, cells[0], cells[1], cells[2], cells[3], cells[4], cells[5],
+                            cells[6], cells[7], s->reason != NULL ? s->reason : "" };
+      fs_table_add_row (table, row);
+      for (guint k = 0; k < G_N_ELEMENTS (numbers); k++)
+        g_free (cells[k]);
+    }
+  fs_table_print (table, stdout);
+  print_chart (timeline);
+}
+
+int
+fs_cmd_simulate (int argc, char **argv)
+{
+  SimulateOptions options = { .replicas = -1 };
+  GOptionEntry entries[] = {
+    { "hpa", 0, 0, G_OPTION_ARG_FILENAME, &options.hpa_path,
+      "The HorizontalPodAutoscaler (a file from kubectl get hpa NAME -o yaml)", "FILE" },
+    { "trace", 0, 0, G_OPTION_ARG_FILENAME, &options.trace_path,
+      "The load: CSV \"t_seconds,value\" (per-pod utilization %) or \"t_seconds,load\" "
+      "(a total the ready pods share, in the metric's units)", "FILE" },
+    { "startup", 0, 0, G_OPTION_ARG_STRING, &options.startup,
+      "How long a new pod takes to become ready (default 30s; 0s allowed)", "DURATION" },
+    { "sync", 0, 0, G_OPTION_ARG_STRING, &options.sync,
+      "The controller's sync period (default 15s)", "DURATION" },
+    { "duration", 0, 0, G_OPTION_ARG_STRING, &options.duration,
+      "How long to run (default: the trace's last time + 10m)", "DURATION" },
+    { "replicas", 0, 0, G_OPTION_ARG_INT64, &options.replicas,
+      "Start from N replicas (default: the HPA's status.currentReplicas)", "N" },
+    { "kube-version", 0, 0, G_OPTION_ARG_STRING, &options.kube_version,
+      "The cluster's Kubernetes version (default 1.35; before 1.33 the tolerance test differs at exactly 110 %)",
+      "1.MINOR" },
+    { NULL }
+  };
+  g_autoptr (GOptionContext) context = g_option_context_new ("- replay a load trace through the HPA");
+  g_option_context_set_summary (
+      context,
+      "Runs the HPA's loop every sync period over the trace: the replica calculator on the\n"
+      "ready pods (pods still starting, or Pending because they fit on no node, count as\n"
+      "unready, as the controller counts them), then the limits and the behavior with the\n"
+      "controller's own history, seeded as upstream seeds a new HPA.  With --snapshot, new\n"
+      "pods of the HPA's target are placed by the scheduler's filters: those that do not\n"
+      "fit stay Pending, and the HPA stalls as it does in a real cluster.  -o csv writes the\n"
+      "timeline as CSV; -o json has {\"timeline\": [{t, replicas, recommendation,\n"
+      "stabilized, limit, reason, ...}]}, one row per sync.");
+  g_option_context_set_description (context,
+                                    "Examples:\n"
+                                    "  fitscale simulate --hpa hpa.yaml --trace load.csv --startup 30s\n"
+                                    "  fitscale simulate --hpa examples/rag-api/hpa.json -S examples/rag-api \\\n"
+                                    "      --trace spike.csv --replicas 2 -o csv\n");
+  g_option_context_add_main_entries (context, entries, NULL);
+  fs_cli_add_common (context, &options.common, TRUE);
+  FsOutputFormat format = FS_OUTPUT_TABLE;
+  g_autoptr (GError) error = NULL;
+  gboolean csv = FALSE;
+  int status = FS_EXIT_OK;
+  if (!fs_cli_parse (context, "simulate", &argc, &argv))
+    {
+      options_clear (&options);
+      return FS_EXIT_ERROR;
+    }
+  csv = g_strcmp0 (options.common.output, "csv") == 0;
+  FsSimulateOptions sim = { .replicas = (int32_t) options.replicas };
+  FsHpaSpec hpa;
+  FsTrace trace = { 0 };
+  g_autoptr (FsSnapshot) hpa_snapshot = NULL;
+  g_autoptr (FsSnapshot) snapshot = NULL;
+  if ((!csv && !fs_output_parse (options.common.output, &format, &error))
+      || !parse_seconds ("--startup", options.startup, 30, &sim.startup_s, &error)
+      || !parse_seconds ("--sync", options.sync, 15, &sim.sync_s, &error)
+      || !parse_seconds ("--duration", options.duration, 0, &sim.duration_s, &error))
+    status = fs_cli_fail ("simulate", error);
+  else if (options.hpa_path == NULL || options.trace_path == NULL || argc > 1 || sim.sync_s <= 0)
+    {
+      fprintf (stderr, "fitscale simulate: give --hpa FILE and --trace FILE (and a sync period over 0)\n");
+      status = FS_EXIT_ERROR;
+    }
+  else if ((hpa_snapshot = load_hpa (options.hpa_path, &hpa, &error)) == NULL
+           || !fs_trace_load (options.trace_path, &trace, &error))
+    status = fs_cli_fail ("simulate", error);
+  else if (options.common.snapshot_paths != NULL
+           && (snapshot = fs_cli_load ("simulate", &options.common)) == NULL)
+    status = FS_EXIT_ERROR;
+  if (status == FS_EXIT_OK)
+    {
+      sim.snapshot = snapshot;
+      sim.workload = find_target (snapshot, &hpa);
+      if (sim.workload != NULL)
+        sim.request_milli = strcmp (hpa.metrics[0].name, "cpu") == 0
+                                ? sim.workload->template->request.cpu_milli
+                                : fs_resources_get (&sim.workload->template->request, hpa.metrics[0].name) * 1000;
+      guint64 minor = 35;
+      if (options.kube_version != NULL && g_str_has_prefix (options.kube_version, "1."))
+        g_ascii_string_to_unsigned (options.kube_version + 2, 10, 0, 1000, &minor, NULL);
+      sim.symmetric_tolerance = minor < 33;
+      g_autoptr (GArray) timeline = g_array_new (FALSE, TRUE, sizeof (FsSimulateStep));
+      if (!fs_simulate (&hpa, &trace, &sim, timeline, &error))
+        status = fs_cli_fail ("simulate", error);
+      else if (csv)
+        print_csv (timeline);
+      else if (format == FS_OUTPUT_JSON || format == FS_OUTPUT_YAML)
+        emit_timeline (format, timeline);
+      else
+        print_table (timeline);
+    }
+  fs_trace_clear (&trace);
+  options_clear (&options);
+  return status;
+}
