@@ -127,6 +127,17 @@ printf 't_seconds,value\n10,5\n5,3\n' > "$tmp/bad.csv"
 check "simulate: a bad trace" 2 "$bin" simulate --hpa "$ex/hpa.json" --trace "$tmp/bad.csv"
 contains "simulate: names the line" "bad.csv:3" err
 
+# ---- hvpa ----
+check "hvpa: the design's Example 1" 0 "$bin" hvpa -q -S "$data/hvpa-design" default/hvpa-sample --now 2026-12-02T12:00:00Z -o json
+expect "hvpa: stage 3..7, weight 0.6, 5 replicas" '.stage == 1 and .vpaWeight == 0.6 and .replicas == 5 and .hpaDesiredReplicas == 6'
+expect "hvpa: memory to 1600Mi, cpu blocked by MinChange" '.containers[0].requests == {"cpu":"100m","memory":"1600Mi"} and .containers[0].weightedRequests.cpu == "160m" and ([.blocked[].reason] == ["MinChange"])'
+check "hvpa --curve" 0 "$bin" hvpa -q -S "$data/hvpa-design" default/hvpa-sample --curve
+contains "hvpa: the curve's rows" "10         2       1.00         2000Mi" out
+check "hvpa --semantics hvpa rejects the design's fraction" 0 "$bin" hvpa -q -S "$data/hvpa-design" default/hvpa-sample --semantics hvpa -o json
+expect "hvpa: 0.6 is no integer percent" '.valid == false'
+check "hvpa: the sample's target is missing" 2 "$bin" hvpa -q -S "$fixtures/hvpa-v1alpha1-sample.yaml" default/hvpa-sample
+contains "hvpa: names the missing target" "its target Deployment/resource-consumer is not in the snapshot" err
+
 # every real fixture answers both questions
 for fixture in "$fixtures"/*.json "$fixtures"/*.yaml; do
   name=$(basename "$fixture")

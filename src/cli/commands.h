@@ -33,6 +33,7 @@ int fs_cmd_capacity (int argc, char **argv);
 int fs_cmd_quantity (int argc, char **argv);
 int fs_cmd_simulate (int argc, char **argv);
 int fs_cmd_hpa (int argc, char **argv);
+int fs_cmd_hvpa (int argc, char **argv);
 int fs_cmd_nodes (int argc, char **argv);
 int fs_cmd_why (int argc, char **argv);
 

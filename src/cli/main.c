@@ -17,6 +17,7 @@ typedef struct {
 static const Command commands[] = {
   { "capacity", fs_cmd_capacity, "How many replicas of a pod shape fit, where, and what is missing" },
   { "hpa", fs_cmd_hpa, "What a HorizontalPodAutoscaler computes, metric by metric, and why" },
+  { "hvpa", fs_cmd_hvpa, "What the HVPA would apply now (stage, weights, blocked rules)" },
   { "nodes", fs_cmd_nodes, "Per-node allocatable, requested and free resources" },
   { "quantity", fs_cmd_quantity, "Parse Kubernetes quantities and print their exact values" },
   { "simulate", fs_cmd_simulate, "Replay a load trace through the HPA loop, sync by sync" },
