@@ -103,6 +103,7 @@ expect "hpa: 2 ready, 4 unready (Pending)" '.metrics[0].ready == 2 and .metrics[
 expect "hpa: cpu 89%, rebalanced below 1, kept at 6" '.metrics[0].currentUtilization == 89 and .metrics[0].rebalancedRatio < 1 and .metrics[0].proposedReplicas == 6'
 expect "hpa: memory 55% proposes 2" '.metrics[1].currentUtilization == 55 and .metrics[1].proposedReplicas == 2'
 expect "hpa: cpu wins, 6 desired" '.winningMetric == "cpu" and .desiredReplicas == 6'
+expect "hpa: each pod counted, and why" '[.metrics[0].pods[] | select(.counted == "unready") | .why] == ["Pending","Pending","Pending","Pending"] and ([.metrics[0].pods[] | select(.counted == "ready")] | length) == 2'
 check "hpa: a failed metric" 0 "$bin" hpa -q -S "$fixtures/hpa-v2-failed-metrics-kubectl-ai-pr584.yaml" hpa-test/web-app -o json
 expect "hpa: the failed metric is invalid, not 0" '.metrics[0].valid == false and (.metrics[0].error | test("unable to fetch metrics")) and .winningMetric == null and .desiredReplicas == 1'
 check "hpa: v2beta2 read as v2, from its status" 0 "$bin" hpa -q -S "$fixtures/hpa-v2beta2-healthy-rollout-target.yaml" credential-hpa -o json

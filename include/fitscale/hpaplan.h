@@ -21,10 +21,19 @@ typedef enum {
   FS_HPA_SOURCE_METRIC_VALUES,/* custom/external MetricValue items */
 } FsHpaSource;
 
+/* How the replica calculator counted one pod, and why. */
+typedef struct {
+  const char *name;
+  FsHpaPodGroup group;
+  const char *why;             /* "ready", "Pending", "no metrics", "deleted", ... */
+} FsHpaPodReport;
+
 typedef struct {
   const FsHpaMetricSpec *spec;
   FsHpaSource source;
   FsHpaProposal proposal;
+  guint n_pods;
+  FsHpaPodReport *pods;        /* per pod, for metrics read per pod (owned) */
 } FsHpaMetricAnswer;
 
 typedef struct {
@@ -41,7 +50,11 @@ typedef struct {
   int64_t now_ms;
 } FsHpaAnswer;
 
-/* SYMMETRIC_TOLERANCE: evaluate as a kube-controller-manager before v1.33 would. */
+/* Frees what fs_hpa_explain allocated in ANSWER. */
+void fs_hpa_answer_clear (FsHpaAnswer *answer);
+
+/* SYMMETRIC_TOLERANCE: evaluate as a kube-controller-manager before v1.33 would.  Clear the
+ * answer with fs_hpa_answer_clear. */
 gboolean fs_hpa_explain (const FsSnapshot *snapshot, const FsGenericObject *hpa, int64_t now_ms,
                          gboolean symmetric_tolerance, FsHpaAnswer *answer, GError **error);
 

@@ -145,6 +145,21 @@ emit_answer (FsOutputFormat format, const FsHpaAnswer *answer)
       fs_emit_int (emitter, proposal->missing);
       fs_emit_key (emitter, "ignored");
       fs_emit_int (emitter, proposal->ignored);
+      fs_emit_key (emitter, "pods");
+      fs_emit_list_open (emitter);
+      for (guint p = 0; p < metric->n_pods; p++)
+        {
+          static const char *const groups[] = { "ready", "unready", "missing", "ignored" };
+          fs_emit_map_open (emitter);
+          fs_emit_key (emitter, "name");
+          fs_emit_string (emitter, metric->pods[p].name);
+          fs_emit_key (emitter, "counted");
+          fs_emit_string (emitter, groups[metric->pods[p].group]);
+          fs_emit_key (emitter, "why");
+          fs_emit_string (emitter, metric->pods[p].why);
+          fs_emit_map_close (emitter);
+        }
+      fs_emit_list_close (emitter);
       fs_emit_map_close (emitter);
     }
   fs_emit_list_close (emitter);
@@ -202,6 +217,23 @@ print_answer (const FsHpaAnswer *answer)
   for (guint i = 0; i < answer->n_metrics; i++)
     if (!answer->metrics[i].proposal.valid)
       printf ("  %s: %s\n", answer->metrics[i].spec->name, answer->metrics[i].proposal.error);
+  /* the pods that were not counted as ready, and why (the first per-pod metric says it) */
+  for (guint i = 0; i < answer->n_metrics; i++)
+    {
+      const FsHpaMetricAnswer *metric = &answer->metrics[i];
+      if (metric->n_pods == 0)
+        continue;
+      gboolean header = FALSE;
+      for (guint p = 0; p < metric->n_pods; p++)
+        if (metric->pods[p].group != FS_HPA_POD_READY)
+          {
+            if (!header)
+              printf ("\nNot counted as ready for %s:\n", metric->spec->name);
+            header = TRUE;
+            printf ("  %-40s %s\n", metric->pods[p].name, metric->pods[p].why);
+          }
+      break;
+    }
   if (answer->winner >= 0)
     printf ("\nThe largest proposal wins: %s, %d replicas.\n",
             answer->metrics[answer->winner].spec->name, answer->proposal);
@@ -308,6 +340,8 @@ fs_cmd_hpa (int argc, char **argv)
     emit_answer (format, &answer);
   else
     print_answer (&answer);
+  if (object != NULL && status == FS_EXIT_OK)
+    fs_hpa_answer_clear (&answer);
   fs_cli_common_clear (&options);
   return status;
 }

@@ -126,6 +126,43 @@ hpa_pods (GPtrArray *pods, GHashTable *metrics_by_name, const FsHpaMetricSpec *m
   return any_metric;
 }
 
+/* Why groupPods put POD in GROUP. */
+static const char *
+group_reason (const FsHpaPod *pod, FsHpaPodGroup group)
+{
+  switch (group)
+    {
+    case FS_HPA_POD_IGNORED:
+      return pod->deleted ? "deleted" : pod->failed ? "Failed" : "Succeeded";
+    case FS_HPA_POD_UNREADY:
+      return pod->pending ? "Pending" : "not ready while cpu initializes";
+    case FS_HPA_POD_MISSING:
+      return "no metrics";
+    case FS_HPA_POD_READY:
+    default:
+      return "ready";
+    }
+}
+
+static void
+report_pods (const FsHpaPod *entries, guint n, gboolean is_cpu, const FsHpaSettings *settings,
+             FsHpaMetricAnswer *result)
+{
+  g_autofree FsHpaPodGroup *groups = g_new0 (FsHpaPodGroup, n + 1);
+  fs_hpa_group_pods (entries, n, is_cpu, settings, groups);
+  result->pods = g_new0 (FsHpaPodReport, n + 1);
+  result->n_pods = n;
+  for (guint i = 0; i < n; i++)
+    result->pods[i] = (FsHpaPodReport){ entries[i].name, groups[i], group_reason (&entries[i], groups[i]) };
+}
+
+void
+fs_hpa_answer_clear (FsHpaAnswer *answer)
+{
+  for (guint i = 0; i < answer->n_metrics; i++)
+    g_clear_pointer (&answer->metrics[i].pods, g_free);
+}
+
 static void
 invalid (FsHpaProposal *proposal, const char *message)
 {
@@ -181,6 +218,7 @@ explain_metric (const FsSnapshot *snapshot, FsHpaAnswer *answer, GPtrArray *pods
         {
           result->source = FS_HPA_SOURCE_POD_METRICS;
           gboolean is_cpu = strcmp (metric->name, "cpu") == 0;
+          report_pods (entries, pods->len, is_cpu, settings, result);
           if (metric->target_type == FS_HPA_TARGET_UTILIZATION)
             fs_hpa_resource_replicas (answer->current_replicas, metric->target_utilization,
                                       entries, pods->len, is_cpu, settings, &result->proposal);
