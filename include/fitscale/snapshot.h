@@ -385,6 +385,13 @@ const FsNode *fs_snapshot_find_node (const FsSnapshot *snapshot, const char *nam
 /* The pod NAMESPACE/NAME, or NULL (linear: fine for one lookup per command). */
 const FsPod *fs_snapshot_find_pod (const FsSnapshot *snapshot, const char *namespace,
                                    const char *name);
+/* The workload of KIND ("Deployment", "StatefulSet", "ReplicaSet", as an ownerReference or a
+ * scaleTargetRef names it) NAMESPACE/NAME, or NULL. */
+const FsWorkload *fs_snapshot_find_workload (const FsSnapshot *snapshot, const char *namespace,
+                                             const char *kind, const char *name);
+/* "Deployment", "StatefulSet", "ReplicaSet". */
+const char *fs_workload_kind_name (FsWorkloadKind kind);
+
 /* Bytes the snapshot holds (pool and arrays). */
 gsize fs_snapshot_bytes (const FsSnapshot *snapshot);
 

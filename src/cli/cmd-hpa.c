@@ -322,10 +322,8 @@ fs_cmd_hpa (int argc, char **argv)
       return status;
     }
   symmetric = minor < 33;
-  const char *slash = strchr (argv[1], '/');
-  g_autofree char *ns = slash != NULL ? g_strndup (argv[1], (gsize) (slash - argv[1]))
-                                      : g_strdup (namespace != NULL ? namespace : "default");
-  const char *name = slash != NULL ? slash + 1 : argv[1];
+  g_autofree char *ns = NULL;
+  const char *name = fs_cli_split_name (argv[1], namespace, &ns);
   const FsGenericObject *object = fs_snapshot_find_hpa (snapshot, ns, name);
   FsHpaAnswer answer;
   if (object == NULL)

@@ -255,10 +255,8 @@ fs_cmd_hvpa (int argc, char **argv)
     }
   if (g_strcmp0 (semantics_text, "hvpa") == 0)
     semantics = FS_HVPA_SEMANTICS_HVPA;
-  const char *slash = strchr (argv[1], '/');
-  g_autofree char *ns = slash != NULL ? g_strndup (argv[1], (gsize) (slash - argv[1]))
-                                      : g_strdup (namespace != NULL ? namespace : "default");
-  const char *name = slash != NULL ? slash + 1 : argv[1];
+  g_autofree char *ns = NULL;
+  const char *name = fs_cli_split_name (argv[1], namespace, &ns);
   const FsGenericObject *hvpa = fs_snapshot_find_hvpa (snapshot, ns, name);
   g_autofree FsHvpaAnswer *answer = g_new0 (FsHvpaAnswer, 1);
   if (hvpa == NULL)

@@ -67,20 +67,6 @@ load_hpa (const char *path, FsHpaSpec *spec, GError **error)
   return NULL;
 }
 
-static const FsWorkload *
-find_target (const FsSnapshot *snapshot, const FsHpaSpec *hpa)
-{
-  static const char *const kinds[] = { "Deployment", "StatefulSet", "ReplicaSet" };
-  for (guint i = 0; snapshot != NULL && i < snapshot->n_workloads; i++)
-    {
-      const FsWorkload *workload = &snapshot->workloads[i];
-      if (strcmp (kinds[workload->kind], hpa->target_kind) == 0
-          && strcmp (workload->name, hpa->target_name) == 0)
-        return workload;
-    }
-  return NULL;
-}
-
 /* ---- output ------------------------------------------------------------------------- */
 
 static void
@@ -280,7 +266,7 @@ fs_cmd_simulate (int argc, char **argv)
   if (status == FS_EXIT_OK)
     {
       sim.snapshot = snapshot;
-      sim.workload = find_target (snapshot, &hpa);
+      sim.workload = fs_snapshot_find_workload (snapshot, hpa.namespace, hpa.target_kind, hpa.target_name);
       if (sim.workload != NULL)
         sim.request_milli = strcmp (hpa.metrics[0].name, "cpu") == 0
                                 ? sim.workload->template->request.cpu_milli

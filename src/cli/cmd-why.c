@@ -282,15 +282,11 @@ is_pending (const FsPod *pod)
 static const FsPod *
 find_pod (const FsSnapshot *snapshot, const char *argument, const char *namespace, GError **error)
 {
-  const char *slash = strchr (argument, '/');
-  g_autofree char *ns = slash != NULL ? g_strndup (argument, (gsize) (slash - argument))
-                                      : g_strdup (namespace != NULL ? namespace : "default");
-  const char *name = slash != NULL ? slash + 1 : argument;
+  /* "pod/NAME" is kubectl's KIND/NAME, not a namespace */
   if (g_str_has_prefix (argument, "pod/") || g_str_has_prefix (argument, "pods/"))
-    {
-      g_free (ns);
-      ns = g_strdup (namespace != NULL ? namespace : "default");
-    }
+    argument = strchr (argument, '/') + 1;
+  g_autofree char *ns = NULL;
+  const char *name = fs_cli_split_name (argument, namespace, &ns);
   const FsPod *pod = fs_snapshot_find_pod (snapshot, ns, name);
   if (pod == NULL)
     g_set_error (error, FS_ERROR, FS_ERROR_NOT_FOUND,

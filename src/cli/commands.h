@@ -26,6 +26,9 @@ void fs_cli_common_clear (FsCommonOptions *options);
 gboolean fs_cli_parse (GOptionContext *context, const char *command, int *argc, char ***argv);
 /* Loads the snapshot the options name; prints the error and returns NULL on failure. */
 FsSnapshot *fs_cli_load (const char *command, const FsCommonOptions *options);
+/* Splits "NAMESPACE/NAME" (or "NAME", in NAMESPACE or "default") into *NS (caller frees) and
+ * the name (points into ARGUMENT). */
+const char *fs_cli_split_name (const char *argument, const char *namespace, char **ns);
 /* Prints "fitscale CMD: MESSAGE" to stderr and returns FS_EXIT_ERROR. */
 int fs_cli_fail (const char *command, const GError *error);
 

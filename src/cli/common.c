@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "commands.h"
 #include "fitscale/decode.h"
@@ -65,4 +66,13 @@ fs_cli_load (const char *command, const FsCommonOptions *options)
     fprintf (stderr, "fitscale %s: note: %u object%s of kinds fitscale does not read were skipped\n",
              command, snapshot->n_skipped, snapshot->n_skipped == 1 ? "" : "s");
   return snapshot;
+}
+
+const char *
+fs_cli_split_name (const char *argument, const char *namespace, char **ns)
+{
+  const char *slash = strchr (argument, '/');
+  *ns = slash != NULL ? g_strndup (argument, (gsize) (slash - argument))
+                      : g_strdup (namespace != NULL ? namespace : "default");
+  return slash != NULL ? slash + 1 : argument;
 }

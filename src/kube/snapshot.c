@@ -340,6 +340,29 @@ fs_snapshot_find_pod (const FsSnapshot *snapshot, const char *namespace, const c
   return NULL;
 }
 
+const char *
+fs_workload_kind_name (FsWorkloadKind kind)
+{
+  static const char *const names[] = { [FS_WORKLOAD_DEPLOYMENT] = "Deployment",
+                                        [FS_WORKLOAD_STATEFULSET] = "StatefulSet",
+                                        [FS_WORKLOAD_REPLICASET] = "ReplicaSet" };
+  return names[kind];
+}
+
+const FsWorkload *
+fs_snapshot_find_workload (const FsSnapshot *snapshot, const char *namespace, const char *kind,
+                           const char *name)
+{
+  for (guint i = 0; snapshot != NULL && kind != NULL && name != NULL && i < snapshot->n_workloads; i++)
+    {
+      const FsWorkload *workload = &snapshot->workloads[i];
+      if (strcmp (fs_workload_kind_name (workload->kind), kind) == 0
+          && strcmp (workload->name, name) == 0 && g_strcmp0 (workload->namespace, namespace) == 0)
+        return workload;
+    }
+  return NULL;
+}
+
 gsize
 fs_snapshot_bytes (const FsSnapshot *snapshot)
 {

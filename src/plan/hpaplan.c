@@ -7,21 +7,6 @@
 #include "fitscale/fit.h"
 #include "fitscale/hpaplan.h"
 
-static const FsWorkload *
-find_target (const FsSnapshot *snapshot, const FsHpaSpec *hpa)
-{
-  static const char *const kinds[] = { "Deployment", "StatefulSet", "ReplicaSet" };
-  for (guint i = 0; i < snapshot->n_workloads; i++)
-    {
-      const FsWorkload *workload = &snapshot->workloads[i];
-      if (strcmp (kinds[workload->kind], hpa->target_kind) == 0
-          && strcmp (workload->name, hpa->target_name) == 0
-          && g_strcmp0 (workload->namespace, hpa->namespace) == 0)
-        return workload;
-    }
-  return NULL;
-}
-
 static const FsPodMetrics *
 find_metrics (GHashTable *by_name, const FsPod *pod)
 {
@@ -250,7 +235,8 @@ fs_hpa_explain (const FsSnapshot *snapshot, const FsGenericObject *hpa, int64_t 
   if (!fs_hpa_spec_read (hpa, &answer->hpa, error))
     return FALSE;
   answer->now_ms = now_ms;
-  answer->target = find_target (snapshot, &answer->hpa);
+  answer->target = fs_snapshot_find_workload (snapshot, answer->hpa.namespace,
+                                              answer->hpa.target_kind, answer->hpa.target_name);
   answer->current_replicas = answer->target != NULL ? answer->target->replicas
                                                     : answer->hpa.current_replicas;
   g_autoptr (GPtrArray) pods = g_ptr_array_new ();

@@ -220,20 +220,6 @@ read_hvpa_spec (const FsGenericObject *hvpa, FsHvpaAnswer *answer, GError **erro
 
 /* ---- the target, its HPA and VPA ------------------------------------------------------ */
 
-static const FsWorkload *
-find_target (const FsSnapshot *snapshot, const char *namespace, const char *kind, const char *name)
-{
-  static const char *const kinds[] = { "Deployment", "StatefulSet", "ReplicaSet" };
-  for (guint i = 0; kind != NULL && name != NULL && i < snapshot->n_workloads; i++)
-    {
-      const FsWorkload *workload = &snapshot->workloads[i];
-      if (strcmp (kinds[workload->kind], kind) == 0 && strcmp (workload->name, name) == 0
-          && g_strcmp0 (workload->namespace, namespace) == 0)
-        return workload;
-    }
-  return NULL;
-}
-
 /* An HPA or VPA of the Hvpa: one whose target is the Hvpa's target, or whose labels the
  * Hvpa's selector matches (controllers adopt by selector: hvpa_controller.go). */
 static const FsGenericObject *
@@ -385,7 +371,7 @@ fs_hvpa_gather (const FsSnapshot *snapshot, const FsGenericObject *hvpa, int64_t
     goto fail;
   const char *kind = fs_tree_text (hvpa->object, "spec.targetRef.kind");
   const char *name = fs_tree_text (hvpa->object, "spec.targetRef.name");
-  answer->target = find_target (snapshot, hvpa->namespace, kind, name);
+  answer->target = fs_snapshot_find_workload (snapshot, hvpa->namespace, kind, name);
   if (answer->target == NULL)
     {
       g_set_error (&local_error, FS_ERROR, FS_ERROR_NOT_FOUND,

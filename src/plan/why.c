@@ -359,16 +359,8 @@ owning_workload (const FsSnapshot *snapshot, const FsPod *pod)
   const FsWorkload *found = NULL;
   for (int depth = 0; owner != NULL && depth < 3; depth++)
     {
-      const FsWorkload *next = NULL;
-      for (guint i = 0; i < snapshot->n_workloads && next == NULL; i++)
-        {
-          const FsWorkload *workload = &snapshot->workloads[i];
-          static const char *const kinds[] = { "Deployment", "StatefulSet", "ReplicaSet" };
-          if (strcmp (kinds[workload->kind], owner->kind) == 0
-              && strcmp (workload->name, owner->name) == 0
-              && g_strcmp0 (workload->namespace, pod->namespace) == 0)
-            next = workload;
-        }
+      const FsWorkload *next = fs_snapshot_find_workload (snapshot, pod->namespace, owner->kind,
+                                                          owner->name);
       if (next == NULL)
         break;
       found = next;
