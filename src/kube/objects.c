@@ -17,7 +17,7 @@ typedef struct {
   char api_version[96];
   const char *name;
   const char *namespace;
-  const char *resource_version;
+  char resource_version[64];     /* kept for lists only (an item's is never read) */
   int64_t creation_time;
   gboolean terminating;
   FsOwnerRef owner, current_owner;
@@ -86,8 +86,9 @@ struct FsObjectBuilder {
   GString *raw_labels;            /* metadata.labels as read: "key\0value\0" pairs */
   /* the last string interned for each field: consecutive objects (the pods of one
    * ReplicaSet, listed together) mostly repeat them, and a compare beats a table lookup */
-  const char *last_value[F_N_FIELDS];
-  gsize last_len[F_N_FIELDS];
+  const char *last_value[F_N_FIELDS][2];  /* two ways: a pod's two tolerations, two containers */
+  gsize last_len[F_N_FIELDS][2];
+  guint8 last_next[F_N_FIELDS];
   GHashTable *label_sets;         /* interned raw labels -> their FsLabelSet */
   GByteArray *spec_key;           /* the pod spec being read, compactly (see spec_key_*) */
   GHashTable *pod_specs;          /* interned compact spec -> its FsPodSpec */
@@ -236,13 +237,18 @@ type_error (const FsScalar *scalar, const char *expected, GError **error)
 static const char *
 intern_text (FsObjectBuilder *builder, FsField field, const char *text, gsize len)
 {
-  const char *last = builder->last_value[field];
-  if (last != NULL && builder->last_len[field] == len && memcmp (last, text, len) == 0)
-    return last;
-  last = fs_pool_intern (builder->pool, text, len);
-  builder->last_value[field] = last;
-  builder->last_len[field] = len;
-  return last;
+  for (guint way = 0; way < 2; way++)
+    {
+      const char *last = builder->last_value[field][way];
+      if (last != NULL && builder->last_len[field][way] == len && memcmp (last, text, len) == 0)
+        return last;
+    }
+  const char *interned = fs_pool_intern (builder->pool, text, len);
+  guint way = builder->last_next[field];
+  builder->last_value[field][way] = interned;
+  builder->last_len[field][way] = len;
+  builder->last_next[field] = (guint8) (way ^ 1);
+  return interned;
 }
 
 static const char *
@@ -457,7 +463,11 @@ metadata_scalar (FsObjectBuilder *builder, FsField field, const char *key,
       st->namespace = scalar_intern (builder, field, scalar);
       return TRUE;
     case F_RESOURCE_VERSION:
-      st->resource_version = scalar_intern (builder, field, scalar);
+      if (scalar->len < sizeof st->resource_version)
+        {
+          memcpy (st->resource_version, scalar->text, scalar->len);
+          st->resource_version[scalar->len] = '\0';
+        }
       return TRUE;
     case F_CREATION_TIME:
       return scalar_time (scalar, &st->creation_time, error);
@@ -1199,23 +1209,38 @@ spec_key_containers (GByteArray *key, GArray *containers)
     }
 }
 
+static void
+spec_key_array (GByteArray *key, GArray *array)
+{
+  guint32 count = array->len;
+  spec_key_bytes (key, &count, sizeof count);
+  spec_key_bytes (key, array->data, array->len * g_array_get_element_size (array));
+}
+
+/* The compact key: the containers, pod-level resources and overhead, and the placement as
+ * read (its parts hold interned pointers, so equal placements have equal bytes). */
 static const void *
-spec_key_intern (FsObjectBuilder *builder, gboolean default_requests,
-                 const FsPlacement *placement)
+spec_key_intern (FsObjectBuilder *builder, gboolean default_requests)
 {
   ObjectState *st = &builder->st;
   GByteArray *key = builder->spec_key;
   g_byte_array_set_size (key, 0);
-  guint8 flags[3] = { (guint8) default_requests, (guint8) st->has_pod_level,
-                      (guint8) st->has_overhead };
+  guint8 flags[5] = { (guint8) default_requests, (guint8) st->has_pod_level,
+                      (guint8) st->has_overhead, (guint8) st->has_required_affinity,
+                      (guint8) st->preempt_never };
   spec_key_bytes (key, flags, sizeof flags);
-  spec_key_bytes (key, &placement, sizeof placement);
+  const char *names[2] = { st->scheduler_name, st->priority_class };
+  spec_key_bytes (key, names, sizeof names);
   spec_key_containers (key, builder->containers);
   spec_key_containers (key, builder->init_containers);
   if (st->has_pod_level)
     spec_key_resources (key, &st->pod_level);
   if (st->has_overhead)
     spec_key_resources (key, &st->overhead);
+  GArray *placement[] = { builder->node_selector, builder->tolerations, builder->node_terms,
+                          builder->affinity_terms, builder->anti_affinity_terms, builder->spreads };
+  for (gsize i = 0; i < G_N_ELEMENTS (placement); i++)
+    spec_key_array (key, placement[i]);
   return fs_pool_intern_blob (builder->pool, key->data, key->len);
 }
 
@@ -1224,11 +1249,11 @@ spec_key_intern (FsObjectBuilder *builder, gboolean default_requests,
 static const FsPodSpec *
 intern_pod_spec (FsObjectBuilder *builder, gboolean default_requests, GError **error)
 {
-  const FsPlacement *placement = intern_placement (builder);
-  const void *key = spec_key_intern (builder, default_requests, placement);
+  const void *key = spec_key_intern (builder, default_requests);
   const FsPodSpec *known = g_hash_table_lookup (builder->pod_specs, key);
   if (known != NULL)
     return known;
+  const FsPlacement *placement = intern_placement (builder);
   ObjectState *st = &builder->st;
   FsContainer *containers = (FsContainer *) (gpointer) builder->containers->data;
   FsContainer *init = (FsContainer *) (gpointer) builder->init_containers->data;
@@ -1451,7 +1476,7 @@ fs_object_end (FsObjectBuilder *builder, const FsTree *tree, GError **error)
     }
   if (g_str_has_suffix (kind, "List"))
     {
-      if (builder->st.resource_version != NULL)
+      if (builder->st.resource_version[0] != '\0')
         fs_snapshot_builder_set_resource_version (builder->snapshot_builder,
                                                   builder->st.resource_version);
       return TRUE;
