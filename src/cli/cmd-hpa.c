@@ -8,6 +8,7 @@
 #include "commands.h"
 #include "fitscale/error.h"
 #include "fitscale/hpaplan.h"
+#include "fitscale/quantity.h"
 #include "fitscale/timeutil.h"
 
 static const char *const metric_types[] = {
@@ -28,6 +29,14 @@ static const char *const limits[] = {
   [FS_HPA_LIMIT_STABILIZATION] = "stabilization window", [FS_HPA_LIMIT_DISABLED] = "selectPolicy Disabled",
 };
 
+/* A milli-unit amount as a quantity: 20000m is "20", 1500m stays "1500m". */
+static char *
+milli_text (int64_t milli)
+{
+  char text[FS_QUANTITY_INT_BUF];
+  return g_strdup (fs_quantity_format_int (milli, -3, FS_QUANTITY_DECIMAL_SI, text));
+}
+
 static char *
 current_text (const FsHpaMetricAnswer *metric)
 {
@@ -39,10 +48,10 @@ current_text (const FsHpaMetricAnswer *metric)
     case FS_HPA_TARGET_UTILIZATION:
       return g_strdup_printf ("%d%%", proposal->utilization);
     case FS_HPA_TARGET_AVERAGE_VALUE:
-      return g_strdup_printf ("%" G_GINT64_FORMAT "m", proposal->average_milli);
+      return milli_text (proposal->average_milli);
     case FS_HPA_TARGET_VALUE:
     default:
-      return g_strdup_printf ("%" G_GINT64_FORMAT "m", proposal->value_milli);
+      return milli_text (proposal->value_milli);
     }
 }
 
@@ -51,7 +60,7 @@ target_text (const FsHpaMetricSpec *spec)
 {
   if (spec->target_type == FS_HPA_TARGET_UTILIZATION)
     return g_strdup_printf ("%d%%", spec->target_utilization);
-  return g_strdup_printf ("%" G_GINT64_FORMAT "m", spec->target_milli);
+  return milli_text (spec->target_milli);
 }
 
 static void

@@ -83,6 +83,7 @@ struct FsObjectBuilder {
   GPtrArray *spread_label_keys;
   GArray *usages;                 /* FsContainerUsage */
   GString *cond_message;          /* the condition being read */
+  guint n_nameless;               /* metric values numbered so far */
   GString *raw_labels;            /* metadata.labels as read: "key\0value\0" pairs */
   /* the last string interned for each field: consecutive objects (the pods of one
    * ReplicaSet, listed together) mostly repeat them, and a compare beats a table lookup */
@@ -1495,6 +1496,13 @@ fs_object_end (FsObjectBuilder *builder, const FsTree *tree, GError **error)
     {
       fs_snapshot_builder_count_skipped (builder->snapshot_builder, kind);
       return TRUE;
+    }
+  gboolean nameless = strcmp (kind, "MetricValue") == 0 || strcmp (kind, "ExternalMetricValue") == 0;
+  if (nameless && builder->st.name == NULL)
+    {
+      /* metric values have no name of their own: number them, so that none replaces another */
+      g_autofree char *name = g_strdup_printf ("%s-%u", kind, ++builder->n_nameless);
+      builder->st.name = fs_pool_strdup (builder->pool, name, strlen (name));
     }
   if (!require_name (builder, error))
     return FALSE;

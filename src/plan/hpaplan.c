@@ -6,6 +6,7 @@
 #include "fitscale/error.h"
 #include "fitscale/fit.h"
 #include "fitscale/hpaplan.h"
+#include "fitscale/tree.h"
 
 static const FsPodMetrics *
 find_metrics (GHashTable *by_name, const FsPod *pod)
@@ -178,6 +179,122 @@ from_status (const FsHpaAnswer *answer, const FsHpaMetricSpec *metric,
   proposal->ready = (guint) current;
 }
 
+/* ---- custom and external metrics (MetricValue, ExternalMetricValue items) ------------ */
+
+static const char *
+metric_value_name (const FsGenericObject *item)
+{
+  const char *name = fs_tree_text (item->object, "metric.name");      /* custom.metrics v1beta2 */
+  return name != NULL ? name : fs_tree_text (item->object, "metricName"); /* v1beta1, external */
+}
+
+/* The value of the custom metric NAME for the object KIND/OBJECT_NAME in NAMESPACE, milli. */
+static gboolean
+custom_value (const FsSnapshot *snapshot, const char *namespace, const char *kind,
+              const char *object_name, const char *name, int64_t *milli)
+{
+  for (guint i = 0; i < snapshot->n_generic; i++)
+    {
+      const FsGenericObject *item = &snapshot->generic[i];
+      if (item->kind != FS_KIND_METRIC_VALUE || g_strcmp0 (metric_value_name (item), name) != 0)
+        continue;
+      const char *item_namespace = fs_tree_text (item->object, "describedObject.namespace");
+      if (g_strcmp0 (fs_tree_text (item->object, "describedObject.kind"), kind) == 0
+          && g_strcmp0 (fs_tree_text (item->object, "describedObject.name"), object_name) == 0
+          && (item_namespace == NULL || g_strcmp0 (item_namespace, namespace) == 0)
+          && fs_tree_milli (item->object, "value", milli, NULL))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* The sum of the external metric NAME's values (GetExternalMetric sums the items), milli. */
+static gboolean
+external_value (const FsSnapshot *snapshot, const char *name, int64_t *milli)
+{
+  gboolean found = FALSE;
+  *milli = 0;
+  for (guint i = 0; i < snapshot->n_generic; i++)
+    {
+      const FsGenericObject *item = &snapshot->generic[i];
+      int64_t value;
+      if (item->kind == FS_KIND_EXTERNAL_METRIC_VALUE
+          && g_strcmp0 (metric_value_name (item), name) == 0
+          && fs_tree_milli (item->object, "value", &value, NULL))
+        {
+          *milli += value;
+          found = TRUE;
+        }
+    }
+  return found;
+}
+
+/* Pods metrics: each selected pod's MetricValue, through the plain-metric rule. */
+static gboolean
+explain_pods_metric (const FsSnapshot *snapshot, FsHpaAnswer *answer, GPtrArray *pods,
+                     const FsHpaSettings *settings, FsHpaMetricAnswer *result)
+{
+  const FsHpaMetricSpec *metric = result->spec;
+  g_autofree FsHpaPod *entries = g_new0 (FsHpaPod, pods->len + 1);
+  gboolean any = FALSE;
+  for (guint i = 0; i < pods->len; i++)
+    {
+      const FsPod *pod = pods->pdata[i];
+      FsHpaPod *entry = &entries[i];
+      entry->name = pod->name;
+      entry->deleted = (pod->flags & FS_POD_TERMINATING) != 0;
+      entry->failed = pod->phase == FS_PHASE_FAILED;
+      entry->succeeded = pod->phase == FS_PHASE_SUCCEEDED;
+      entry->pending = pod->phase == FS_PHASE_PENDING;
+      entry->has_ready = (pod->flags & FS_POD_READY_KNOWN) != 0;
+      entry->ready = (pod->flags & FS_POD_READY) != 0;
+      entry->has_start = pod->start_time != 0;
+      entry->start_ms = pod->start_time * 1000;
+      entry->has_metric = custom_value (snapshot, pod->namespace, "Pod", pod->name, metric->name,
+                                        &entry->metric_milli);
+      any |= entry->has_metric;
+    }
+  if (!any)
+    return FALSE;
+  result->source = FS_HPA_SOURCE_METRIC_VALUES;
+  report_pods (entries, pods->len, FALSE, settings, result);
+  fs_hpa_plain_replicas (answer->current_replicas, metric->target_milli, entries, pods->len,
+                         FALSE, settings, &result->proposal);
+  return TRUE;
+}
+
+/* Object and External metrics: one value, against a Value or an AverageValue target. */
+static gboolean
+explain_object_metric (const FsSnapshot *snapshot, FsHpaAnswer *answer, GPtrArray *pods,
+                       const FsHpaSettings *settings, FsHpaMetricAnswer *result)
+{
+  const FsHpaMetricSpec *metric = result->spec;
+  int64_t value;
+  gboolean found = metric->type == FS_HPA_METRIC_OBJECT
+                       ? custom_value (snapshot, answer->hpa.namespace, metric->object_kind,
+                                       metric->object_name, metric->name, &value)
+                       : external_value (snapshot, metric->name, &value);
+  if (!found)
+    return FALSE;
+  result->source = FS_HPA_SOURCE_METRIC_VALUES;
+  if (metric->target_type == FS_HPA_TARGET_VALUE)
+    {
+      /* getReadyPodsCount: Running pods with a Ready condition True */
+      int32_t ready = 0;
+      for (guint i = 0; i < pods->len; i++)
+        {
+          const FsPod *pod = pods->pdata[i];
+          ready += pod->phase == FS_PHASE_RUNNING && (pod->flags & FS_POD_READY);
+        }
+      fs_hpa_value_replicas (answer->current_replicas, value, metric->target_milli,
+                             pods->len > 0 ? ready : -1, settings, &result->proposal);
+    }
+  else
+    fs_hpa_average_value_replicas (answer->current_replicas, value, metric->target_milli,
+                                   settings, &result->proposal);
+  return TRUE;
+}
+
 static void
 explain_metric (const FsSnapshot *snapshot, FsHpaAnswer *answer, GPtrArray *pods,
                 GHashTable *metrics_by_name, const FsHpaSettings *settings, guint index)
@@ -213,6 +330,12 @@ explain_metric (const FsSnapshot *snapshot, FsHpaAnswer *answer, GPtrArray *pods
           return;
         }
     }
+  if (metric->type == FS_HPA_METRIC_PODS
+      && explain_pods_metric (snapshot, answer, pods, settings, result))
+    return;
+  if ((metric->type == FS_HPA_METRIC_OBJECT || metric->type == FS_HPA_METRIC_EXTERNAL)
+      && explain_object_metric (snapshot, answer, pods, settings, result))
+    return;
   if (metric->has_current)
     {
       result->source = FS_HPA_SOURCE_STATUS;
