@@ -124,6 +124,8 @@ expect "simulate: no step down" '[.timeline[] | select(.desired < .replicas)] | 
 check "simulate: the trap with the example cluster" 0 "$bin" simulate -q --hpa "$ex/hpa.json" -S "$ex" --trace "$data/trace-trap.csv" --replicas 2 --startup 30s --duration 600s -o json
 expect "simulate: the third pod stays Pending, the HPA holds at 3 under 89 %" '(.timeline[] | select(.t == 150)) as $s | $s.replicas == 3 and $s.pending == 1 and $s.desired == 3'
 expect "simulate: at 150 % it asks 5, three of them Pending" '(.timeline[-1]) as $s | $s.replicas == 5 and $s.pending == 3'
+check "simulate: a run too long is refused" 2 "$bin" simulate --hpa "$ex/hpa.json" --trace "$data/trace-spike.csv" --duration 100000h
+contains "simulate: says the limit" "limited to 100000" err
 check "simulate -o csv" 0 "$bin" simulate --hpa "$ex/hpa.json" --trace "$data/trace-spike.csv" --replicas 2 --duration 60s -o csv
 contains "simulate csv header" "t,value,replicas,ready,starting,pending,utilization,recommendation,stabilized,desired,reason" out
 printf 't_seconds,value\n10,5\n5,3\n' > "$tmp/bad.csv"

@@ -215,9 +215,17 @@ fs_simulate (const FsHpaSpec *hpa, const FsTrace *trace, const FsSimulateOptions
                      : hpa->current_replicas > 0 ? hpa->current_replicas : hpa->min_replicas;
   int64_t last_t = g_array_index (trace->times_s, int64_t, trace->times_s->len - 1);
   int64_t duration = options->duration_s > 0 ? options->duration_s : last_t + 600;
+  int64_t start_t = g_array_index (trace->times_s, int64_t, 0);
+  if ((duration - start_t) / options->sync_s > 100000)
+    {
+      g_set_error (error, FS_ERROR, FS_ERROR_LIMIT,
+                   "%" G_GINT64_FORMAT " syncs: a run is limited to 100000 (raise --sync or lower --duration)",
+                   (duration - start_t) / options->sync_s);
+      return FALSE;
+    }
   int64_t room = room_for_more (options);
   g_autoptr (GArray) pods = g_array_new (FALSE, TRUE, sizeof (SimPod));
-  int64_t start_s = g_array_index (trace->times_s, int64_t, 0);
+  int64_t start_s = start_t;
   /* the pods there at the start have run for a while (past cpu initialization); those the
    * snapshot shows running keep their place, the others need room like new ones */
   int64_t placed_already = options->snapshot != NULL ? running_pods (options) : 0;
