@@ -4,6 +4,9 @@
  * repeats; FS_MUTATE_SEED and FS_MUTATE_RUNS override. */
 #include "config.h"
 
+#include "fitscale/hpaplan.h"
+#include "fitscale/hvpaplan.h"
+#include "fitscale/why.h"
 #include "testutil.h"
 
 static void
@@ -44,6 +47,39 @@ mutate (GRand *rand, GByteArray *bytes)
     }
 }
 
+/* What reads the snapshot further must cope with whatever the decoder let through: the HPA
+ * and Hvpa readers, the HPA replay, the HVPA rules in both semantics, and a diagnosis. */
+static void
+exercise_readers (const FsSnapshot *snapshot)
+{
+  for (guint i = 0; i < snapshot->n_generic; i++)
+    {
+      const FsGenericObject *object = &snapshot->generic[i];
+      g_autoptr (GError) error = NULL;
+      if (object->kind == FS_KIND_HPA)
+        {
+          FsHpaAnswer answer;
+          if (fs_hpa_explain (snapshot, object, 1764676800000, FALSE, &answer, &error))
+            fs_hpa_answer_clear (&answer);
+        }
+      else if (object->kind == FS_KIND_HVPA)
+        {
+          g_autofree FsHvpaAnswer *answer = g_new0 (FsHvpaAnswer, 1);
+          if (fs_hvpa_explain (snapshot, object, FS_HVPA_SEMANTICS_DESIGN, 1764676800000, answer, &error))
+            {
+              g_clear_error (&error);
+              fs_hvpa_explain (snapshot, object, FS_HVPA_SEMANTICS_HVPA, 1764676800000, answer, &error);
+            }
+        }
+    }
+  for (guint i = 0; i < snapshot->n_pods && i < 3; i++)
+    if (snapshot->pods[i].node_name == NULL)
+      {
+        g_autoptr (FsDiagnosis) diagnosis = fs_diagnose (snapshot, &snapshot->pods[i]);
+        assert_non_null (diagnosis);
+      }
+}
+
 static void
 test_mutated_fixtures (void **state)
 {
@@ -81,6 +117,8 @@ test_mutated_fixtures (void **state)
             }
           g_autoptr (FsSnapshot) snapshot = fs_snapshot_builder_finish (g_steal_pointer (&builder), &error);
           assert_true (snapshot != NULL || error != NULL);
+          if (snapshot != NULL)
+            exercise_readers (snapshot);
         }
     }
   print_message ("# %u mutated inputs (seed %u): %u rejected with an error, the rest loaded\n",

@@ -1152,8 +1152,9 @@ intern_placement (FsObjectBuilder *builder)
       gsize size = sizeof (FsNodeSelector) + builder->node_terms->len * sizeof (FsNodeSelectorTerm);
       FsNodeSelector *selector = g_alloca0 (size);
       selector->n = builder->node_terms->len;
-      memcpy (selector->terms, builder->node_terms->data,
-              builder->node_terms->len * sizeof (FsNodeSelectorTerm));
+      if (selector->n > 0) /* an empty GArray may have no data at all */
+        memcpy (selector->terms, builder->node_terms->data,
+                builder->node_terms->len * sizeof (FsNodeSelectorTerm));
       placement.required_affinity = fs_pool_intern_blob (builder->pool, selector, size);
     }
   placement.tolerations = INTERN_LIST (builder, builder->tolerations, FsTolerationList);
