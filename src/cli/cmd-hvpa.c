@@ -115,8 +115,19 @@ print_answer (const FsHvpaAnswer *answer, FsHvpaSemantics semantics)
       printf ("The Hvpa is invalid: %s\n", out->error);
       return;
     }
-  printf ("Stage %d, vpaWeight %.2f: replicas %d (weighted %d).\n\n", out->stage, out->stage_weight,
-          out->replicas, out->weighted_replicas);
+  if (out->stage >= 0)
+    {
+      const FsHvpaInterval *interval = &in->spec.intervals[out->stage];
+      int32_t first = interval->start_replica_count > 0 ? interval->start_replica_count : in->spec.min_replicas;
+      int32_t last = interval->last_replica_count > 0 ? interval->last_replica_count : in->spec.max_replicas;
+      printf ("Stage %d of %u (replicas %d..%d), vpaWeight %.2f", out->stage + 1,
+              in->spec.n_intervals, first, last, out->stage_weight);
+    }
+  else
+    printf ("No stage covers %d replicas: vpaWeight 0", in->current_replicas);
+  if (out->vertical_weight != out->stage_weight)
+    printf (" (requests weighted %.2f)", out->vertical_weight);
+  printf (": replicas %d (weighted %d).\n\n", out->replicas, out->weighted_replicas);
   static const char *const headers[] = { "CONTAINER", "RESOURCE", "CURRENT", "VPA TARGET",
                                          "WEIGHTED", "APPLIED", "LIMIT" };
   g_autoptr (FsTable) table = fs_table_new (7, headers);
