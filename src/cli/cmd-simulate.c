@@ -234,7 +234,7 @@ fs_cmd_simulate (int argc, char **argv)
   fs_cli_add_common (context, &options.common, TRUE);
   FsOutputFormat format = FS_OUTPUT_TABLE;
   g_autoptr (GError) error = NULL;
-  gboolean csv = FALSE;
+  gboolean csv = FALSE; /* -o csv, beside the common wide/json/yaml */
   int status = FS_EXIT_OK;
   if (!fs_cli_parse (context, "simulate", &argc, &argv))
     {

@@ -53,7 +53,11 @@ main (int argc, char **argv)
           char *help_argv[] = { argv[2], (char *) "--help", NULL };
           for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
             if (strcmp (argv[2], commands[i].name) == 0)
-              return commands[i].run (2, help_argv);
+              {
+                g_autofree char *program = g_strdup_printf ("fitscale %s", argv[2]);
+                g_set_prgname (program);
+                return commands[i].run (2, help_argv);
+              }
         }
       usage (stdout);
       return FS_EXIT_OK;
@@ -65,7 +69,12 @@ main (int argc, char **argv)
     }
   for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
     if (strcmp (name, commands[i].name) == 0)
-      return commands[i].run (argc - 1, argv + 1);
+      {
+        /* --help then reads "Usage: fitscale CMD ..." */
+        g_autofree char *program = g_strdup_printf ("fitscale %s", name);
+        g_set_prgname (program);
+        return commands[i].run (argc - 1, argv + 1);
+      }
   fprintf (stderr, "fitscale: unknown command \"%s\"\n\n", name);
   usage (stderr);
   return FS_EXIT_ERROR;
