@@ -269,6 +269,30 @@ prepare_samples (const FsHpaPod *pods, guint n, gboolean is_cpu, const FsHpaSett
   return TRUE;
 }
 
+/* The end of GetResourceReplicas and calcPlainMetricReplicas (replica_calculator.go), once
+ * unready and missing pods have been given their values: keep the current count when the
+ * rebalanced ratio is within tolerance or on the other side of 1 than the first ratio, or
+ * when the new count would move against the direction; else ceil(ratio x SAMPLES). */
+static void
+rebalanced_replicas (int32_t current_replicas, double usage_ratio, double new_ratio,
+                     guint samples, const FsHpaSettings *settings, FsHpaProposal *out)
+{
+  out->rebalanced_ratio = new_ratio;
+  out->within_tolerance = fs_hpa_within_tolerance (new_ratio, settings);
+  if (out->within_tolerance || (usage_ratio < 1.0 && new_ratio > 1.0)
+      || (usage_ratio > 1.0 && new_ratio < 1.0))
+    {
+      out->replicas = current_replicas;
+      return;
+    }
+  int32_t new_replicas = ceil_to_int32 (new_ratio * (double) samples);
+  if ((new_ratio < 1.0 && new_replicas > current_replicas)
+      || (new_ratio > 1.0 && new_replicas < current_replicas))
+    out->replicas = current_replicas;
+  else
+    out->replicas = new_replicas;
+}
+
 /* replica_calculator.go GetResourceReplicas (with calculateRequests and
  * metrics/utilization.go GetResourceUtilizationRatio). */
 void
@@ -355,20 +379,7 @@ fs_hpa_resource_replicas (int32_t current_replicas, int32_t target_utilization,
       proposal_fail (out, "no metrics returned matched known pods");
       goto done;
     }
-  out->rebalanced_ratio = new_ratio;
-  out->within_tolerance = fs_hpa_within_tolerance (new_ratio, settings);
-  if (out->within_tolerance || (usage_ratio < 1.0 && new_ratio > 1.0)
-      || (usage_ratio > 1.0 && new_ratio < 1.0))
-    {
-      out->replicas = current_replicas;
-      goto done;
-    }
-  int32_t new_replicas = ceil_to_int32 (new_ratio * (double) map.size);
-  if ((new_ratio < 1.0 && new_replicas > current_replicas)
-      || (new_ratio > 1.0 && new_replicas < current_replicas))
-    out->replicas = current_replicas;
-  else
-    out->replicas = new_replicas;
+  rebalanced_replicas (current_replicas, usage_ratio, new_ratio, map.size, settings, out);
 
 done:
   sample_map_clear (&map);
@@ -433,20 +444,7 @@ fs_hpa_plain_replicas (int32_t current_replicas, int64_t target_milli, const FsH
   double new_ratio;
   int64_t unused_usage;
   metric_usage_ratio (&map, n, target_milli, &new_ratio, &unused_usage);
-  out->rebalanced_ratio = new_ratio;
-  out->within_tolerance = fs_hpa_within_tolerance (new_ratio, settings);
-  if (out->within_tolerance || (usage_ratio < 1.0 && new_ratio > 1.0)
-      || (usage_ratio > 1.0 && new_ratio < 1.0))
-    {
-      out->replicas = current_replicas;
-      goto done;
-    }
-  int32_t new_replicas = ceil_to_int32 (new_ratio * (double) map.size);
-  if ((new_ratio < 1.0 && new_replicas > current_replicas)
-      || (new_ratio > 1.0 && new_replicas < current_replicas))
-    out->replicas = current_replicas;
-  else
-    out->replicas = new_replicas;
+  rebalanced_replicas (current_replicas, usage_ratio, new_ratio, map.size, settings, out);
 
 done:
   sample_map_clear (&map);

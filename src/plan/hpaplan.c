@@ -70,6 +70,22 @@ collect_pods (const FsSnapshot *snapshot, const FsWorkload *target, GPtrArray *p
   return pods->len;
 }
 
+/* What groupPods reads of a pod: phase, deletion, readiness, start. */
+static void
+pod_state (const FsPod *pod, FsHpaPod *entry)
+{
+  entry->name = pod->name;
+  entry->deleted = (pod->flags & FS_POD_TERMINATING) != 0;
+  entry->failed = pod->phase == FS_PHASE_FAILED;
+  entry->succeeded = pod->phase == FS_PHASE_SUCCEEDED;
+  entry->pending = pod->phase == FS_PHASE_PENDING;
+  entry->has_ready = (pod->flags & FS_POD_READY_KNOWN) != 0;
+  entry->ready = (pod->flags & FS_POD_READY) != 0;
+  entry->ready_transition_ms = pod->ready_transition_time * 1000;
+  entry->has_start = pod->start_time != 0;
+  entry->start_ms = pod->start_time * 1000;
+}
+
 /* The pods as groupPods reads them, with RESOURCE's usage and request. */
 static gboolean
 hpa_pods (GPtrArray *pods, GHashTable *metrics_by_name, const FsHpaMetricSpec *metric,
@@ -81,16 +97,7 @@ hpa_pods (GPtrArray *pods, GHashTable *metrics_by_name, const FsHpaMetricSpec *m
       const FsPod *pod = pods->pdata[i];
       FsHpaPod *entry = &out[i];
       memset (entry, 0, sizeof *entry);
-      entry->name = pod->name;
-      entry->deleted = (pod->flags & FS_POD_TERMINATING) != 0;
-      entry->failed = pod->phase == FS_PHASE_FAILED;
-      entry->succeeded = pod->phase == FS_PHASE_SUCCEEDED;
-      entry->pending = pod->phase == FS_PHASE_PENDING;
-      entry->has_ready = (pod->flags & FS_POD_READY_KNOWN) != 0;
-      entry->ready = (pod->flags & FS_POD_READY) != 0;
-      entry->ready_transition_ms = pod->ready_transition_time * 1000;
-      entry->has_start = pod->start_time != 0;
-      entry->start_ms = pod->start_time * 1000;
+      pod_state (pod, entry);
       const FsPodMetrics *metrics = find_metrics (metrics_by_name, pod);
       if (metrics != NULL)
         {
@@ -241,15 +248,7 @@ explain_pods_metric (const FsSnapshot *snapshot, FsHpaAnswer *answer, GPtrArray 
     {
       const FsPod *pod = pods->pdata[i];
       FsHpaPod *entry = &entries[i];
-      entry->name = pod->name;
-      entry->deleted = (pod->flags & FS_POD_TERMINATING) != 0;
-      entry->failed = pod->phase == FS_PHASE_FAILED;
-      entry->succeeded = pod->phase == FS_PHASE_SUCCEEDED;
-      entry->pending = pod->phase == FS_PHASE_PENDING;
-      entry->has_ready = (pod->flags & FS_POD_READY_KNOWN) != 0;
-      entry->ready = (pod->flags & FS_POD_READY) != 0;
-      entry->has_start = pod->start_time != 0;
-      entry->start_ms = pod->start_time * 1000;
+      pod_state (pod, entry);
       entry->has_metric = custom_value (snapshot, pod->namespace, "Pod", pod->name, metric->name,
                                         &entry->metric_milli);
       any |= entry->has_metric;
