@@ -56,6 +56,9 @@ gboolean fs_resources_set (FsResources *res, const char *name, int64_t value, GE
 /* The amount of NAME, 0 when absent. */
 int64_t fs_resources_get (const FsResources *res, const char *name);
 
+/* A - B, saturated at the int64 bounds instead of wrapping. */
+int64_t fs_saturating_sub (int64_t a, int64_t b);
+
 /* a += b, per resource, saturating.  FALSE (FS_ERROR_LIMIT) on too many extended names. */
 gboolean fs_resources_add (FsResources *a, const FsResources *b, GError **error);
 /* a -= b, per resource, saturating; names only in b are added as negatives. */

@@ -30,14 +30,6 @@ str_empty (const char *s)
   return s == NULL || *s == '\0';
 }
 
-static int64_t
-sat_sub (int64_t a, int64_t b)
-{
-  int64_t d;
-  if (__builtin_sub_overflow (a, b, &d))
-    return b < 0 ? G_MAXINT64 : G_MININT64;
-  return d;
-}
 
 /* ---------------------------------------------------------------------------------------------
  * Validation labels.NewRequirement applies (staging/src/k8s.io/apimachinery/pkg/labels/selector.go
@@ -352,11 +344,11 @@ check_fixed (int64_t request, int64_t allocatable, int64_t requested, guint32 bi
 {
   if (request <= 0)
     return;
-  int64_t free_amount = sat_sub (allocatable, requested);
+  int64_t free_amount = fs_saturating_sub (allocatable, requested);
   if (request <= free_amount)
     return;
   verdict->short_bits |= bit;
-  *short_slot = sat_sub (request, free_amount);
+  *short_slot = fs_saturating_sub (request, free_amount);
   verdict->short_by.present |= present_bit;
   if (request > allocatable)
     verdict->exceeds_allocatable = TRUE;
@@ -414,12 +406,12 @@ fs_resources_fit (const FsResources *allocatable, const FsNodeLoad *load,
       if (request <= 0 || fs_resource_kind (name) != FS_RES_KIND_SCALAR)
         continue;
       int64_t node_allocatable = fs_resources_get (allocatable, name);
-      int64_t free_amount = sat_sub (node_allocatable, fs_resources_get (&load->requested, name));
+      int64_t free_amount = fs_saturating_sub (node_allocatable, fs_resources_get (&load->requested, name));
       if (request <= free_amount)
         continue;
       verdict->short_bits |= FS_SHORT_SCALAR;
       /* At most as many names as the request has: never over FS_RES_MAX_EXTENDED. */
-      fs_resources_set (&verdict->short_by, name, sat_sub (request, free_amount), NULL);
+      fs_resources_set (&verdict->short_by, name, fs_saturating_sub (request, free_amount), NULL);
       if (request > node_allocatable)
         verdict->exceeds_allocatable = TRUE;
     }

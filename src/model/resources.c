@@ -107,8 +107,8 @@ saturating_add (int64_t a, int64_t b)
   return sum;
 }
 
-static int64_t
-saturating_sub (int64_t a, int64_t b)
+int64_t
+fs_saturating_sub (int64_t a, int64_t b)
 {
   int64_t difference;
   if (__builtin_sub_overflow (a, b, &difference))
@@ -306,7 +306,7 @@ combine_add (gboolean a_given, int64_t a, int64_t b)
 static int64_t
 combine_sub (gboolean a_given, int64_t a, int64_t b)
 {
-  return saturating_sub (a, b);
+  return fs_saturating_sub (a, b);
 }
 
 /* component-helpers/resource/helpers.go maxResourceList: B's amount replaces A's when A lacks
