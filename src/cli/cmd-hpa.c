@@ -299,7 +299,7 @@ fs_cmd_hpa (int argc, char **argv)
   g_autoptr (GError) error = NULL;
   g_autoptr (FsSnapshot) snapshot = NULL;
   int status = FS_EXIT_OK;
-  int64_t now_seconds = g_get_real_time () / G_USEC_PER_SEC;
+  int64_t now_seconds = 0;
   gboolean symmetric = FALSE;
   guint64 minor = 35;
   if (!fs_cli_parse (context, "hpa", &argc, &argv))
@@ -318,11 +318,8 @@ fs_cmd_hpa (int argc, char **argv)
       fprintf (stderr, "fitscale hpa: give one HPA: NAMESPACE/NAME, or NAME with -n\n");
       status = FS_EXIT_ERROR;
     }
-  else if (now_text != NULL && !fs_time_parse (now_text, strlen (now_text), &now_seconds))
-    {
-      fprintf (stderr, "fitscale hpa: --now \"%s\" is not an RFC 3339 time\n", now_text);
-      status = FS_EXIT_ERROR;
-    }
+  else if (!fs_cli_parse_now ("hpa", now_text, &now_seconds))
+    status = FS_EXIT_ERROR;
   else if ((snapshot = fs_cli_load ("hpa", &options)) == NULL)
     status = FS_EXIT_ERROR;
   if (status != FS_EXIT_OK)

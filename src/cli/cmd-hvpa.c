@@ -235,7 +235,7 @@ fs_cmd_hvpa (int argc, char **argv)
   g_autoptr (GError) error = NULL;
   g_autoptr (FsSnapshot) snapshot = NULL;
   int status = FS_EXIT_OK;
-  int64_t now_seconds = g_get_real_time () / G_USEC_PER_SEC;
+  int64_t now_seconds = 0;
   FsHvpaSemantics semantics = FS_HVPA_SEMANTICS_DESIGN;
   if (!fs_cli_parse (context, "hvpa", &argc, &argv))
     status = FS_EXIT_ERROR;
@@ -252,11 +252,8 @@ fs_cmd_hvpa (int argc, char **argv)
       fprintf (stderr, "fitscale hvpa: --semantics is design or hvpa\n");
       status = FS_EXIT_ERROR;
     }
-  else if (now_text != NULL && !fs_time_parse (now_text, strlen (now_text), &now_seconds))
-    {
-      fprintf (stderr, "fitscale hvpa: --now \"%s\" is not an RFC 3339 time\n", now_text);
-      status = FS_EXIT_ERROR;
-    }
+  else if (!fs_cli_parse_now ("hvpa", now_text, &now_seconds))
+    status = FS_EXIT_ERROR;
   else if ((snapshot = fs_cli_load ("hvpa", &options)) == NULL)
     status = FS_EXIT_ERROR;
   if (status != FS_EXIT_OK)

@@ -29,6 +29,9 @@ FsSnapshot *fs_cli_load (const char *command, const FsCommonOptions *options);
 /* Splits "NAMESPACE/NAME" (or "NAME", in NAMESPACE or "default") into *NS (caller frees) and
  * the name (points into ARGUMENT). */
 const char *fs_cli_split_name (const char *argument, const char *namespace, char **ns);
+/* --now: TEXT (RFC 3339, or NULL for the present) as unix seconds; FALSE with a message
+ * printed for COMMAND when it does not parse. */
+gboolean fs_cli_parse_now (const char *command, const char *text, int64_t *seconds);
 /* Prints "fitscale CMD: MESSAGE" to stderr and returns FS_EXIT_ERROR. */
 int fs_cli_fail (const char *command, const GError *error);
 

@@ -7,6 +7,7 @@
 #include "commands.h"
 #include "fitscale/decode.h"
 #include "fitscale/error.h"
+#include "fitscale/timeutil.h"
 
 void
 fs_cli_add_common (GOptionContext *context, FsCommonOptions *options, gboolean with_snapshot)
@@ -75,4 +76,14 @@ fs_cli_split_name (const char *argument, const char *namespace, char **ns)
   *ns = slash != NULL ? g_strndup (argument, (gsize) (slash - argument))
                       : g_strdup (namespace != NULL ? namespace : "default");
   return slash != NULL ? slash + 1 : argument;
+}
+
+gboolean
+fs_cli_parse_now (const char *command, const char *text, int64_t *seconds)
+{
+  *seconds = g_get_real_time () / G_USEC_PER_SEC;
+  if (text == NULL || fs_time_parse (text, strlen (text), seconds))
+    return TRUE;
+  fprintf (stderr, "fitscale %s: --now \"%s\" is not an RFC 3339 time\n", command, text);
+  return FALSE;
 }

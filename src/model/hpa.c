@@ -269,6 +269,22 @@ prepare_samples (const FsHpaPod *pods, guint n, gboolean is_cpu, const FsHpaSett
   return TRUE;
 }
 
+/* The first step of GetResourceReplicas and calcPlainMetricReplicas (replica_calculator.go):
+ * with no missing pods, and no unready ones on a scale-up, the count is decided at once —
+ * the current one within tolerance, else ceil(ratio x ready pods).  FALSE: rebalance. */
+static gboolean
+decided_without_rebalance (int32_t current_replicas, double usage_ratio,
+                           const FsHpaSettings *settings, FsHpaProposal *out)
+{
+  gboolean scale_up_with_unready = out->unready > 0 && usage_ratio > 1.0;
+  if (scale_up_with_unready || out->missing > 0)
+    return FALSE;
+  out->within_tolerance = fs_hpa_within_tolerance (usage_ratio, settings);
+  out->replicas = out->within_tolerance ? current_replicas
+                                        : ceil_to_int32 (usage_ratio * (double) out->ready);
+  return TRUE;
+}
+
 /* The end of GetResourceReplicas and calcPlainMetricReplicas (replica_calculator.go), once
  * unready and missing pods have been given their values: keep the current count when the
  * rebalanced ratio is within tolerance or on the other side of 1 than the first ratio, or
@@ -336,16 +352,8 @@ fs_hpa_resource_replicas (int32_t current_replicas, int32_t target_utilization,
   out->utilization = utilization;
   out->average_milli = raw_average;
 
-  gboolean scale_up_with_unready = out->unready > 0 && usage_ratio > 1.0;
-  if (!scale_up_with_unready && out->missing == 0)
-    {
-      out->within_tolerance = fs_hpa_within_tolerance (usage_ratio, settings);
-      if (out->within_tolerance)
-        out->replicas = current_replicas;
-      else
-        out->replicas = ceil_to_int32 (usage_ratio * (double) out->ready);
-      goto done;
-    }
+  if (decided_without_rebalance (current_replicas, usage_ratio, settings, out))
+    goto done;
 
   if (out->missing > 0)
     {
@@ -365,7 +373,7 @@ fs_hpa_resource_replicas (int32_t current_replicas, int32_t target_utilization,
               sample_map_set (&map, i, 0);
         }
     }
-  if (scale_up_with_unready)
+  if (out->unready > 0 && usage_ratio > 1.0) /* scale-up with unready pods */
     for (guint i = 0; i < n; i++)
       if (groups[i] == FS_HPA_POD_UNREADY)
         sample_map_set (&map, i, 0);
@@ -409,16 +417,8 @@ fs_hpa_plain_replicas (int32_t current_replicas, int64_t target_milli, const FsH
   out->rebalanced_ratio = usage_ratio;
   out->average_milli = usage;
 
-  gboolean scale_up_with_unready = out->unready > 0 && usage_ratio > 1.0;
-  if (!scale_up_with_unready && out->missing == 0)
-    {
-      out->within_tolerance = fs_hpa_within_tolerance (usage_ratio, settings);
-      if (out->within_tolerance)
-        out->replicas = current_replicas;
-      else
-        out->replicas = ceil_to_int32 (usage_ratio * (double) out->ready);
-      goto done;
-    }
+  if (decided_without_rebalance (current_replicas, usage_ratio, settings, out))
+    goto done;
 
   if (out->missing > 0)
     {
@@ -436,7 +436,7 @@ fs_hpa_plain_replicas (int32_t current_replicas, int64_t target_milli, const FsH
               sample_map_set (&map, i, 0);
         }
     }
-  if (scale_up_with_unready)
+  if (out->unready > 0 && usage_ratio > 1.0) /* scale-up with unready pods */
     for (guint i = 0; i < n; i++)
       if (groups[i] == FS_HPA_POD_UNREADY)
         sample_map_set (&map, i, 0);
