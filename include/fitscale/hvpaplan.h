@@ -38,6 +38,17 @@ const FsGenericObject *fs_snapshot_find_hvpa (const FsSnapshot *snapshot, const 
 gboolean fs_hvpa_gather (const FsSnapshot *snapshot, const FsGenericObject *hvpa, int64_t now_ms,
                          FsHvpaAnswer *answer, GError **error);
 
+/* For TARGET without an Hvpa: its HPA and VPA (found by their target references), and one
+ * stage of weight VPA_WEIGHT (a fraction) over the HPA's minReplicas..maxReplicas. */
+gboolean fs_hvpa_gather_workload (const FsSnapshot *snapshot, const FsWorkload *target,
+                                  double vpa_weight, int64_t now_ms, FsHvpaAnswer *answer,
+                                  GError **error);
+
+/* The HPA (FS_KIND_HPA: spec.scaleTargetRef) or VPA (FS_KIND_VPA: spec.targetRef) of TARGET,
+ * or NULL. */
+const FsGenericObject *fs_snapshot_find_autoscaler (const FsSnapshot *snapshot, FsGenericKind kind,
+                                                    const FsWorkload *target);
+
 /* fs_hvpa_gather, then fs_hvpa_decide. */
 gboolean fs_hvpa_explain (const FsSnapshot *snapshot, const FsGenericObject *hvpa,
                           FsHvpaSemantics semantics, int64_t now_ms, FsHvpaAnswer *answer,

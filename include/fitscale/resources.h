@@ -94,4 +94,8 @@ gboolean fs_pod_effective_request (const FsContainer *containers, guint n_contai
  * this to Pods only; templates need it done by the reader). */
 gboolean fs_container_default_requests (FsContainer *container, GError **error);
 
+/* The canonical quantity text of one amount of resource NAME (cpu in millicores prints as
+ * DecimalSI, memory/storage/hugepages as BinarySI, counts as plain numbers). */
+char *fs_format_amount (const char *name, int64_t amount, char buf[32]);
+
 G_END_DECLS

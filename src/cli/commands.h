@@ -36,6 +36,7 @@ gboolean fs_cli_parse_now (const char *command, const char *text, int64_t *secon
 int fs_cli_fail (const char *command, const GError *error);
 
 int fs_cmd_capacity (int argc, char **argv);
+int fs_cmd_plan (int argc, char **argv);
 int fs_cmd_quantity (int argc, char **argv);
 int fs_cmd_simulate (int argc, char **argv);
 int fs_cmd_hpa (int argc, char **argv);

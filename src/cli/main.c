@@ -19,6 +19,7 @@ static const Command commands[] = {
   { "hpa", fs_cmd_hpa, "What a HorizontalPodAutoscaler computes, metric by metric, and why" },
   { "hvpa", fs_cmd_hvpa, "What the HVPA would apply now (stage, weights, blocked rules)" },
   { "nodes", fs_cmd_nodes, "Per-node allocatable, requested and free resources" },
+  { "plan", fs_cmd_plan, "The replicas and requests that schedule, closest to the HPA and VPA" },
   { "quantity", fs_cmd_quantity, "Parse Kubernetes quantities and print their exact values" },
   { "simulate", fs_cmd_simulate, "Replay a load trace through the HPA loop, sync by sync" },
   { "why", fs_cmd_why, "Why a pod is Pending, and the smallest fixes" },

@@ -62,12 +62,12 @@ FsEmitter *
 fs_emitter_new (FsOutputFormat format, FILE *out)
 {
   FsEmitter *emitter = g_new0 (FsEmitter, 1);
-  emitter->format = format;
+  emitter->format = format == FS_OUTPUT_JSON_COMPACT ? FS_OUTPUT_JSON : format;
   emitter->out = out;
-  if (format == FS_OUTPUT_JSON)
+  if (emitter->format == FS_OUTPUT_JSON)
     {
       emitter->json = yajl_gen_alloc (NULL);
-      yajl_gen_config (emitter->json, yajl_gen_beautify, 1);
+      yajl_gen_config (emitter->json, yajl_gen_beautify, format == FS_OUTPUT_JSON);
       yajl_gen_config (emitter->json, yajl_gen_indent_string, "  ");
       yajl_gen_config (emitter->json, yajl_gen_print_callback, write_json, out);
       return emitter;
@@ -227,27 +227,6 @@ fs_emit_null (FsEmitter *emitter)
     yajl_gen_null (emitter->json);
   else
     yaml_scalar (emitter, "null", FALSE);
-}
-
-char *
-fs_format_amount (const char *name, int64_t amount, char buf[32])
-{
-  switch (fs_resource_kind (name))
-    {
-    case FS_RES_KIND_CPU:
-      return fs_quantity_format_int (amount, -3, FS_QUANTITY_DECIMAL_SI, buf);
-    case FS_RES_KIND_MEMORY:
-    case FS_RES_KIND_EPHEMERAL:
-      return fs_quantity_format_int (amount, 0, FS_QUANTITY_BINARY_SI, buf);
-    case FS_RES_KIND_SCALAR:
-      if (g_str_has_prefix (name, "hugepages-"))
-        return fs_quantity_format_int (amount, 0, FS_QUANTITY_BINARY_SI, buf);
-      return fs_quantity_format_int (amount, 0, FS_QUANTITY_DECIMAL_SI, buf);
-    case FS_RES_KIND_PODS:
-    case FS_RES_KIND_IGNORED:
-    default:
-      return fs_quantity_format_int (amount, 0, FS_QUANTITY_DECIMAL_SI, buf);
-    }
 }
 
 static void

@@ -19,6 +19,7 @@ typedef enum {
   FS_OUTPUT_WIDE,
   FS_OUTPUT_JSON,
   FS_OUTPUT_YAML,
+  FS_OUTPUT_JSON_COMPACT,   /* JSON on one line (for command lines) */
 } FsOutputFormat;
 
 /* "", "wide", "json", "yaml" (NULL means the table). */
@@ -26,7 +27,7 @@ gboolean fs_output_parse (const char *text, FsOutputFormat *format, GError **err
 
 typedef struct FsEmitter FsEmitter;
 
-/* FORMAT is FS_OUTPUT_JSON or FS_OUTPUT_YAML. */
+/* FORMAT is FS_OUTPUT_JSON, FS_OUTPUT_JSON_COMPACT or FS_OUTPUT_YAML. */
 FsEmitter *fs_emitter_new (FsOutputFormat format, FILE *out);
 /* Flushes the document (a newline after JSON) and frees. */
 void fs_emitter_free (FsEmitter *emitter);
@@ -47,9 +48,6 @@ void fs_emit_decimal (FsEmitter *emitter, double value, int digits);
  * only when WITH_ZERO; pods appear only when set. */
 void fs_emit_resources (FsEmitter *emitter, const FsResources *resources, gboolean with_zero);
 
-/* The canonical quantity text of one amount of resource NAME (cpu in millicores prints as
- * DecimalSI, memory/storage/hugepages as BinarySI, counts as plain numbers). */
-char *fs_format_amount (const char *name, int64_t amount, char buf[32]);
 
 typedef struct FsTable FsTable;
 

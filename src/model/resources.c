@@ -11,6 +11,7 @@
 
 #include "fitscale/error.h"
 #include "fitscale/names.h"
+#include "fitscale/quantity.h"
 #include "fitscale/resources.h"
 
 /* Resource names and prefixes from k8s.io/api/core/v1 (types.go, well_known_*.go). */
@@ -546,4 +547,26 @@ fs_container_default_requests (FsContainer *container, GError **error)
     }
   container->requests = requests;
   return TRUE;
+}
+
+/* Canonical text of an amount, by the resource kind's format (resource.Quantity). */
+char *
+fs_format_amount (const char *name, int64_t amount, char buf[32])
+{
+  switch (fs_resource_kind (name))
+    {
+    case FS_RES_KIND_CPU:
+      return fs_quantity_format_int (amount, -3, FS_QUANTITY_DECIMAL_SI, buf);
+    case FS_RES_KIND_MEMORY:
+    case FS_RES_KIND_EPHEMERAL:
+      return fs_quantity_format_int (amount, 0, FS_QUANTITY_BINARY_SI, buf);
+    case FS_RES_KIND_SCALAR:
+      if (g_str_has_prefix (name, "hugepages-"))
+        return fs_quantity_format_int (amount, 0, FS_QUANTITY_BINARY_SI, buf);
+      return fs_quantity_format_int (amount, 0, FS_QUANTITY_DECIMAL_SI, buf);
+    case FS_RES_KIND_PODS:
+    case FS_RES_KIND_IGNORED:
+    default:
+      return fs_quantity_format_int (amount, 0, FS_QUANTITY_DECIMAL_SI, buf);
+    }
 }

@@ -55,8 +55,8 @@ measure_fragmentation (const FsSnapshot *snapshot, const FsNodeLoad *loads,
 
 /* A workload's pods: those of its namespace its selector matches (the controllers adopt by
  * selector: pkg/controller/controller_ref_manager.go ClaimPods). */
-static gboolean
-owned_by (const FsPod *pod, gpointer data)
+gboolean
+fs_workload_owns_pod (const FsPod *pod, gpointer data)
 {
   const FsWorkload *workload = data;
   return g_strcmp0 (pod->namespace, workload->namespace) == 0
@@ -69,7 +69,7 @@ pack_options (const FsWorkload *replacing, int64_t replicas)
   FsPackOptions options = { .replicas = replicas };
   if (replacing != NULL && replacing->selector != NULL)
     {
-      options.exclude = owned_by;
+      options.exclude = fs_workload_owns_pod;
       options.exclude_data = (gpointer) replacing;
     }
   return options;
@@ -81,7 +81,7 @@ fs_capacity_replaced_pods (const FsSnapshot *snapshot, const FsWorkload *replaci
   guint count = 0;
   for (guint i = 0; replacing != NULL && replacing->selector != NULL && i < snapshot->n_pods; i++)
     count += snapshot->pods[i].node_index >= 0 && fs_pod_counts_on_node (&snapshot->pods[i])
-             && owned_by (&snapshot->pods[i], (gpointer) replacing);
+             && fs_workload_owns_pod (&snapshot->pods[i], (gpointer) replacing);
   return count;
 }
 

@@ -359,6 +359,82 @@ read_vpa_conditions (const FsGenericObject *vpa, FsHvpaAnswer *answer)
   answer->input.n_vpa_conditions = n;
 }
 
+/* The target's containers with the VPA's recommendation, under POLICIES (the Hvpa's
+ * containerPolicies; NULL: the VPA's own). */
+static gboolean
+read_containers (FsHvpaAnswer *answer, const FsTree *policies, GError **error)
+{
+  const FsTree *recommendations = answer->vpa != NULL
+      ? fs_tree_at (answer->vpa->object, "status.recommendation.containerRecommendations") : NULL;
+  answer->input.has_vpa_recommendation = recommendations != NULL;
+  if (policies == NULL && answer->vpa != NULL)
+    policies = fs_tree_at (answer->vpa->object, "spec.resourcePolicy.containerPolicies");
+  const FsContainerSet *set = answer->target->template->containers;
+  guint n = MIN (set->n_containers, FS_HVPA_MAX_CONTAINERS);
+  for (guint i = 0; i < n; i++)
+    if (!read_container (&set->containers[i], recommendations, policies, &answer->containers[i],
+                         error))
+      return FALSE;
+  answer->input.containers = answer->containers;
+  answer->input.n_containers = n;
+  if (answer->vpa != NULL)
+    read_vpa_conditions (answer->vpa, answer);
+  return TRUE;
+}
+
+const FsGenericObject *
+fs_snapshot_find_autoscaler (const FsSnapshot *snapshot, FsGenericKind kind,
+                             const FsWorkload *target)
+{
+  const char *kind_path = kind == FS_KIND_HPA ? "spec.scaleTargetRef.kind" : "spec.targetRef.kind";
+  const char *name_path = kind == FS_KIND_HPA ? "spec.scaleTargetRef.name" : "spec.targetRef.name";
+  for (guint i = 0; i < snapshot->n_generic; i++)
+    {
+      const FsGenericObject *object = &snapshot->generic[i];
+      if (object->kind == kind && g_strcmp0 (object->namespace, target->namespace) == 0
+          && g_strcmp0 (fs_tree_text (object->object, kind_path), fs_workload_kind_name (target->kind)) == 0
+          && g_strcmp0 (fs_tree_text (object->object, name_path), target->name) == 0)
+        return object;
+    }
+  return NULL;
+}
+
+gboolean
+fs_hvpa_gather_workload (const FsSnapshot *snapshot, const FsWorkload *target, double vpa_weight,
+                         int64_t now_ms, FsHvpaAnswer *answer, GError **error)
+{
+  memset (answer, 0, sizeof *answer);
+  answer->target = target;
+  answer->input.now_ms = now_ms;
+  answer->input.current_replicas = target->replicas;
+  answer->hpa = fs_snapshot_find_autoscaler (snapshot, FS_KIND_HPA, target);
+  answer->vpa = fs_snapshot_find_autoscaler (snapshot, FS_KIND_VPA, target);
+  read_hpa_status (answer->hpa, &answer->input);
+  FsHvpaSpec *spec = &answer->input.spec;
+  spec->min_replicas = spec->max_replicas = MAX (target->replicas, 1);
+  if (answer->hpa != NULL)
+    {
+      int64_t number;
+      spec->min_replicas = 1;
+      if (fs_tree_int (answer->hpa->object, "spec.minReplicas", 1, G_MAXINT32, &number, NULL))
+        spec->min_replicas = (int32_t) number;
+      if (fs_tree_int (answer->hpa->object, "spec.maxReplicas", 1, G_MAXINT32, &number, NULL))
+        spec->max_replicas = (int32_t) number;
+    }
+  /* one stage over every replica count; the controller's gates stay open */
+  answer->intervals[0] = (FsHvpaInterval){ vpa_weight, 0, 0 };
+  spec->intervals = answer->intervals;
+  spec->n_intervals = 1;
+  spec->hpa_deploy = TRUE;
+  GError *local_error = NULL;
+  if (read_containers (answer, NULL, &local_error))
+    return TRUE;
+  g_set_error (error, FS_ERROR, local_error->code, "%s %s/%s: %s", fs_workload_kind_name (target->kind),
+               target->namespace, target->name, local_error->message);
+  g_error_free (local_error);
+  return FALSE;
+}
+
 gboolean
 fs_hvpa_gather (const FsSnapshot *snapshot, const FsGenericObject *hvpa, int64_t now_ms,
                 FsHvpaAnswer *answer, GError **error)
@@ -383,25 +459,11 @@ fs_hvpa_gather (const FsSnapshot *snapshot, const FsGenericObject *hvpa, int64_t
   answer->hpa = find_owned (snapshot, hvpa, FS_KIND_HPA, "spec.hpa.selector", name);
   answer->vpa = find_owned (snapshot, hvpa, FS_KIND_VPA, "spec.vpa.selector", name);
   read_hpa_status (answer->hpa, &answer->input);
-  const FsTree *recommendations = answer->vpa != NULL
-      ? fs_tree_at (answer->vpa->object, "status.recommendation.containerRecommendations") : NULL;
-  answer->input.has_vpa_recommendation = recommendations != NULL;
   static const char *const policy_paths[] = { "spec.vpa.template.spec.resourcePolicy.containerPolicies",
                                               "spec.vpaTemplate.resourcePolicy.containerPolicies",
                                               NULL };
-  const FsTree *policies = first_of (hvpa->object, policy_paths);
-  if (policies == NULL && answer->vpa != NULL)
-    policies = fs_tree_at (answer->vpa->object, "spec.resourcePolicy.containerPolicies");
-  const FsContainerSet *set = answer->target->template->containers;
-  guint n = MIN (set->n_containers, FS_HVPA_MAX_CONTAINERS);
-  for (guint i = 0; i < n; i++)
-    if (!read_container (&set->containers[i], recommendations, policies, &answer->containers[i],
-                         &local_error))
-      goto fail;
-  answer->input.containers = answer->containers;
-  answer->input.n_containers = n;
-  if (answer->vpa != NULL)
-    read_vpa_conditions (answer->vpa, answer);
+  if (!read_containers (answer, first_of (hvpa->object, policy_paths), &local_error))
+    goto fail;
   return TRUE;
 
 fail:

@@ -1,0 +1,133 @@
+/* fitscale — the planner (fitscale plan): the (replicas, requests) pair that the scheduler
+ * can place in full and that is closest to what the HPA and the VPA want.
+ *
+ * The HVPA point P* (the weight rules of hvpa.h, ignoring capacity) is the plan when every
+ * replica of it schedules, in the final state and during its rollout.  Otherwise the
+ * planner walks a grid of replica counts x requests between the current ones and the VPA
+ * target, packs each against the snapshot (pack.h), and ranks the ones that fit: serving the
+ * demand first, then the vpaWeight-weighted log distance to the HPA's and the VPA's targets,
+ * then fewer requested resources, then fewer replicas.  docs/algorithm.md states the rules
+ * with worked examples.  The answer owns its arrays and points into the snapshot. */
+#pragma once
+
+#include <glib.h>
+
+#include "fitscale/hpaspec.h"
+#include "fitscale/hvpaplan.h"
+#include "fitscale/pack.h"
+#include "fitscale/rollout.h"
+
+G_BEGIN_DECLS
+
+#define FS_PLAN_MAX_TARGETS 16
+#define FS_PLAN_DEFAULT_STEPS 50
+#define FS_PLAN_MAX_REPLICA_COUNTS 1000
+
+/* --vpa-target CONTAINER:cpu=..,memory=.. */
+typedef struct {
+  const char *container;
+  gboolean has[FS_HVPA_N_RESOURCES];
+  int64_t amount[FS_HVPA_N_RESOURCES];
+} FsPlanVpaTarget;
+
+typedef enum {
+  FS_PLAN_HPA_STATUS,       /* status.desiredReplicas */
+  FS_PLAN_HPA_METRICS,      /* fitscale's own computation from the snapshot's metrics */
+} FsPlanHpaSource;
+
+typedef struct {
+  const char *namespace;
+  const char *kind;             /* "hvpa", "deployment" or "statefulset" (aliases accepted) */
+  const char *name;
+  FsHvpaSemantics semantics;
+  FsPlanHpaSource hpa_source;
+  gboolean has_hpa_desired;     /* --hpa-desired */
+  int32_t hpa_desired;
+  gboolean has_vpa_weight;      /* --vpa-weight (a fraction): one stage, no Hvpa */
+  double vpa_weight;
+  guint n_vpa_targets;
+  FsPlanVpaTarget vpa_targets[FS_PLAN_MAX_TARGETS];
+  guint steps;                  /* request steps from current to target; 0 = default */
+  int64_t now_ms;
+} FsPlanRequest;
+
+/* One (replicas, requests) pair and what the snapshot says of it. */
+typedef struct {
+  int32_t replicas;
+  double weight;                /* how far the requests went: 0 current, 1 the VPA target */
+  int64_t request[FS_HVPA_MAX_CONTAINERS][FS_HVPA_N_RESOURCES];
+  int64_t limit[FS_HVPA_MAX_CONTAINERS][FS_HVPA_N_RESOURCES]; /* 0 = none */
+  FsResources pod_request;      /* one replica's effective request */
+  gboolean same_template;       /* requests as they are: a scale, no rollout */
+  int64_t capacity;             /* replicas of this shape the final state holds */
+  int64_t pending;              /* replicas - capacity, when positive */
+  gboolean schedulable;
+  double served;                /* fraction of the demand served, in [0, 1] */
+  double hpa_distance;          /* |ln(capacity-equivalent replicas / HPA desired)| */
+  double vpa_distance;          /* mean |ln(request / VPA target)| */
+  double distance;              /* (1 - w) hpa_distance + w vpa_distance */
+  double size;                  /* replicas x request, as a share of eligible allocatable */
+} FsPlanCandidate;
+
+typedef struct {
+  gboolean needed;              /* the requests change, so the pods are replaced */
+  const char *strategy;         /* "RollingUpdate", "Recreate", "OnDelete" */
+  FsRolloutLimits limits;
+  gboolean completes;
+  int32_t syncs;                /* controller syncs it took, or until it stopped */
+  FsRolloutState stuck;         /* where it stopped, when it does not complete */
+  gboolean has_fix;             /* limits that let it complete */
+  FsRolloutLimits fix;
+} FsPlanRollout;
+
+typedef enum {
+  FS_PLAN_UNCHANGED,            /* P* schedules: the plan is P* */
+  FS_PLAN_ADJUSTED,             /* another pair schedules and serves the demand */
+  FS_PLAN_INFEASIBLE,           /* nothing that schedules serves the whole demand */
+} FsPlanOutcome;
+
+/* What the HPA's metrics ask of the plan (docs/algorithm.md, "demand"). */
+typedef struct {
+  gboolean resource[FS_HVPA_N_RESOURCES]; /* the HPA scales on cpu / memory */
+  int64_t amount[FS_HVPA_N_RESOURCES];    /* replicas x request the demand needs */
+  gboolean replicas_metric;               /* Pods, Object or External metrics (or no HPA) */
+  int32_t replicas;                       /* the replicas those need */
+} FsPlanDemand;
+
+typedef struct {
+  FsPlanRequest request;
+  const FsWorkload *workload;
+  FsHvpaAnswer hvpa;            /* inputs and P*: the Hvpa's, or one synthesized stage */
+  gboolean from_hvpa;
+  gboolean has_hpa;
+  FsHpaSpec hpa;
+  int32_t hpa_desired;          /* the HPA's wish the distance is measured against */
+  const char *hpa_desired_from; /* "status.desiredReplicas", "metrics", "--hpa-desired", ... */
+  FsPlanDemand demand;
+  double stage_weight;          /* P*'s vpaWeight: weighs the two distances */
+  guint own_pods;               /* the workload's pods counted on nodes now */
+  FsPlanCandidate current;      /* as it runs now */
+  FsPlanCandidate target;       /* P* */
+  FsPlanRollout target_rollout;
+  char *target_message;         /* the FailedScheduling message of P*'s first Pending replica */
+  FsPlanCandidate plan;
+  FsPlanRollout rollout;
+  FsPlanOutcome outcome;
+  char *reason;                 /* one paragraph for people */
+  GArray *alternatives;         /* FsPlanCandidate: the best other replica counts */
+  GArray *nodes_needed;         /* FsNodeShapeEstimate: new nodes that would hold P* */
+  guint n_steps;
+  FsPlanCandidate *steps;       /* per request step (replicas unset): the --curve grid */
+  guint n_candidates;           /* pairs evaluated */
+} FsPlanAnswer;
+
+/* Plans REQUEST on SNAPSHOT.  NULL with an error naming the object or field when the
+ * workload or its autoscalers cannot be read. */
+FsPlanAnswer *fs_plan (const FsSnapshot *snapshot, const FsPlanRequest *request, GError **error);
+void fs_plan_answer_free (FsPlanAnswer *answer);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (FsPlanAnswer, fs_plan_answer_free)
+
+/* "unchanged", "adjusted", "infeasible" */
+const char *fs_plan_outcome_name (FsPlanOutcome outcome);
+
+G_END_DECLS

@@ -1,0 +1,722 @@
+/* fitscale plan — the (replicas, requests) pair the scheduler can place in full, closest to
+ * what the HPA and the VPA want; the HVPA point and why it does or does not fit. */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "fitscale/error.h"
+#include "fitscale/plan.h"
+#include "fitscale/quantity.h"
+
+static const char *const resources[FS_HVPA_N_RESOURCES] = { "cpu", "memory" };
+
+typedef struct {
+  FsCommonOptions common;
+  char *namespace, *now, *semantics, *hpa_from, *vpa_weight;
+  char **vpa_targets;
+  gint hpa_desired;
+  gint steps;
+  gboolean curve, apply_patch;
+} PlanOptions;
+
+static void
+options_clear (PlanOptions *options)
+{
+  fs_cli_common_clear (&options->common);
+  g_free (options->namespace);
+  g_free (options->now);
+  g_free (options->semantics);
+  g_free (options->hpa_from);
+  g_free (options->vpa_weight);
+  g_strfreev (options->vpa_targets);
+}
+
+/* "CONTAINER:cpu=500m,memory=3Gi" */
+static gboolean
+parse_vpa_target (const char *text, FsPlanVpaTarget *target, GError **error)
+{
+  const char *colon = strchr (text, ':');
+  if (colon == NULL || colon == text || colon[1] == '\0')
+    {
+      g_set_error (error, FS_ERROR, FS_ERROR_USAGE,
+                   "--vpa-target \"%s\": give CONTAINER:cpu=..,memory=..", text);
+      return FALSE;
+    }
+  g_autofree char *container = g_strndup (text, colon - text);
+  target->container = g_intern_string (container);
+  g_auto (GStrv) items = g_strsplit (colon + 1, ",", -1);
+  for (char **item = items; *item != NULL; item++)
+    {
+      const char *equals = strchr (*item, '=');
+      int r = equals == NULL ? -1
+              : strncmp (*item, "cpu", equals - *item) == 0 && equals - *item == 3 ? FS_HVPA_CPU
+              : strncmp (*item, "memory", equals - *item) == 0 && equals - *item == 6 ? FS_HVPA_MEMORY : -1;
+      if (r < 0)
+        {
+          g_set_error (error, FS_ERROR, FS_ERROR_USAGE,
+                       "--vpa-target \"%s\": \"%s\" is not cpu=QUANTITY or memory=QUANTITY", text, *item);
+          return FALSE;
+        }
+      const char *amount = equals + 1;
+      gboolean ok = r == FS_HVPA_CPU ? fs_quantity_parse_milli (amount, strlen (amount), &target->amount[r], error)
+                                     : fs_quantity_parse_value (amount, strlen (amount), &target->amount[r], error);
+      if (!ok)
+        {
+          g_prefix_error (error, "--vpa-target \"%s\": ", text);
+          return FALSE;
+        }
+      if (target->amount[r] <= 0)
+        {
+          g_set_error (error, FS_ERROR, FS_ERROR_USAGE, "--vpa-target \"%s\": %s must be positive", text, resources[r]);
+          return FALSE;
+        }
+      target->has[r] = TRUE;
+    }
+  return TRUE;
+}
+
+static gboolean
+parse_weight (const char *text, double *weight, GError **error)
+{
+  char *end = NULL;
+  *weight = g_ascii_strtod (text, &end);
+  if (end == text || *end != '\0' || !(*weight >= 0 && *weight <= 1))
+    {
+      g_set_error (error, FS_ERROR, FS_ERROR_USAGE, "--vpa-weight \"%s\": give a fraction from 0 to 1", text);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+build_request (const PlanOptions *options, const char *reference, FsPlanRequest *request, GError **error)
+{
+  memset (request, 0, sizeof *request);
+  const char *slash = strchr (reference, '/');
+  if (slash == NULL || slash == reference || slash[1] == '\0')
+    {
+      g_set_error (error, FS_ERROR, FS_ERROR_USAGE,
+                   "\"%s\": give hvpa/NAME, deployment/NAME or statefulset/NAME", reference);
+      return FALSE;
+    }
+  g_autofree char *kind = g_strndup (reference, slash - reference);
+  request->kind = g_intern_string (kind);
+  request->name = slash + 1;
+  request->namespace = options->namespace != NULL ? options->namespace : "default";
+  if (options->semantics != NULL && strcmp (options->semantics, "design") != 0
+      && strcmp (options->semantics, "hvpa") != 0)
+    {
+      g_set_error (error, FS_ERROR, FS_ERROR_USAGE, "--semantics is design or hvpa");
+      return FALSE;
+    }
+  request->semantics = g_strcmp0 (options->semantics, "hvpa") == 0 ? FS_HVPA_SEMANTICS_HVPA
+                                                                    : FS_HVPA_SEMANTICS_DESIGN;
+  if (options->hpa_from != NULL && strcmp (options->hpa_from, "status") != 0
+      && strcmp (options->hpa_from, "metrics") != 0)
+    {
+      g_set_error (error, FS_ERROR, FS_ERROR_USAGE, "--hpa-from is status or metrics");
+      return FALSE;
+    }
+  request->hpa_source = g_strcmp0 (options->hpa_from, "metrics") == 0 ? FS_PLAN_HPA_METRICS : FS_PLAN_HPA_STATUS;
+  if (options->hpa_desired < -1 || options->hpa_desired == 0)
+    {
+      g_set_error (error, FS_ERROR, FS_ERROR_USAGE, "--hpa-desired must be at least 1");
+      return FALSE;
+    }
+  request->has_hpa_desired = options->hpa_desired > 0;
+  request->hpa_desired = options->hpa_desired;
+  if (options->steps != 0 && (options->steps < 2 || options->steps > 1000))
+    {
+      g_set_error (error, FS_ERROR, FS_ERROR_USAGE, "--steps is from 2 to 1000");
+      return FALSE;
+    }
+  request->steps = (guint) options->steps;
+  if (options->vpa_weight != NULL)
+    {
+      request->has_vpa_weight = TRUE;
+      if (!parse_weight (options->vpa_weight, &request->vpa_weight, error))
+        return FALSE;
+    }
+  for (guint i = 0; options->vpa_targets != NULL && options->vpa_targets[i] != NULL; i++)
+    {
+      if (i == FS_PLAN_MAX_TARGETS)
+        {
+          g_set_error (error, FS_ERROR, FS_ERROR_USAGE, "--vpa-target: at most %d", FS_PLAN_MAX_TARGETS);
+          return FALSE;
+        }
+      if (!parse_vpa_target (options->vpa_targets[i], &request->vpa_targets[i], error))
+        return FALSE;
+      request->n_vpa_targets = i + 1;
+    }
+  return TRUE;
+}
+
+/* ---- text ------------------------------------------------------------------------------ */
+
+static char *
+requests_text (const FsPlanAnswer *answer, const FsPlanCandidate *candidate)
+{
+  GString *text = g_string_new (NULL);
+  const FsHvpaInput *in = &answer->hvpa.input;
+  for (guint i = 0; i < in->n_containers; i++)
+    {
+      g_string_append_printf (text, "%s%s:", i > 0 ? " " : "", in->containers[i].name);
+      for (int r = 0; r < FS_HVPA_N_RESOURCES; r++)
+        {
+          char amount[32];
+          g_string_append_printf (text, "%s%s=%s", r > 0 ? "," : "", resources[r],
+                                  candidate->request[i][r] > 0 ? fs_format_amount (resources[r], candidate->request[i][r], amount)
+                                                               : "-");
+        }
+    }
+  return g_string_free (text, FALSE);
+}
+
+static void
+add_row (FsTable *table, const char *label, const FsPlanAnswer *answer, const FsPlanCandidate *candidate)
+{
+  g_autofree char *replicas = g_strdup_printf ("%d", candidate->replicas);
+  g_autofree char *requests = requests_text (answer, candidate);
+  g_autofree char *fits = g_strdup_printf ("%" G_GINT64_FORMAT, MIN (candidate->capacity, candidate->replicas));
+  g_autofree char *pending = g_strdup_printf ("%" G_GINT64_FORMAT, candidate->pending);
+  g_autofree char *served = g_strdup_printf ("%.0f%%", candidate->served * 100 - 0.4999);
+  g_autofree char *distance = g_strdup_printf ("%.3f", candidate->distance);
+  const char *cells[] = { label, replicas, requests, fits, pending, served, distance };
+  fs_table_add_row (table, cells);
+}
+
+static void
+print_header (const FsPlanAnswer *answer)
+{
+  const FsWorkload *workload = answer->workload;
+  const FsHvpaInput *in = &answer->hvpa.input;
+  printf ("%s %s/%s: %d replicas now, %u of them on nodes", fs_workload_kind_name (workload->kind),
+          workload->namespace, workload->name, in->current_replicas, answer->own_pods);
+  if (answer->hvpa.hpa != NULL)
+    printf ("; HPA %s wants %d (%s)", answer->hvpa.hpa->name, answer->hpa_desired, answer->hpa_desired_from);
+  else
+    printf ("; no HPA");
+  if (answer->hvpa.vpa != NULL)
+    printf ("; VPA %s", answer->hvpa.vpa->name);
+  printf (".\n");
+  if (answer->from_hvpa)
+    printf ("Hvpa %s: stage %d, vpaWeight %.2f.\n", answer->hvpa.hvpa->name, answer->hvpa.output.stage + 1,
+            answer->stage_weight);
+  else
+    printf ("No Hvpa: one stage over replicas %d..%d, vpaWeight %.2f.\n", in->spec.min_replicas,
+            in->spec.max_replicas, answer->stage_weight);
+  for (guint i = 0; i < in->n_containers; i++)
+    if (in->containers[i].has_recommendation)
+      {
+        char cpu[32], memory[32], lower[32];
+        printf ("VPA target for %s: cpu %s, memory %s (lowerBound %s).\n", in->containers[i].name,
+                fs_format_amount ("cpu", in->containers[i].target[FS_HVPA_CPU], cpu),
+                fs_format_amount ("memory", in->containers[i].target[FS_HVPA_MEMORY], memory),
+                in->containers[i].lower_bound[FS_HVPA_MEMORY] > 0
+                    ? fs_format_amount ("memory", in->containers[i].lower_bound[FS_HVPA_MEMORY], lower) : "-");
+      }
+}
+
+static void
+print_rollout (const FsPlanAnswer *answer)
+{
+  const FsPlanRollout *rollout = &answer->rollout;
+  if (!rollout->needed)
+    {
+      printf ("Rollout: none; the requests stay, the replicas change in place.\n");
+      return;
+    }
+  if (strcmp (rollout->strategy, "RollingUpdate") != 0)
+    {
+      printf ("Rollout: %s: %s.\n", rollout->strategy,
+              strcmp (rollout->strategy, "OnDelete") == 0 ? "the pods change only as they are deleted"
+                                                           : "every old pod goes first, then the final state above");
+      return;
+    }
+  printf ("Rollout: RollingUpdate with maxSurge %d, maxUnavailable %d ", rollout->limits.surge,
+          rollout->limits.unavailable);
+  if (rollout->completes)
+    printf ("completes in %d controller syncs.\n", rollout->syncs);
+  else
+    {
+      printf ("stops after %d syncs with %d old and %d new pods available, %d new Pending",
+              rollout->syncs, rollout->stuck.old_available, rollout->stuck.new_available,
+              rollout->stuck.new_replicas - rollout->stuck.new_available);
+      if (rollout->has_fix)
+        printf ("; with maxSurge %d and maxUnavailable %d it completes.\n", rollout->fix.surge, rollout->fix.unavailable);
+      else
+        printf (".\n");
+    }
+}
+
+static void
+print_answer (const FsPlanAnswer *answer)
+{
+  print_header (answer);
+  printf ("\n");
+  static const char *const headers[] = { "", "REPLICAS", "REQUESTS", "FIT", "PENDING", "SERVED", "DISTANCE" };
+  g_autoptr (FsTable) table = fs_table_new (7, headers);
+  add_row (table, "current", answer, &answer->current);
+  add_row (table, "HVPA point", answer, &answer->target);
+  add_row (table, "plan", answer, &answer->plan);
+  fs_table_print (table, stdout);
+  printf ("\nOutcome: %s.\n", fs_plan_outcome_name (answer->outcome));
+  if (answer->target_message != NULL)
+    printf ("The HVPA point leaves %" G_GINT64_FORMAT " replicas Pending: %s\n", answer->target.pending,
+            answer->target_message);
+  for (guint i = 0; i < answer->nodes_needed->len; i++)
+    {
+      const FsNodeShapeEstimate *estimate = &g_array_index (answer->nodes_needed, FsNodeShapeEstimate, i);
+      if (estimate->nodes_needed > 0)
+        printf ("  or add %" G_GINT64_FORMAT " node%s of shape %s (%" G_GINT64_FORMAT " replica%s each).\n",
+                estimate->nodes_needed, estimate->nodes_needed == 1 ? "" : "s", estimate->shape,
+                estimate->per_node, estimate->per_node == 1 ? "" : "s");
+    }
+  print_rollout (answer);
+  if (answer->alternatives->len > 0)
+    {
+      printf ("\nAlternatives (the best pair at other replica counts):\n");
+      g_autoptr (FsTable) others = fs_table_new (7, headers);
+      for (guint i = 0; i < answer->alternatives->len; i++)
+        add_row (others, "", answer, &g_array_index (answer->alternatives, FsPlanCandidate, i));
+      fs_table_print (others, stdout);
+    }
+  printf ("\n%s\n", answer->reason);
+}
+
+/* ---- --curve ----------------------------------------------------------------------------- */
+
+/* The largest request of (container I, resource R) among the steps that hold N replicas. */
+static int64_t
+largest_fitting (const FsPlanAnswer *answer, guint i, int r, int32_t n)
+{
+  int64_t best = -1;
+  for (guint k = 0; k < answer->n_steps; k++)
+    if (answer->steps[k].capacity >= n)
+      best = MAX (best, answer->steps[k].request[i][r]);
+  return best;
+}
+
+static void
+print_chart (const FsPlanAnswer *answer, guint i, int r, const FsHvpaCurvePoint *points, guint n)
+{
+  enum { HEIGHT = 10 };
+  int64_t low = G_MAXINT64, high = 0;
+  for (guint k = 0; k < answer->n_steps; k++)
+    {
+      low = MIN (low, answer->steps[k].request[i][r]);
+      high = MAX (high, answer->steps[k].request[i][r]);
+    }
+  for (guint p = 0; p < n; p++)
+    low = MIN (low, points[p].request), high = MAX (high, points[p].request);
+  char top[32], bottom[32];
+  printf ("\n%s %s, replicas across: * the HVPA curve inside the schedulable region (.), x outside it\n",
+          answer->hvpa.input.containers[i].name, resources[r]);
+  for (int row = HEIGHT; row >= 0; row--)
+    {
+      int64_t level = high > low ? low + (high - low) * row / HEIGHT : low;
+      printf ("%10s | ", row == HEIGHT ? fs_format_amount (resources[r], high, top)
+                         : row == 0 ? fs_format_amount (resources[r], low, bottom) : "");
+      for (guint p = 0; p < n; p++)
+        {
+          int64_t fits = largest_fitting (answer, i, r, points[p].replicas);
+          int curve_row = high > low ? (int) ((points[p].request - low) * HEIGHT / (high - low)) : 0;
+          char mark = curve_row == row ? (points[p].request <= fits ? '*' : 'x') : (level <= fits ? '.' : ' ');
+          putchar (mark);
+        }
+      putchar ('\n');
+    }
+  printf ("%10s +-", "");
+  for (guint p = 0; p < n; p++)
+    putchar ('-');
+  printf ("> replicas %d..%d\n", points[0].replicas, points[n - 1].replicas);
+}
+
+static void
+print_curve (const FsPlanAnswer *answer)
+{
+  const FsHvpaInput *in = &answer->hvpa.input;
+  int32_t from = in->spec.min_replicas, to = MIN (in->spec.max_replicas, from + 199);
+  int direction = answer->hpa_desired > in->current_replicas ? 1 : answer->hpa_desired < in->current_replicas ? -1 : 0;
+  for (guint i = 0; i < in->n_containers; i++)
+    for (int r = 0; r < FS_HVPA_N_RESOURCES; r++)
+      {
+        const FsHvpaContainer *container = &in->containers[i];
+        if (!container->has_recommendation || container->target[r] == container->request[r])
+          continue;
+        g_autofree FsHvpaCurvePoint *points = g_new0 (FsHvpaCurvePoint, to - from + 1);
+        guint n = fs_hvpa_curve (&in->spec, answer->request.semantics, (FsHvpaResource) r, container->request[r],
+                                 container->target[r], direction, from, to, points);
+        printf ("\n%s %s: the HVPA curve and the largest request that schedules, per replica count\n",
+                container->name, resources[r]);
+        static const char *const headers[] = { "REPLICAS", "VPA WEIGHT", "HVPA REQUEST", "LARGEST THAT FITS", "FITS" };
+        g_autoptr (FsTable) table = fs_table_new (5, headers);
+        for (guint p = 0; p < n; p++)
+          {
+            int64_t fits = largest_fitting (answer, i, r, points[p].replicas);
+            char request[32], largest[32];
+            g_autofree char *replicas = g_strdup_printf ("%d", points[p].replicas);
+            g_autofree char *weight = g_strdup_printf ("%.2f", points[p].weight);
+            const char *cells[] = { replicas, weight, fs_format_amount (resources[r], points[p].request, request),
+                                    fits >= 0 ? fs_format_amount (resources[r], fits, largest) : "none",
+                                    points[p].request <= fits ? "yes" : "no" };
+            fs_table_add_row (table, cells);
+          }
+        fs_table_print (table, stdout);
+        print_chart (answer, i, r, points, n);
+      }
+}
+
+/* ---- JSON / YAML ------------------------------------------------------------------------- */
+
+static void
+emit_amounts (FsEmitter *emitter, const int64_t amounts[FS_HVPA_N_RESOURCES])
+{
+  fs_emit_map_open (emitter);
+  for (int r = 0; r < FS_HVPA_N_RESOURCES; r++)
+    if (amounts[r] > 0)
+      {
+        char text[32];
+        fs_emit_key (emitter, resources[r]);
+        fs_emit_string (emitter, fs_format_amount (resources[r], amounts[r], text));
+      }
+  fs_emit_map_close (emitter);
+}
+
+static void
+emit_candidate (FsEmitter *emitter, const FsPlanAnswer *answer, const FsPlanCandidate *candidate)
+{
+  fs_emit_map_open (emitter);
+  fs_emit_key (emitter, "replicas");
+  fs_emit_int (emitter, candidate->replicas);
+  fs_emit_key (emitter, "containers");
+  fs_emit_list_open (emitter);
+  for (guint i = 0; i < answer->hvpa.input.n_containers; i++)
+    {
+      fs_emit_map_open (emitter);
+      fs_emit_key (emitter, "name");
+      fs_emit_string (emitter, answer->hvpa.input.containers[i].name);
+      fs_emit_key (emitter, "requests");
+      emit_amounts (emitter, candidate->request[i]);
+      fs_emit_key (emitter, "limits");
+      emit_amounts (emitter, candidate->limit[i]);
+      fs_emit_map_close (emitter);
+    }
+  fs_emit_list_close (emitter);
+  fs_emit_key (emitter, "podRequest");
+  fs_emit_resources (emitter, &candidate->pod_request, FALSE);
+  fs_emit_key (emitter, "requestWeight");
+  fs_emit_decimal (emitter, candidate->weight, 4);
+  fs_emit_key (emitter, "schedulable");
+  fs_emit_bool (emitter, candidate->schedulable);
+  fs_emit_key (emitter, "capacity");
+  fs_emit_int (emitter, candidate->capacity);
+  fs_emit_key (emitter, "pending");
+  fs_emit_int (emitter, candidate->pending);
+  fs_emit_key (emitter, "servedFraction");
+  fs_emit_decimal (emitter, MIN (candidate->served, 1.0), 4);
+  fs_emit_key (emitter, "hpaDistance");
+  fs_emit_decimal (emitter, candidate->hpa_distance, 4);
+  fs_emit_key (emitter, "vpaDistance");
+  fs_emit_decimal (emitter, candidate->vpa_distance, 4);
+  fs_emit_key (emitter, "distance");
+  fs_emit_decimal (emitter, candidate->distance, 4);
+  fs_emit_map_close (emitter);
+}
+
+static void
+emit_limits (FsEmitter *emitter, const char *key, FsRolloutLimits limits)
+{
+  fs_emit_key (emitter, key);
+  fs_emit_map_open (emitter);
+  fs_emit_key (emitter, "maxSurge");
+  fs_emit_int (emitter, limits.surge);
+  fs_emit_key (emitter, "maxUnavailable");
+  fs_emit_int (emitter, limits.unavailable);
+  fs_emit_map_close (emitter);
+}
+
+static void
+emit_rollout (FsEmitter *emitter, const FsPlanRollout *rollout)
+{
+  fs_emit_map_open (emitter);
+  fs_emit_key (emitter, "needed");
+  fs_emit_bool (emitter, rollout->needed);
+  fs_emit_key (emitter, "strategy");
+  fs_emit_string (emitter, rollout->strategy);
+  emit_limits (emitter, "limits", rollout->limits);
+  fs_emit_key (emitter, "completes");
+  fs_emit_bool (emitter, rollout->completes);
+  fs_emit_key (emitter, "syncs");
+  fs_emit_int (emitter, rollout->syncs);
+  if (rollout->needed && !rollout->completes)
+    {
+      fs_emit_key (emitter, "stopsAt");
+      fs_emit_map_open (emitter);
+      fs_emit_key (emitter, "oldAvailable");
+      fs_emit_int (emitter, rollout->stuck.old_available);
+      fs_emit_key (emitter, "newAvailable");
+      fs_emit_int (emitter, rollout->stuck.new_available);
+      fs_emit_key (emitter, "newPending");
+      fs_emit_int (emitter, rollout->stuck.new_replicas - rollout->stuck.new_available);
+      fs_emit_map_close (emitter);
+    }
+  if (rollout->has_fix)
+    emit_limits (emitter, "fix", rollout->fix);
+  fs_emit_map_close (emitter);
+}
+
+static void
+emit_sources (FsEmitter *emitter, const FsPlanAnswer *answer)
+{
+  fs_emit_key (emitter, "workload");
+  fs_emit_map_open (emitter);
+  fs_emit_key (emitter, "kind");
+  fs_emit_string (emitter, fs_workload_kind_name (answer->workload->kind));
+  fs_emit_key (emitter, "namespace");
+  fs_emit_string (emitter, answer->workload->namespace);
+  fs_emit_key (emitter, "name");
+  fs_emit_string (emitter, answer->workload->name);
+  fs_emit_map_close (emitter);
+  fs_emit_key (emitter, "sources");
+  fs_emit_map_open (emitter);
+  fs_emit_key (emitter, "hvpa");
+  fs_emit_string (emitter, answer->from_hvpa ? answer->hvpa.hvpa->name : NULL);
+  fs_emit_key (emitter, "hpa");
+  fs_emit_string (emitter, answer->hvpa.hpa != NULL ? answer->hvpa.hpa->name : NULL);
+  fs_emit_key (emitter, "vpa");
+  fs_emit_string (emitter, answer->hvpa.vpa != NULL ? answer->hvpa.vpa->name : NULL);
+  fs_emit_key (emitter, "hpaDesiredReplicas");
+  fs_emit_int (emitter, answer->hpa_desired);
+  fs_emit_key (emitter, "hpaDesiredFrom");
+  fs_emit_string (emitter, answer->hpa_desired_from);
+  fs_emit_key (emitter, "semantics");
+  fs_emit_string (emitter, answer->request.semantics == FS_HVPA_SEMANTICS_HVPA ? "hvpa" : "design");
+  fs_emit_key (emitter, "vpaWeight");
+  fs_emit_decimal (emitter, answer->stage_weight, 4);
+  fs_emit_map_close (emitter);
+  fs_emit_key (emitter, "demand");
+  fs_emit_map_open (emitter);
+  int64_t amounts[FS_HVPA_N_RESOURCES];
+  for (int r = 0; r < FS_HVPA_N_RESOURCES; r++)
+    amounts[r] = answer->demand.resource[r] ? answer->demand.amount[r] : 0;
+  fs_emit_key (emitter, "resources");
+  emit_amounts (emitter, amounts);
+  fs_emit_key (emitter, "replicas");
+  answer->demand.replicas_metric ? fs_emit_int (emitter, answer->demand.replicas) : fs_emit_null (emitter);
+  fs_emit_map_close (emitter);
+}
+
+static void
+emit_answer (FsOutputFormat format, const FsPlanAnswer *answer)
+{
+  g_autoptr (FsEmitter) emitter = fs_emitter_new (format, stdout);
+  fs_emit_map_open (emitter);
+  emit_sources (emitter, answer);
+  fs_emit_key (emitter, "current");
+  emit_candidate (emitter, answer, &answer->current);
+  fs_emit_key (emitter, "hvpa");
+  emit_candidate (emitter, answer, &answer->target);
+  fs_emit_key (emitter, "hvpaPendingMessage");
+  fs_emit_string (emitter, answer->target_message);
+  fs_emit_key (emitter, "plan");
+  emit_candidate (emitter, answer, &answer->plan);
+  fs_emit_key (emitter, "outcome");
+  fs_emit_string (emitter, fs_plan_outcome_name (answer->outcome));
+  fs_emit_key (emitter, "rollout");
+  emit_rollout (emitter, &answer->rollout);
+  fs_emit_key (emitter, "alternatives");
+  fs_emit_list_open (emitter);
+  for (guint i = 0; i < answer->alternatives->len; i++)
+    emit_candidate (emitter, answer, &g_array_index (answer->alternatives, FsPlanCandidate, i));
+  fs_emit_list_close (emitter);
+  fs_emit_key (emitter, "nodesNeeded");
+  fs_emit_list_open (emitter);
+  for (guint i = 0; i < answer->nodes_needed->len; i++)
+    {
+      const FsNodeShapeEstimate *estimate = &g_array_index (answer->nodes_needed, FsNodeShapeEstimate, i);
+      fs_emit_map_open (emitter);
+      fs_emit_key (emitter, "shape");
+      fs_emit_string (emitter, estimate->shape);
+      fs_emit_key (emitter, "existing");
+      fs_emit_int (emitter, estimate->existing);
+      fs_emit_key (emitter, "replicasPerNode");
+      fs_emit_int (emitter, estimate->per_node);
+      fs_emit_key (emitter, "nodes");
+      fs_emit_int (emitter, estimate->nodes_needed);
+      fs_emit_map_close (emitter);
+    }
+  fs_emit_list_close (emitter);
+  fs_emit_key (emitter, "candidates");
+  fs_emit_int (emitter, answer->n_candidates);
+  fs_emit_key (emitter, "reason");
+  fs_emit_string (emitter, answer->reason);
+  fs_emit_map_close (emitter);
+}
+
+/* ---- --apply-patch ----------------------------------------------------------------------- */
+
+static void
+print_patch (const FsPlanAnswer *answer)
+{
+  const FsPlanCandidate *plan = &answer->plan;
+  char *buffer = NULL;
+  size_t size = 0;
+  FILE *out = open_memstream (&buffer, &size);
+  {
+    g_autoptr (FsEmitter) emitter = fs_emitter_new (FS_OUTPUT_JSON_COMPACT, out);
+    fs_emit_map_open (emitter);
+    fs_emit_key (emitter, "spec");
+    fs_emit_map_open (emitter);
+    fs_emit_key (emitter, "replicas");
+    fs_emit_int (emitter, plan->replicas);
+    if (answer->rollout.has_fix && answer->workload->kind == FS_WORKLOAD_DEPLOYMENT)
+      {
+        fs_emit_key (emitter, "strategy");
+        fs_emit_map_open (emitter);
+        fs_emit_key (emitter, "rollingUpdate");
+        fs_emit_map_open (emitter);
+        fs_emit_key (emitter, "maxSurge");
+        fs_emit_int (emitter, answer->rollout.fix.surge);
+        fs_emit_key (emitter, "maxUnavailable");
+        fs_emit_int (emitter, answer->rollout.fix.unavailable);
+        fs_emit_map_close (emitter);
+        fs_emit_map_close (emitter);
+      }
+    fs_emit_key (emitter, "template");
+    fs_emit_map_open (emitter);
+    fs_emit_key (emitter, "spec");
+    fs_emit_map_open (emitter);
+    fs_emit_key (emitter, "containers");
+    fs_emit_list_open (emitter);
+    for (guint i = 0; i < answer->hvpa.input.n_containers; i++)
+      {
+        fs_emit_map_open (emitter);
+        fs_emit_key (emitter, "name");
+        fs_emit_string (emitter, answer->hvpa.input.containers[i].name);
+        fs_emit_key (emitter, "resources");
+        fs_emit_map_open (emitter);
+        fs_emit_key (emitter, "requests");
+        emit_amounts (emitter, plan->request[i]);
+        gboolean any_limit = plan->limit[i][FS_HVPA_CPU] > 0 || plan->limit[i][FS_HVPA_MEMORY] > 0;
+        if (any_limit)
+          {
+            fs_emit_key (emitter, "limits");
+            emit_amounts (emitter, plan->limit[i]);
+          }
+        fs_emit_map_close (emitter);
+        fs_emit_map_close (emitter);
+      }
+    fs_emit_list_close (emitter);
+    fs_emit_map_close (emitter);
+    fs_emit_map_close (emitter);
+    fs_emit_map_close (emitter);
+    fs_emit_map_close (emitter);
+  }
+  fclose (out);
+  g_strchomp (buffer);
+  if (answer->hvpa.hpa != NULL)
+    printf ("# HPA %s owns spec.replicas: it will set them again unless its minReplicas/maxReplicas allow %d.\n",
+            answer->hvpa.hpa->name, plan->replicas);
+  if (answer->outcome == FS_PLAN_INFEASIBLE)
+    printf ("# the plan does not serve the whole demand (%s)\n", answer->reason);
+  printf ("kubectl patch %s %s -n %s --type strategic -p '%s'\n",
+          answer->workload->kind == FS_WORKLOAD_STATEFULSET ? "statefulset" : "deployment", answer->workload->name,
+          answer->workload->namespace, buffer);
+  free (buffer);
+}
+
+int
+fs_cmd_plan (int argc, char **argv)
+{
+  PlanOptions options = { .hpa_desired = -1 };
+  GOptionEntry entries[] = {
+    { "namespace", 'n', 0, G_OPTION_ARG_STRING, &options.namespace, "The workload's namespace (default: default)", "NS" },
+    { "hpa-desired", 0, 0, G_OPTION_ARG_INT, &options.hpa_desired,
+      "The HPA's desired replicas, instead of its status.desiredReplicas", "N" },
+    { "hpa-from", 0, 0, G_OPTION_ARG_STRING, &options.hpa_from,
+      "status (the HPA's status.desiredReplicas, default) or metrics (computed by fitscale from the "
+      "snapshot's PodMetrics and metric values, as fitscale hpa does)", "SOURCE" },
+    { "vpa-target", 0, 0, G_OPTION_ARG_STRING_ARRAY, &options.vpa_targets,
+      "The VPA's target for a container, instead of its recommendation; repeat per container",
+      "CONTAINER:cpu=Q,memory=Q" },
+    { "vpa-weight", 0, 0, G_OPTION_ARG_STRING, &options.vpa_weight,
+      "Without an Hvpa: the vpaWeight of its one stage, 0 (HPA only, the default) to 1 (VPA only); "
+      "given with a workload that has an Hvpa, the Hvpa is ignored", "W" },
+    { "semantics", 0, 0, G_OPTION_ARG_STRING, &options.semantics,
+      "design (the weight-based scaling design text, default) or hvpa (the released controller)", "NAME" },
+    { "steps", 0, 0, G_OPTION_ARG_INT, &options.steps,
+      "Request steps from the current request to the VPA target (default 50)", "N" },
+    { "now", 0, 0, G_OPTION_ARG_STRING, &options.now, "Evaluate at this instant (RFC 3339)", "TIME" },
+    { "curve", 0, 0, G_OPTION_ARG_NONE, &options.curve,
+      "Also print the request-vs-replicas curve with the schedulable region, as a table and a chart", NULL },
+    { "apply-patch", 0, 0, G_OPTION_ARG_NONE, &options.apply_patch,
+      "Print only the kubectl patch (strategic merge) that applies the plan", NULL },
+    { NULL }
+  };
+  g_autoptr (GOptionContext) context = g_option_context_new (
+      "hvpa/NAME | deployment/NAME | statefulset/NAME - the scaling the scheduler can carry out");
+  g_option_context_set_summary (
+      context,
+      "Takes the HVPA point P* (what the Hvpa's weight rules, or one stage of --vpa-weight,\n"
+      "make of the HPA's desired replicas and the VPA's target) and checks that every replica\n"
+      "schedules, in the final state and during the rolling update.  If so, P* is the plan.\n"
+      "Otherwise it packs every pair of a replica count (minReplicas..maxReplicas) and\n"
+      "requests between the current ones and the VPA target (never below its lowerBound for\n"
+      "memory, within minAllowed/maxAllowed) against the cluster, and picks the pair that\n"
+      "fits, serves the HPA's demand, and is closest to the HPA's and the VPA's targets,\n"
+      "weighted by vpaWeight.  It says why P* leaves pods Pending, the new nodes that would\n"
+      "hold it, whether the rollout can proceed and the maxSurge/maxUnavailable that would\n"
+      "let it.  The rules, with worked examples: docs/algorithm.md.\n"
+      "\n"
+      "Exit status: 0 a plan that schedules and serves the demand, 1 infeasible (the best\n"
+      "that schedules does not serve it all), 2 bad input.");
+  g_option_context_add_main_entries (context, entries, NULL);
+  fs_cli_add_common (context, &options.common, TRUE);
+  FsOutputFormat format = FS_OUTPUT_TABLE;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (FsSnapshot) snapshot = NULL;
+  g_autoptr (FsPlanAnswer) answer = NULL;
+  FsPlanRequest request;
+  int64_t now_seconds = 0;
+  int status = FS_EXIT_OK;
+  if (!fs_cli_parse (context, "plan", &argc, &argv))
+    status = FS_EXIT_ERROR;
+  else if (!fs_output_parse (options.common.output, &format, &error))
+    status = fs_cli_fail ("plan", error);
+  else if (argc != 2)
+    {
+      fprintf (stderr, "fitscale plan: give one workload: hvpa/NAME, deployment/NAME or statefulset/NAME\n");
+      status = FS_EXIT_ERROR;
+    }
+  else if (!build_request (&options, argv[1], &request, &error))
+    status = fs_cli_fail ("plan", error);
+  else if (!fs_cli_parse_now ("plan", options.now, &now_seconds))
+    status = FS_EXIT_ERROR;
+  else if ((snapshot = fs_cli_load ("plan", &options.common)) == NULL)
+    status = FS_EXIT_ERROR;
+  else
+    {
+      request.now_ms = now_seconds * 1000;
+      if ((answer = fs_plan (snapshot, &request, &error)) == NULL)
+        status = fs_cli_fail ("plan", error);
+    }
+  if (answer != NULL)
+    {
+      if (options.apply_patch)
+        print_patch (answer);
+      else if (format == FS_OUTPUT_JSON || format == FS_OUTPUT_YAML)
+        emit_answer (format, answer);
+      else
+        {
+          print_answer (answer);
+          if (options.curve)
+            print_curve (answer);
+        }
+      status = answer->outcome == FS_PLAN_INFEASIBLE ? FS_EXIT_VERDICT : FS_EXIT_OK;
+    }
+  options_clear (&options);
+  return status;
+}

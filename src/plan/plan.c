@@ -1,0 +1,1073 @@
+/* fitscale — the planner (see include/fitscale/plan.h and docs/algorithm.md). */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "fitscale/capacity.h"
+#include "fitscale/error.h"
+#include "fitscale/hpaplan.h"
+#include "fitscale/names.h"
+#include "fitscale/plan.h"
+#include "fitscale/tree.h"
+
+#define MiB (1024 * 1024)
+#define HOSTNAME_KEY "kubernetes.io/hostname"
+#define ROLLOUT_TRIES 16    /* ranked candidates whose rollout is simulated before giving up */
+#define N_ALTERNATIVES 5
+
+/* ---- the workload's pods ----------------------------------------------------------- */
+
+typedef struct {
+  guint pod_index;
+  int32_t node_index;
+  gboolean ready;
+} OldPod;
+
+/* What the planner computes once and reads for every candidate. */
+typedef struct {
+  const FsSnapshot *snapshot;
+  FsPlanAnswer *answer;
+  const FsWorkload *workload;
+  gboolean simple;            /* no pod rules anywhere: capacity in closed form */
+  gboolean *usable;           /* per node: the node-only filters pass (request aside) */
+  FsNodeLoad *loads_now;      /* per node, as the snapshot has it */
+  FsNodeLoad *loads_without;  /* per node, without the workload's pods */
+  FsNodeFit *fits;            /* scratch for fs_pack */
+  GArray *old_pods;           /* OldPod: the workload's pods bound to nodes */
+  guint old_pending;          /* its pods not bound to any node */
+  const char *self_anti_key;  /* topology key of an anti-affinity term the replicas match */
+  /* the shape being measured */
+  FsContainer *containers;
+  FsContainerSet container_set;
+  FsPodSpec spec;
+  FsPodShape shape;
+  double alloc_cpu, alloc_memory; /* eligible allocatable, for sizes */
+} Planner;
+
+static const char *const resource_names[FS_HVPA_N_RESOURCES] = { "cpu", "memory" };
+
+static gboolean
+has_pod_rules (const FsSnapshot *snapshot, const FsPlacement *placement)
+{
+  return placement->pod_affinity != NULL || placement->pod_anti_affinity != NULL
+         || placement->spread != NULL || snapshot->n_pods_with_anti_affinity > 0;
+}
+
+static void
+find_old_pods (Planner *planner)
+{
+  const FsSnapshot *snapshot = planner->snapshot;
+  planner->old_pods = g_array_new (FALSE, FALSE, sizeof (OldPod));
+  for (guint p = 0; p < snapshot->n_pods; p++)
+    {
+      const FsPod *pod = &snapshot->pods[p];
+      if (!fs_pod_counts_on_node (pod) || !fs_workload_owns_pod (pod, (gpointer) planner->workload))
+        continue;
+      if (pod->node_index < 0)
+        {
+          planner->old_pending++;
+          continue;
+        }
+      OldPod old = { p, pod->node_index, (pod->flags & FS_POD_READY) != 0 };
+      g_array_append_val (planner->old_pods, old);
+    }
+}
+
+/* The anti-affinity topology key the replicas select themselves with, or NULL. */
+static const char *
+self_anti_affinity_key (const FsPodShape *shape)
+{
+  const FsPodAffinityTermList *terms = shape->spec->placement->pod_anti_affinity;
+  for (guint t = 0; terms != NULL && t < terms->n; t++)
+    if (fs_selector_matches (terms->items[t].label_selector, shape->labels))
+      return terms->items[t].topology_key;
+  return NULL;
+}
+
+static int32_t
+template_priority (const Planner *planner)
+{
+  for (guint i = 0; i < planner->old_pods->len; i++)
+    return planner->snapshot->pods[g_array_index (planner->old_pods, OldPod, i).pod_index].priority;
+  return 0;
+}
+
+static void
+planner_init (Planner *planner, const FsSnapshot *snapshot, FsPlanAnswer *answer)
+{
+  memset (planner, 0, sizeof *planner);
+  const FsWorkload *workload = answer->workload;
+  guint n_nodes = snapshot->n_nodes;
+  planner->snapshot = snapshot;
+  planner->answer = answer;
+  planner->workload = workload;
+  find_old_pods (planner);
+  answer->own_pods = planner->old_pods->len;
+  const FsContainerSet *set = workload->template->containers;
+  planner->containers = g_new0 (FsContainer, set->n_containers + 1);
+  memcpy (planner->containers, set->containers, set->n_containers * sizeof (FsContainer));
+  planner->container_set = *set;
+  planner->container_set.containers = planner->containers;
+  planner->spec = *workload->template;
+  planner->spec.containers = &planner->container_set;
+  planner->shape = (FsPodShape){ .namespace = workload->namespace, .labels = workload->template_labels,
+                                 .spec = &planner->spec, .priority = template_priority (planner) };
+  planner->simple = !has_pod_rules (snapshot, workload->template->placement);
+  planner->self_anti_key = self_anti_affinity_key (&planner->shape);
+  planner->usable = g_new0 (gboolean, n_nodes + 1);
+  planner->loads_now = g_new0 (FsNodeLoad, n_nodes + 1);
+  planner->loads_without = g_new0 (FsNodeLoad, n_nodes + 1);
+  planner->fits = g_new0 (FsNodeFit, n_nodes + 1);
+  FsPackOptions options = { .exclude = fs_workload_owns_pod, .exclude_data = (gpointer) workload };
+  fs_pack_base_loads (snapshot, &options, planner->loads_without);
+  FsPodSpec unsized = planner->spec;
+  memset (&unsized.request, 0, sizeof unsized.request);
+  FsPodShape probe = planner->shape;
+  probe.spec = &unsized;
+  for (guint i = 0; i < n_nodes; i++)
+    {
+      planner->loads_now[i] = fs_node_load (&snapshot->nodes[i]);
+      FsVerdict verdict;
+      planner->usable[i] = fs_fit_node (&snapshot->nodes[i], &planner->loads_without[i], &probe, &verdict)
+                           || verdict.filter == FS_FILTER_NODE_RESOURCES_FIT;
+      if (planner->usable[i])
+        {
+          planner->alloc_cpu += (double) snapshot->nodes[i].allocatable.cpu_milli;
+          planner->alloc_memory += (double) snapshot->nodes[i].allocatable.memory_bytes;
+        }
+    }
+}
+
+static void
+planner_clear (Planner *planner)
+{
+  g_free (planner->usable);
+  g_free (planner->loads_now);
+  g_free (planner->loads_without);
+  g_free (planner->fits);
+  g_free (planner->containers);
+  g_array_unref (planner->old_pods);
+}
+
+/* ---- one candidate's shape and capacity -------------------------------------------- */
+
+static int64_t *
+resource_slot (FsResources *resources, FsHvpaResource r)
+{
+  return r == FS_HVPA_CPU ? &resources->cpu_milli : &resources->memory_bytes;
+}
+
+/* Points the planner's shape at CANDIDATE's requests and computes its effective request. */
+static void
+shape_candidate (Planner *planner, FsPlanCandidate *candidate)
+{
+  const FsHvpaInput *in = &planner->answer->hvpa.input;
+  const FsContainerSet *set = planner->workload->template->containers;
+  candidate->same_template = TRUE;
+  for (guint i = 0; i < in->n_containers; i++)
+    {
+      FsContainer *container = &planner->containers[i];
+      container->requests = set->containers[i].requests;
+      for (int r = 0; r < FS_HVPA_N_RESOURCES; r++)
+        {
+          int64_t amount = candidate->request[i][r];
+          candidate->same_template &= amount == in->containers[i].request[r];
+          if (amount == in->containers[i].request[r])
+            continue;
+          *resource_slot (&container->requests, (FsHvpaResource) r) = amount;
+          container->requests.present |= r == FS_HVPA_CPU ? FS_RES_CPU : FS_RES_MEMORY;
+        }
+    }
+  fs_pod_effective_request (planner->containers, set->n_containers, set->init_containers, set->n_init,
+                            set->pod_level, set->overhead, &planner->spec.request, NULL);
+  candidate->pod_request = planner->spec.request;
+}
+
+/* Replicas of the current shape the final state holds: a scale keeps the pods where they
+ * are and adds the rest beside them; a new template replaces every pod. */
+static int64_t
+shape_capacity (Planner *planner, gboolean same_template)
+{
+  const FsSnapshot *snapshot = planner->snapshot;
+  const FsNodeLoad *loads = same_template ? planner->loads_now : planner->loads_without;
+  int64_t kept = same_template ? (int64_t) planner->old_pods->len : 0;
+  if (planner->simple)
+    {
+      int64_t total = kept;
+      for (guint i = 0; i < snapshot->n_nodes; i++)
+        if (planner->usable[i])
+          total += fs_resources_capacity (&snapshot->nodes[i].allocatable, &loads[i], &planner->spec.request);
+      return total;
+    }
+  FsPackOptions options = { .replicas = -1 };
+  if (!same_template)
+    {
+      options.exclude = fs_workload_owns_pod;
+      options.exclude_data = (gpointer) planner->workload;
+    }
+  FsPackResult result;
+  fs_pack (snapshot, &planner->shape, &options, planner->fits, &result);
+  return kept + result.capacity;
+}
+
+/* ---- what the autoscalers want -------------------------------------------------------- */
+
+static int64_t
+pod_amount (const FsPlanCandidate *candidate, guint n_containers, FsHvpaResource r)
+{
+  int64_t sum = 0;
+  for (guint i = 0; i < n_containers; i++)
+    sum += candidate->request[i][r];
+  return sum;
+}
+
+/* The demand (docs/algorithm.md): for each resource the HPA scales on, P*'s replicas times
+ * its per-pod request, where the VPA's target stands for a request above it; for Pods,
+ * Object and External metrics (or no HPA), P*'s replicas. */
+static void
+measure_demand (FsPlanAnswer *answer)
+{
+  const FsHvpaInput *in = &answer->hvpa.input;
+  FsPlanDemand *demand = &answer->demand;
+  for (guint m = 0; answer->has_hpa && m < answer->hpa.n_metrics; m++)
+    {
+      const FsHpaMetricSpec *metric = &answer->hpa.metrics[m];
+      gboolean per_resource = metric->type == FS_HPA_METRIC_RESOURCE
+                              || metric->type == FS_HPA_METRIC_CONTAINER_RESOURCE;
+      for (int r = 0; per_resource && r < FS_HVPA_N_RESOURCES; r++)
+        demand->resource[r] |= g_strcmp0 (metric->name, resource_names[r]) == 0;
+      demand->replicas_metric |= !per_resource;
+    }
+  if (!answer->has_hpa || answer->hpa.n_metrics == 0)
+    demand->replicas_metric = TRUE;
+  demand->replicas = answer->target.replicas;
+  for (int r = 0; r < FS_HVPA_N_RESOURCES; r++)
+    {
+      int64_t per_pod = 0;
+      for (guint i = 0; i < in->n_containers; i++)
+        {
+          int64_t request = answer->target.request[i][r];
+          const FsHvpaContainer *container = &in->containers[i];
+          if (container->has_recommendation && container->target[r] > 0)
+            request = MIN (request, container->target[r]);
+          per_pod += request;
+        }
+      demand->amount[r] = per_pod * answer->target.replicas;
+    }
+}
+
+static double
+served_fraction (const FsPlanAnswer *answer, const FsPlanCandidate *candidate)
+{
+  const FsPlanDemand *demand = &answer->demand;
+  double served = 1.0;
+  if (demand->replicas_metric && demand->replicas > 0)
+    served = MIN (served, (double) candidate->replicas / demand->replicas);
+  for (int r = 0; r < FS_HVPA_N_RESOURCES; r++)
+    if (demand->resource[r] && demand->amount[r] > 0)
+      {
+        double provided = (double) candidate->replicas
+                          * (double) pod_amount (candidate, answer->hvpa.input.n_containers, r);
+        served = MIN (served, provided / (double) demand->amount[r]);
+      }
+  return served;
+}
+
+/* Replicas of the current size that hold what CANDIDATE holds, by the HPA's resources. */
+static double
+capacity_equivalent (const FsPlanAnswer *answer, const FsPlanCandidate *candidate)
+{
+  double ratio = G_MAXDOUBLE;
+  for (int r = 0; r < FS_HVPA_N_RESOURCES; r++)
+    {
+      int64_t current = pod_amount (&answer->current, answer->hvpa.input.n_containers, r);
+      if (answer->demand.resource[r] && current > 0)
+        ratio = MIN (ratio, (double) pod_amount (candidate, answer->hvpa.input.n_containers, r) / current);
+    }
+  if (answer->demand.replicas_metric || ratio == G_MAXDOUBLE)
+    ratio = MIN (ratio, 1.0);
+  return candidate->replicas * ratio;
+}
+
+static double
+vpa_distance (const FsPlanAnswer *answer, const FsPlanCandidate *candidate)
+{
+  const FsHvpaInput *in = &answer->hvpa.input;
+  double sum = 0;
+  guint n = 0;
+  for (guint i = 0; i < in->n_containers; i++)
+    for (int r = 0; r < FS_HVPA_N_RESOURCES; r++)
+      if (in->containers[i].has_recommendation && in->containers[i].target[r] > 0
+          && candidate->request[i][r] > 0)
+        {
+          sum += fabs (log ((double) candidate->request[i][r] / (double) in->containers[i].target[r]));
+          n++;
+        }
+  return n > 0 ? sum / n : 0;
+}
+
+static void
+score (const Planner *planner, FsPlanCandidate *candidate)
+{
+  const FsPlanAnswer *answer = planner->answer;
+  double w = answer->stage_weight;
+  candidate->served = served_fraction (answer, candidate);
+  double equivalent = capacity_equivalent (answer, candidate);
+  double desired = MAX (answer->hpa_desired, 1);
+  candidate->hpa_distance = equivalent > 0 ? fabs (log (equivalent / desired)) : G_MAXDOUBLE;
+  candidate->vpa_distance = vpa_distance (answer, candidate);
+  candidate->distance = (1 - w) * candidate->hpa_distance + w * candidate->vpa_distance;
+  double size = 0;
+  if (planner->alloc_cpu > 0)
+    size += (double) candidate->pod_request.cpu_milli / planner->alloc_cpu;
+  if (planner->alloc_memory > 0)
+    size += (double) candidate->pod_request.memory_bytes / planner->alloc_memory;
+  candidate->size = size * candidate->replicas;
+  candidate->pending = MAX (0, candidate->replicas - candidate->capacity);
+  candidate->schedulable = candidate->pending == 0;
+}
+
+/* The ranking of docs/algorithm.md: serving the demand, distance, size, replicas, weight. */
+static int
+compare_candidates (const FsPlanCandidate *a, const FsPlanCandidate *b)
+{
+  double served_a = MIN (a->served, 1.0), served_b = MIN (b->served, 1.0);
+  if (served_a != served_b)
+    return served_a > served_b ? -1 : 1;
+  if (a->distance != b->distance)
+    return a->distance < b->distance ? -1 : 1;
+  if (a->size != b->size)
+    return a->size < b->size ? -1 : 1;
+  if (a->replicas != b->replicas)
+    return a->replicas < b->replicas ? -1 : 1;
+  return a->weight < b->weight ? -1 : a->weight > b->weight;
+}
+
+/* ---- the candidates' requests ----------------------------------------------------------- */
+
+/* The request of container I, resource R at effective weight E: from current toward the
+ * VPA target as the weight rule moves it, memory rounded up to a MiB without passing the
+ * end, within minAllowed/maxAllowed and, for memory, never below the lowerBound. */
+static int64_t
+step_request (const FsPlanAnswer *answer, guint i, FsHvpaResource r, double e)
+{
+  const FsHvpaContainer *container = &answer->hvpa.input.containers[i];
+  int64_t current = container->request[r];
+  if (!container->has_recommendation || container->target[r] <= 0)
+    return current;
+  int64_t target = container->target[r];
+  int64_t amount = fs_hvpa_weighted_request (answer->request.semantics, r, current, target, e);
+  if (r == FS_HVPA_MEMORY && amount % MiB != 0)
+    amount = MIN ((amount / MiB + 1) * MiB, MAX (current, target));
+  if (container->has_min_allowed[r])
+    amount = MAX (amount, container->min_allowed[r]);
+  if (container->has_max_allowed[r])
+    amount = MIN (amount, container->max_allowed[r]);
+  if (r == FS_HVPA_MEMORY && container->lower_bound[r] > 0)
+    amount = MAX (amount, container->lower_bound[r]);
+  return amount;
+}
+
+/* Limits kept in proportion to the requests (hvpa getScaledResourceLimit). */
+static void
+scale_limits (const FsPlanAnswer *answer, FsPlanCandidate *candidate)
+{
+  const FsHvpaInput *in = &answer->hvpa.input;
+  for (guint i = 0; i < in->n_containers; i++)
+    for (int r = 0; r < FS_HVPA_N_RESOURCES; r++)
+      {
+        const FsHvpaContainer *container = &in->containers[i];
+        candidate->limit[i][r] = container->limit[r];
+        if (container->limit[r] > 0 && candidate->request[i][r] != container->request[r])
+          fs_hvpa_scaled_limit ((FsHvpaResource) r, container->limit[r], container->request[r],
+                                candidate->request[i][r], &in->spec.limits_gap[r], &candidate->limit[i][r]);
+      }
+}
+
+static void
+measure (Planner *planner, FsPlanCandidate *candidate)
+{
+  shape_candidate (planner, candidate);
+  scale_limits (planner->answer, candidate);
+  candidate->capacity = shape_capacity (planner, candidate->same_template);
+  score (planner, candidate);
+}
+
+static void
+build_steps (Planner *planner)
+{
+  FsPlanAnswer *answer = planner->answer;
+  guint n = answer->request.steps > 1 ? answer->request.steps : FS_PLAN_DEFAULT_STEPS;
+  answer->n_steps = n;
+  answer->steps = g_new0 (FsPlanCandidate, n);
+  for (guint k = 0; k < n; k++)
+    {
+      FsPlanCandidate *step = &answer->steps[k];
+      step->weight = (double) k / (n - 1);
+      for (guint i = 0; i < answer->hvpa.input.n_containers; i++)
+        for (int r = 0; r < FS_HVPA_N_RESOURCES; r++)
+          step->request[i][r] = step_request (answer, i, (FsHvpaResource) r, step->weight);
+      step->replicas = 1;
+      measure (planner, step);
+    }
+}
+
+/* ---- rollout ------------------------------------------------------------------------- */
+
+typedef struct {
+  FsNodeLoad *loads;       /* now, less removed old pods, plus placed new ones */
+  FsNodeLoad *added;       /* the new pods' load per node */
+  int64_t *new_on_node;
+  int64_t *old_on_node;
+  gboolean *removed;       /* per snapshot pod */
+  GArray *old_left;        /* OldPod still running */
+  guint pending_left;
+} RolloutRun;
+
+static gboolean
+removed_pod (const FsPod *pod, gpointer data)
+{
+  const RolloutRun *run = ((gpointer *) data)[0];
+  const FsSnapshot *snapshot = ((gpointer *) data)[1];
+  return run->removed[pod - snapshot->pods];
+}
+
+static void
+remove_old (const Planner *planner, RolloutRun *run, gboolean want_ready)
+{
+  /* the ReplicaSet deletes unready pods first, then those on the nodes with the most of its
+   * pods (controller.ActivePodsWithRanks) */
+  guint best = G_MAXUINT;
+  for (guint i = 0; i < run->old_left->len; i++)
+    {
+      const OldPod *old = &g_array_index (run->old_left, OldPod, i);
+      if (old->ready != want_ready)
+        continue;
+      if (best == G_MAXUINT
+          || run->old_on_node[old->node_index]
+                 > run->old_on_node[g_array_index (run->old_left, OldPod, best).node_index])
+        best = i;
+    }
+  if (best == G_MAXUINT)
+    return;
+  const OldPod *old = &g_array_index (run->old_left, OldPod, best);
+  const FsPod *pod = &planner->snapshot->pods[old->pod_index];
+  fs_resources_sub (&run->loads[old->node_index].requested, &pod->spec->request, NULL);
+  run->loads[old->node_index].pod_count--;
+  run->old_on_node[old->node_index]--;
+  run->removed[old->pod_index] = TRUE;
+  g_array_remove_index (run->old_left, best);
+}
+
+static void
+apply_removals (const Planner *planner, RolloutRun *run, const FsRolloutStep *step)
+{
+  for (int32_t k = 0; k < step->removed_unhealthy; k++)
+    {
+      if (run->pending_left > 0)
+        run->pending_left--;
+      else
+        remove_old (planner, run, FALSE);
+    }
+  for (int32_t k = 0; k < step->removed_available; k++)
+    remove_old (planner, run, TRUE);
+}
+
+/* Places up to WANT new pods on the nodes as they are now; returns how many. */
+static int64_t
+place_new (Planner *planner, RolloutRun *run, int64_t want)
+{
+  const FsSnapshot *snapshot = planner->snapshot;
+  const FsResources *request = &planner->spec.request;
+  if (!planner->simple)
+    {
+      g_autofree FsNodeLoad *with_new = g_new (FsNodeLoad, snapshot->n_nodes + 1);
+      for (guint i = 0; i < snapshot->n_nodes; i++)
+        {
+          with_new[i] = planner->loads_now[i];
+          fs_resources_add (&with_new[i].requested, &run->added[i].requested, NULL);
+          with_new[i].pod_count += run->added[i].pod_count;
+        }
+      gpointer data[2] = { run, (gpointer) snapshot };
+      FsPackOptions options = { .loads = with_new, .exclude = removed_pod, .exclude_data = data, .replicas = -1 };
+      FsPackResult result;
+      fs_pack (snapshot, &planner->shape, &options, planner->fits, &result);
+    }
+  int64_t placed = 0;
+  for (guint i = 0; i < snapshot->n_nodes && placed < want; i++)
+    {
+      int64_t room = planner->simple
+          ? (planner->usable[i] ? fs_resources_capacity (&snapshot->nodes[i].allocatable, &run->loads[i], request) : 0)
+          : planner->fits[i].capacity;
+      /* the new replicas repel each other too, which fs_pack cannot see */
+      if (planner->self_anti_key != NULL && strcmp (planner->self_anti_key, HOSTNAME_KEY) == 0)
+        room = run->new_on_node[i] > 0 || run->old_on_node[i] > 0 ? 0 : MIN (room, 1);
+      int64_t take = MIN (room, want - placed);
+      for (int64_t k = 0; k < take; k++)
+        {
+          fs_resources_add (&run->loads[i].requested, request, NULL);
+          fs_resources_add (&run->added[i].requested, request, NULL);
+        }
+      run->loads[i].pod_count += take;
+      run->added[i].pod_count += take;
+      run->new_on_node[i] += take;
+      placed += take;
+    }
+  return placed;
+}
+
+static void
+rollout_run_init (const Planner *planner, RolloutRun *run)
+{
+  guint n_nodes = planner->snapshot->n_nodes;
+  run->loads = g_memdup2 (planner->loads_now, (n_nodes + 1) * sizeof (FsNodeLoad));
+  run->added = g_new0 (FsNodeLoad, n_nodes + 1);
+  run->new_on_node = g_new0 (int64_t, n_nodes + 1);
+  run->old_on_node = g_new0 (int64_t, n_nodes + 1);
+  run->removed = g_new0 (gboolean, planner->snapshot->n_pods + 1);
+  run->old_left = g_array_copy (planner->old_pods);
+  run->pending_left = planner->old_pending;
+  for (guint i = 0; i < run->old_left->len; i++)
+    run->old_on_node[g_array_index (run->old_left, OldPod, i).node_index]++;
+}
+
+static void
+rollout_run_clear (RolloutRun *run)
+{
+  g_free (run->loads);
+  g_free (run->added);
+  g_free (run->new_on_node);
+  g_free (run->old_on_node);
+  g_free (run->removed);
+  g_array_unref (run->old_left);
+}
+
+/* Runs the controller's syncs with the pods placed between them, until the update is over
+ * or a sync changes nothing.  The planner's shape must be the candidate's. */
+static gboolean
+simulate_rollout (Planner *planner, int32_t replicas, FsRolloutLimits limits, FsRolloutState *end,
+                  int32_t *syncs)
+{
+  RolloutRun run = { 0 };
+  rollout_run_init (planner, &run);
+  FsRolloutState state = { .desired = replicas, .limits = limits,
+                           .old_replicas = (int32_t) (run.old_left->len + run.pending_left) };
+  for (guint i = 0; i < run.old_left->len; i++)
+    state.old_available += g_array_index (run.old_left, OldPod, i).ready;
+  gboolean done = FALSE;
+  int32_t count = 0;
+  while (!(done = fs_rollout_done (&state)) && count < 4 * (replicas + state.old_replicas) + 8)
+    {
+      FsRolloutStep step = fs_rollout_sync (&state);
+      apply_removals (planner, &run, &step);
+      int64_t placed = place_new (planner, &run, state.new_replicas - state.new_available);
+      state.new_available += (int32_t) placed;
+      count++;
+      if (step.created == 0 && step.removed_unhealthy == 0 && step.removed_available == 0 && placed == 0)
+        break;
+    }
+  rollout_run_clear (&run);
+  *end = state;
+  *syncs = count;
+  return done;
+}
+
+static const char *
+strategy_of (const FsWorkload *workload)
+{
+  if (workload->strategy != NULL && (strcmp (workload->strategy, "Recreate") == 0
+                                     || strcmp (workload->strategy, "OnDelete") == 0))
+    return workload->strategy;
+  return "RollingUpdate";
+}
+
+static FsRolloutLimits
+limits_of (const FsWorkload *workload, int32_t replicas)
+{
+  if (workload->kind == FS_WORKLOAD_STATEFULSET)
+    return fs_statefulset_fenceposts ();
+  return fs_deployment_fenceposts (&workload->max_surge, &workload->max_unavailable, replicas);
+}
+
+/* The smallest maxUnavailable (at the same surge, or with no surge) that lets it complete. */
+static void
+find_rollout_fix (Planner *planner, int32_t replicas, FsPlanRollout *rollout)
+{
+  FsRolloutState end;
+  int32_t syncs;
+  int32_t low = rollout->limits.unavailable + 1, high = replicas;
+  FsRolloutLimits probe = rollout->limits;
+  probe.unavailable = high;
+  if (low > high || !simulate_rollout (planner, replicas, probe, &end, &syncs))
+    return;
+  while (low < high)
+    {
+      probe.unavailable = low + (high - low) / 2;
+      if (simulate_rollout (planner, replicas, probe, &end, &syncs))
+        high = probe.unavailable;
+      else
+        low = probe.unavailable + 1;
+    }
+  rollout->has_fix = TRUE;
+  rollout->fix = rollout->limits;
+  rollout->fix.unavailable = high;
+  FsRolloutLimits no_surge = { 0, MAX (rollout->limits.unavailable, 1) };
+  if (rollout->limits.surge > 0 && no_surge.unavailable < high
+      && simulate_rollout (planner, replicas, no_surge, &end, &syncs))
+    rollout->fix = no_surge;
+}
+
+static void
+check_rollout (Planner *planner, FsPlanCandidate *candidate, FsPlanRollout *rollout, gboolean with_fix)
+{
+  memset (rollout, 0, sizeof *rollout);
+  rollout->strategy = strategy_of (planner->workload);
+  rollout->needed = !candidate->same_template;
+  rollout->limits = limits_of (planner->workload, candidate->replicas);
+  rollout->completes = candidate->schedulable;
+  if (!rollout->needed || !candidate->schedulable || strcmp (rollout->strategy, "RollingUpdate") != 0)
+    return;
+  shape_candidate (planner, candidate);
+  rollout->completes = simulate_rollout (planner, candidate->replicas, rollout->limits, &rollout->stuck,
+                                         &rollout->syncs);
+  if (!rollout->completes && with_fix)
+    find_rollout_fix (planner, candidate->replicas, rollout);
+}
+
+/* ---- the message for replicas left Pending ------------------------------------------ */
+
+static char *
+pending_message (Planner *planner, FsPlanCandidate *candidate)
+{
+  const FsSnapshot *snapshot = planner->snapshot;
+  shape_candidate (planner, candidate);
+  FsPackOptions options = { .replicas = candidate->replicas };
+  if (candidate->same_template)
+    options.replicas = MAX (0, candidate->replicas - (int64_t) planner->old_pods->len);
+  else
+    {
+      options.exclude = fs_workload_owns_pod;
+      options.exclude_data = (gpointer) planner->workload;
+    }
+  FsPackResult result;
+  fs_pack (snapshot, &planner->shape, &options, planner->fits, &result);
+  g_autoptr (FsReasonCounts) counts = fs_reason_counts_new ();
+  for (guint i = 0; i < snapshot->n_nodes; i++)
+    {
+      const FsNodeFit *fit = &planner->fits[i];
+      FsVerdict verdict = fit->capacity > 0 ? fit->limit : fit->verdict;
+      if (verdict.filter == FS_FILTER_PASS)
+        {
+          /* full by a pod rule, not by resources */
+          verdict.filter = strcmp (result.limited_by, "topology spread") == 0 ? FS_FILTER_POD_TOPOLOGY_SPREAD
+                                                                            : FS_FILTER_INTER_POD_AFFINITY;
+          verdict.detail = strcmp (result.limited_by, "topology spread") == 0 ? FS_DETAIL_SPREAD
+                           : strcmp (result.limited_by, "pod affinity") == 0 ? FS_DETAIL_AFFINITY
+                                                                              : FS_DETAIL_ANTI_AFFINITY;
+        }
+      fs_reason_counts_add_verdict (counts, &verdict);
+    }
+  return fs_fit_error_message (snapshot->n_nodes, counts, NULL);
+}
+
+/* ---- gathering ------------------------------------------------------------------------ */
+
+static const FsGenericObject *
+find_hvpa_of (const FsSnapshot *snapshot, const FsWorkload *workload)
+{
+  for (guint i = 0; i < snapshot->n_generic; i++)
+    {
+      const FsGenericObject *object = &snapshot->generic[i];
+      if (object->kind == FS_KIND_HVPA && g_strcmp0 (object->namespace, workload->namespace) == 0
+          && g_strcmp0 (fs_tree_text (object->object, "spec.targetRef.kind"), fs_workload_kind_name (workload->kind)) == 0
+          && g_strcmp0 (fs_tree_text (object->object, "spec.targetRef.name"), workload->name) == 0)
+        return object;
+    }
+  return NULL;
+}
+
+static gboolean
+kind_is (const char *kind, const char *const *names)
+{
+  for (; *names != NULL; names++)
+    if (g_ascii_strcasecmp (kind, *names) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
+gather_inputs (const FsSnapshot *snapshot, FsPlanAnswer *answer, GError **error)
+{
+  const FsPlanRequest *request = &answer->request;
+  static const char *const hvpa_names[] = { "hvpa", "hvpas", NULL };
+  static const char *const deployment_names[] = { "deployment", "deployments", "deploy", NULL };
+  static const char *const statefulset_names[] = { "statefulset", "statefulsets", "sts", NULL };
+  const FsGenericObject *hvpa = NULL;
+  if (kind_is (request->kind, hvpa_names))
+    {
+      hvpa = fs_snapshot_find_hvpa (snapshot, request->namespace, request->name);
+      if (hvpa == NULL)
+        {
+          g_set_error (error, FS_ERROR, FS_ERROR_NOT_FOUND, "Hvpa \"%s\" not found in namespace \"%s\" of the snapshot",
+                       request->name, request->namespace);
+          return FALSE;
+        }
+    }
+  else
+    {
+      const char *kind = kind_is (request->kind, deployment_names) ? "Deployment"
+                         : kind_is (request->kind, statefulset_names) ? "StatefulSet" : NULL;
+      if (kind == NULL)
+        {
+          g_set_error (error, FS_ERROR, FS_ERROR_USAGE,
+                       "\"%s\": plan a hvpa/NAME, deployment/NAME or statefulset/NAME", request->kind);
+          return FALSE;
+        }
+      answer->workload = fs_snapshot_find_workload (snapshot, request->namespace, kind, request->name);
+      if (answer->workload == NULL)
+        {
+          g_set_error (error, FS_ERROR, FS_ERROR_NOT_FOUND, "%s \"%s\" not found in namespace \"%s\" of the snapshot",
+                       kind, request->name, request->namespace);
+          return FALSE;
+        }
+      if (!request->has_vpa_weight)
+        hvpa = find_hvpa_of (snapshot, answer->workload);
+    }
+  answer->from_hvpa = hvpa != NULL;
+  if (hvpa != NULL)
+    {
+      if (!fs_hvpa_gather (snapshot, hvpa, request->now_ms, &answer->hvpa, error))
+        return FALSE;
+      answer->workload = answer->hvpa.target;
+    }
+  else if (!fs_hvpa_gather_workload (snapshot, answer->workload, request->has_vpa_weight ? request->vpa_weight : 0,
+                                     request->now_ms, &answer->hvpa, error))
+    return FALSE;
+  if (answer->hvpa.hpa != NULL)
+    {
+      if (!fs_hpa_spec_read (answer->hvpa.hpa, &answer->hpa, error))
+        return FALSE;
+      answer->has_hpa = TRUE;
+    }
+  return TRUE;
+}
+
+static gboolean
+apply_overrides (const FsSnapshot *snapshot, FsPlanAnswer *answer, GError **error)
+{
+  const FsPlanRequest *request = &answer->request;
+  FsHvpaInput *in = &answer->hvpa.input;
+  for (guint t = 0; t < request->n_vpa_targets; t++)
+    {
+      const FsPlanVpaTarget *target = &request->vpa_targets[t];
+      guint i = 0;
+      while (i < in->n_containers && g_strcmp0 (in->containers[i].name, target->container) != 0)
+        i++;
+      if (i == in->n_containers)
+        {
+          g_set_error (error, FS_ERROR, FS_ERROR_USAGE, "--vpa-target: %s has no container \"%s\"",
+                       answer->workload->name, target->container);
+          return FALSE;
+        }
+      FsHvpaContainer *container = &answer->hvpa.containers[i];
+      container->has_recommendation = TRUE;
+      in->has_vpa_recommendation = TRUE;
+      for (int r = 0; r < FS_HVPA_N_RESOURCES; r++)
+        {
+          if (!container->target[r] || target->has[r])
+            container->target[r] = target->has[r] ? target->amount[r] : container->request[r];
+          if (target->has[r])
+            container->lower_bound[r] = 0; /* the flag gives a target, no bounds */
+        }
+    }
+  answer->hpa_desired_from = "status.desiredReplicas";
+  if (request->has_hpa_desired)
+    {
+      in->has_hpa_status = TRUE;
+      in->desired_replicas = request->hpa_desired;
+      answer->hpa_desired_from = "--hpa-desired";
+    }
+  else if (request->hpa_source == FS_PLAN_HPA_METRICS && answer->hvpa.hpa != NULL)
+    {
+      FsHpaAnswer hpa_answer;
+      if (!fs_hpa_explain (snapshot, answer->hvpa.hpa, request->now_ms, FALSE, &hpa_answer, error))
+        return FALSE;
+      in->has_hpa_status = TRUE;
+      in->desired_replicas = hpa_answer.now.desired;
+      fs_hpa_answer_clear (&hpa_answer);
+      answer->hpa_desired_from = "metrics";
+    }
+  else if (!in->has_hpa_status)
+    answer->hpa_desired_from = answer->hvpa.hpa != NULL ? "the HPA has no status: current replicas"
+                                                        : "no HPA: current replicas";
+  answer->hpa_desired = in->has_hpa_status ? in->desired_replicas : in->current_replicas;
+  return TRUE;
+}
+
+/* ---- choosing ---------------------------------------------------------------------- */
+
+static void
+set_from_output (FsPlanAnswer *answer, FsPlanCandidate *candidate, gboolean applied)
+{
+  const FsHvpaInput *in = &answer->hvpa.input;
+  candidate->replicas = applied ? answer->hvpa.output.replicas : in->current_replicas;
+  candidate->weight = applied ? answer->hvpa.output.vertical_weight : 0;
+  for (guint i = 0; i < in->n_containers; i++)
+    for (int r = 0; r < FS_HVPA_N_RESOURCES; r++)
+      candidate->request[i][r] = applied ? answer->hvpa.output.containers[i].request[r]
+                                         : in->containers[i].request[r];
+}
+
+typedef struct {
+  guint step;
+  int32_t replicas;
+  double served;
+  double distance;
+  double size;
+} Ranked;
+
+static int
+compare_ranked (gconstpointer pa, gconstpointer pb)
+{
+  const Ranked *a = pa, *b = pb;
+  FsPlanCandidate ca = { .replicas = a->replicas, .served = a->served, .distance = a->distance,
+                         .size = a->size, .weight = a->step };
+  FsPlanCandidate cb = { .replicas = b->replicas, .served = b->served, .distance = b->distance,
+                         .size = b->size, .weight = b->step };
+  return compare_candidates (&ca, &cb);
+}
+
+static FsPlanCandidate
+materialize (Planner *planner, const Ranked *ranked)
+{
+  FsPlanCandidate candidate = planner->answer->steps[ranked->step];
+  candidate.replicas = ranked->replicas;
+  score (planner, &candidate);
+  return candidate;
+}
+
+/* Every (replicas, step) pair that fits, ranked. */
+static GArray *
+rank_grid (Planner *planner)
+{
+  FsPlanAnswer *answer = planner->answer;
+  const FsHvpaSpec *spec = &answer->hvpa.input.spec;
+  int32_t from = spec->min_replicas, to = spec->max_replicas;
+  if (to - from + 1 > FS_PLAN_MAX_REPLICA_COUNTS)
+    {
+      from = MAX (from, answer->target.replicas - FS_PLAN_MAX_REPLICA_COUNTS / 2);
+      to = MIN (to, from + FS_PLAN_MAX_REPLICA_COUNTS - 1);
+      from = MAX (spec->min_replicas, to - FS_PLAN_MAX_REPLICA_COUNTS + 1);
+    }
+  GArray *ranked = g_array_sized_new (FALSE, FALSE, sizeof (Ranked), (to - from + 1) * answer->n_steps);
+  for (guint k = 0; k < answer->n_steps; k++)
+    {
+      FsPlanCandidate candidate = answer->steps[k];
+      for (int32_t n = from; n <= to && n <= candidate.capacity; n++)
+        {
+          candidate.replicas = n;
+          score (planner, &candidate);
+          Ranked entry = { k, n, MIN (candidate.served, 1.0), candidate.distance, candidate.size };
+          g_array_append_val (ranked, entry);
+        }
+      answer->n_candidates += (guint) MAX (0, to - from + 1);
+    }
+  g_array_sort (ranked, compare_ranked);
+  return ranked;
+}
+
+static void
+pick_alternatives (Planner *planner, GArray *ranked)
+{
+  FsPlanAnswer *answer = planner->answer;
+  g_autoptr (GHashTable) seen = g_hash_table_new (NULL, NULL);
+  g_hash_table_add (seen, GINT_TO_POINTER (answer->plan.replicas));
+  for (guint i = 0; i < ranked->len && answer->alternatives->len < N_ALTERNATIVES; i++)
+    {
+      const Ranked *entry = &g_array_index (ranked, Ranked, i);
+      if (!g_hash_table_add (seen, GINT_TO_POINTER (entry->replicas)))
+        continue;
+      FsPlanCandidate candidate = materialize (planner, entry);
+      g_array_append_val (answer->alternatives, candidate);
+    }
+}
+
+static void
+choose (Planner *planner)
+{
+  FsPlanAnswer *answer = planner->answer;
+  check_rollout (planner, &answer->target, &answer->target_rollout, FALSE);
+  g_autoptr (GArray) ranked = rank_grid (planner);
+  if (answer->target.schedulable && answer->target_rollout.completes)
+    {
+      answer->plan = answer->target;
+      answer->rollout = answer->target_rollout;
+      answer->outcome = FS_PLAN_UNCHANGED;
+      pick_alternatives (planner, ranked);
+      return;
+    }
+  gboolean found = FALSE;
+  for (guint i = 0; i < ranked->len && i < ROLLOUT_TRIES && !found; i++)
+    {
+      FsPlanCandidate candidate = materialize (planner, &g_array_index (ranked, Ranked, i));
+      FsPlanRollout rollout;
+      check_rollout (planner, &candidate, &rollout, FALSE);
+      if (rollout.completes)
+        {
+          answer->plan = candidate;
+          answer->rollout = rollout;
+          found = TRUE;
+        }
+    }
+  if (!found && answer->target.schedulable)
+    answer->plan = answer->target; /* only its rollout is stuck: keep it and say how */
+  else if (!found && ranked->len > 0)
+    answer->plan = materialize (planner, &g_array_index (ranked, Ranked, 0));
+  else if (!found)
+    answer->plan = answer->current;
+  if (!found)
+    check_rollout (planner, &answer->plan, &answer->rollout, TRUE);
+  gboolean is_target = answer->plan.replicas == answer->target.replicas
+                       && memcmp (answer->plan.request, answer->target.request, sizeof answer->plan.request) == 0;
+  answer->outcome = !answer->plan.schedulable || answer->plan.served < 1.0 ? FS_PLAN_INFEASIBLE
+                    : is_target ? FS_PLAN_UNCHANGED : FS_PLAN_ADJUSTED;
+  pick_alternatives (planner, ranked);
+}
+
+/* ---- the reason ---------------------------------------------------------------------- */
+
+static void
+append_requests (GString *text, const FsPlanAnswer *answer, const FsPlanCandidate *candidate)
+{
+  const FsHvpaInput *in = &answer->hvpa.input;
+  gboolean first = TRUE;
+  for (guint i = 0; i < in->n_containers; i++)
+    for (int r = 0; r < FS_HVPA_N_RESOURCES; r++)
+      {
+        if (candidate->request[i][r] == 0)
+          continue;
+        char amount[32];
+        g_string_append_printf (text, "%s%s%s%s=%s", first ? "" : ",", in->n_containers > 1 ? in->containers[i].name : "",
+                                in->n_containers > 1 ? ":" : "", resource_names[r],
+                                fs_format_amount (resource_names[r], candidate->request[i][r], amount));
+        first = FALSE;
+      }
+}
+
+static void
+explain (FsPlanAnswer *answer)
+{
+  GString *text = g_string_new (NULL);
+  const FsPlanCandidate *target = &answer->target, *plan = &answer->plan;
+  g_string_append_printf (text, "The HVPA point is %d x (", target->replicas);
+  append_requests (text, answer, target);
+  g_string_append (text, ")");
+  if (target->schedulable && answer->target_rollout.completes)
+    g_string_append (text, ": every replica schedules, so the plan is that point, unchanged.");
+  else if (target->schedulable)
+    g_string_append (text, ": its final state fits, but its rolling update stops half way.");
+  else
+    g_string_append_printf (text, ": %" G_GINT64_FORMAT " of its %d replicas would stay Pending.",
+                            target->pending, target->replicas);
+  if (answer->outcome == FS_PLAN_ADJUSTED)
+    {
+      g_string_append_printf (text, " The plan, %d x (", plan->replicas);
+      append_requests (text, answer, plan);
+      g_string_append_printf (text, "), schedules every replica and serves the whole demand; of the %u pairs "
+                              "evaluated that do, it is the closest to the HPA's %d replicas and the VPA's target "
+                              "(vpaWeight %.2f: distance %.3f).",
+                              answer->n_candidates, answer->hpa_desired, answer->stage_weight, plan->distance);
+    }
+  else if (answer->outcome == FS_PLAN_INFEASIBLE && plan->schedulable)
+    {
+      g_string_append_printf (text, " No pair that schedules serves the whole demand; the plan, %d x (", plan->replicas);
+      append_requests (text, answer, plan);
+      g_string_append_printf (text, "), serves the most: %.0f %%.", floor (plan->served * 100));
+    }
+  else if (answer->outcome == FS_PLAN_INFEASIBLE)
+    g_string_append (text, " Not one replica of any candidate schedules: the workload stays as it is.");
+  if (answer->rollout.needed && !answer->rollout.completes && plan->schedulable)
+    {
+      g_string_append_printf (text, " Its rolling update (maxSurge %d, maxUnavailable %d) stops with %d old and %d new "
+                              "pods running", answer->rollout.limits.surge, answer->rollout.limits.unavailable,
+                              answer->rollout.stuck.old_available, answer->rollout.stuck.new_available);
+      if (answer->rollout.has_fix)
+        g_string_append_printf (text, "; with maxSurge %d and maxUnavailable %d it completes.", answer->rollout.fix.surge,
+                                answer->rollout.fix.unavailable);
+      else
+        g_string_append (text, "; no surge or unavailability lets it complete.");
+    }
+  answer->reason = g_string_free (text, FALSE);
+}
+
+/* ---- the entry point ------------------------------------------------------------------- */
+
+const char *
+fs_plan_outcome_name (FsPlanOutcome outcome)
+{
+  static const char *const names[] = { "unchanged", "adjusted", "infeasible" };
+  return names[outcome];
+}
+
+static void
+clear_estimate (gpointer data)
+{
+  g_free (((FsNodeShapeEstimate *) data)->shape);
+}
+
+void
+fs_plan_answer_free (FsPlanAnswer *answer)
+{
+  if (answer == NULL)
+    return;
+  g_free (answer->target_message);
+  g_free (answer->reason);
+  g_free (answer->steps);
+  if (answer->alternatives != NULL)
+    g_array_unref (answer->alternatives);
+  if (answer->nodes_needed != NULL)
+    g_array_unref (answer->nodes_needed);
+  g_free (answer);
+}
+
+FsPlanAnswer *
+fs_plan (const FsSnapshot *snapshot, const FsPlanRequest *request, GError **error)
+{
+  g_autoptr (FsPlanAnswer) answer = g_new0 (FsPlanAnswer, 1);
+  answer->request = *request;
+  answer->alternatives = g_array_new (FALSE, TRUE, sizeof (FsPlanCandidate));
+  answer->nodes_needed = g_array_new (FALSE, TRUE, sizeof (FsNodeShapeEstimate));
+  g_array_set_clear_func (answer->nodes_needed, clear_estimate);
+  if (!gather_inputs (snapshot, answer, error) || !apply_overrides (snapshot, answer, error))
+    return NULL;
+  FsHvpaOutput *out = &answer->hvpa.output;
+  out->containers = answer->hvpa.results;
+  fs_hvpa_decide (&answer->hvpa.input, request->semantics, out);
+  if (!out->valid)
+    {
+      g_set_error (error, FS_ERROR, FS_ERROR_INVALID, "the weight rules reject it: %s", out->error);
+      return NULL;
+    }
+  answer->stage_weight = out->stage_weight;
+  Planner planner;
+  planner_init (&planner, snapshot, answer);
+  set_from_output (answer, &answer->current, FALSE);
+  measure (&planner, &answer->current);
+  set_from_output (answer, &answer->target, TRUE);
+  measure (&planner, &answer->target);
+  measure_demand (answer);
+  score (&planner, &answer->current);
+  score (&planner, &answer->target);
+  build_steps (&planner);
+  choose (&planner);
+  if (!answer->target.schedulable)
+    {
+      answer->target_message = pending_message (&planner, &answer->target);
+      shape_candidate (&planner, &answer->target);
+      fs_estimate_new_nodes (snapshot, &planner.shape, answer->target.pending, answer->nodes_needed);
+    }
+  explain (answer);
+  planner_clear (&planner);
+  return g_steal_pointer (&answer);
+}
