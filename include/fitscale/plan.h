@@ -104,7 +104,8 @@ typedef struct {
   int32_t hpa_desired;          /* the HPA's wish the distance is measured against */
   const char *hpa_desired_from; /* "status.desiredReplicas", "metrics", "--hpa-desired", ... */
   FsPlanDemand demand;
-  double stage_weight;          /* P*'s vpaWeight: weighs the two distances */
+  double stage_weight;          /* the vpaWeight P*'s requests moved by (the stage's, or 1 at
+                                 * maxReplicas when the HPA wants more): weighs the distances */
   guint own_pods;               /* the workload's pods counted on nodes now */
   FsPlanCandidate current;      /* as it runs now */
   FsPlanCandidate target;       /* P* */
@@ -112,6 +113,8 @@ typedef struct {
   char *target_message;         /* the FailedScheduling message of P*'s first Pending replica */
   FsPlanCandidate plan;
   FsPlanRollout rollout;
+  gboolean has_steady;          /* the plan's update stops half way, and this one's does not */
+  FsPlanCandidate steady;       /* the best ranked pair whose update completes as configured */
   FsPlanOutcome outcome;
   char *reason;                 /* one paragraph for people */
   GArray *alternatives;         /* FsPlanCandidate: the best other replica counts */

@@ -238,7 +238,7 @@ print_rollout (const FsPlanAnswer *answer)
   printf ("Rollout: RollingUpdate with maxSurge %d, maxUnavailable %d ", rollout->limits.surge,
           rollout->limits.unavailable);
   if (rollout->completes)
-    printf ("completes in %d controller syncs.\n", rollout->syncs);
+    printf ("completes in %d controller sync%s.\n", rollout->syncs, rollout->syncs == 1 ? "" : "s");
   else
     {
       printf ("stops after %d syncs with %d old and %d new pods available, %d new Pending",
@@ -261,11 +261,13 @@ print_answer (const FsPlanAnswer *answer)
   add_row (table, "current", answer, &answer->current);
   add_row (table, "HVPA point", answer, &answer->target);
   add_row (table, "plan", answer, &answer->plan);
+  if (answer->has_steady)
+    add_row (table, "as configured", answer, &answer->steady);
   fs_table_print (table, stdout);
   printf ("\nOutcome: %s.\n", fs_plan_outcome_name (answer->outcome));
   if (answer->target_message != NULL)
-    printf ("The HVPA point leaves %" G_GINT64_FORMAT " replicas Pending: %s\n", answer->target.pending,
-            answer->target_message);
+    printf ("The HVPA point leaves %" G_GINT64_FORMAT " replica%s Pending: %s\n", answer->target.pending,
+            answer->target.pending == 1 ? "" : "s", answer->target_message);
   for (guint i = 0; i < answer->nodes_needed->len; i++)
     {
       const FsNodeShapeEstimate *estimate = &g_array_index (answer->nodes_needed, FsNodeShapeEstimate, i);
@@ -523,6 +525,11 @@ emit_answer (FsOutputFormat format, const FsPlanAnswer *answer)
   fs_emit_string (emitter, answer->target_message);
   fs_emit_key (emitter, "plan");
   emit_candidate (emitter, answer, &answer->plan);
+  fs_emit_key (emitter, "steadyAlternative");
+  if (answer->has_steady)
+    emit_candidate (emitter, answer, &answer->steady);
+  else
+    fs_emit_null (emitter);
   fs_emit_key (emitter, "outcome");
   fs_emit_string (emitter, fs_plan_outcome_name (answer->outcome));
   fs_emit_key (emitter, "rollout");
@@ -618,8 +625,8 @@ print_patch (const FsPlanAnswer *answer)
   fclose (out);
   g_strchomp (buffer);
   if (answer->hvpa.hpa != NULL)
-    printf ("# HPA %s owns spec.replicas: it will set them again unless its minReplicas/maxReplicas allow %d.\n",
-            answer->hvpa.hpa->name, plan->replicas);
+    printf ("# HPA %s owns spec.replicas (it wants %d): this sets %d until its next sync.\n",
+            answer->hvpa.hpa->name, answer->hpa_desired, plan->replicas);
   if (answer->outcome == FS_PLAN_INFEASIBLE)
     printf ("# the plan does not serve the whole demand (%s)\n", answer->reason);
   printf ("kubectl patch %s %s -n %s --type strategic -p '%s'\n",

@@ -590,17 +590,15 @@ limits_of (const FsWorkload *workload, int32_t replicas)
   return fs_deployment_fenceposts (&workload->max_surge, &workload->max_unavailable, replicas);
 }
 
-/* The smallest maxUnavailable (at the same surge, or with no surge) that lets it complete. */
-static void
-find_rollout_fix (Planner *planner, int32_t replicas, FsPlanRollout *rollout)
+/* The smallest maxUnavailable from LOW up that lets the update complete with SURGE, or -1. */
+static int32_t
+least_unavailable (Planner *planner, int32_t replicas, int32_t surge, int32_t low)
 {
   FsRolloutState end;
-  int32_t syncs;
-  int32_t low = rollout->limits.unavailable + 1, high = replicas;
-  FsRolloutLimits probe = rollout->limits;
-  probe.unavailable = high;
+  int32_t syncs, high = replicas;
+  FsRolloutLimits probe = { surge, high };
   if (low > high || !simulate_rollout (planner, replicas, probe, &end, &syncs))
-    return;
+    return -1;
   while (low < high)
     {
       probe.unavailable = low + (high - low) / 2;
@@ -609,13 +607,24 @@ find_rollout_fix (Planner *planner, int32_t replicas, FsPlanRollout *rollout)
       else
         low = probe.unavailable + 1;
     }
-  rollout->has_fix = TRUE;
-  rollout->fix = rollout->limits;
-  rollout->fix.unavailable = high;
-  FsRolloutLimits no_surge = { 0, MAX (rollout->limits.unavailable, 1) };
-  if (rollout->limits.surge > 0 && no_surge.unavailable < high
-      && simulate_rollout (planner, replicas, no_surge, &end, &syncs))
-    rollout->fix = no_surge;
+  return high;
+}
+
+/* The limits that let a stuck update complete: the least maxUnavailable, at the same surge or
+ * with none; at equal maxUnavailable no surge when the stuck update left new pods Pending
+ * (surge pods that cannot be placed only hold back the old ones). */
+static void
+find_rollout_fix (Planner *planner, int32_t replicas, FsPlanRollout *rollout)
+{
+  int32_t surge = rollout->limits.surge;
+  int32_t with_surge = least_unavailable (planner, replicas, surge, rollout->limits.unavailable + 1);
+  int32_t without = surge > 0 ? least_unavailable (planner, replicas, 0, MAX (rollout->limits.unavailable, 1)) : -1;
+  gboolean left_pending = rollout->stuck.new_replicas > rollout->stuck.new_available;
+  if (without >= 0 && (with_surge < 0 || without < with_surge || (without == with_surge && left_pending)))
+    rollout->fix = (FsRolloutLimits){ 0, without };
+  else if (with_surge >= 0)
+    rollout->fix = (FsRolloutLimits){ surge, with_surge };
+  rollout->has_fix = without >= 0 || with_surge >= 0;
 }
 
 static void
@@ -893,13 +902,17 @@ pick_alternatives (Planner *planner, GArray *ranked)
     }
 }
 
+/* The plan: P* when it schedules and its update completes; else the best of P* and the
+ * ranked pairs, its update checked, and when that stops half way, the best of the first
+ * ranked pairs whose update completes as the workload is configured. */
 static void
 choose (Planner *planner)
 {
   FsPlanAnswer *answer = planner->answer;
-  check_rollout (planner, &answer->target, &answer->target_rollout, FALSE);
+  check_rollout (planner, &answer->target, &answer->target_rollout, TRUE);
   g_autoptr (GArray) ranked = rank_grid (planner);
-  if (answer->target.schedulable && answer->target_rollout.completes)
+  gboolean target_fits = answer->target.schedulable;
+  if (target_fits && answer->target_rollout.completes)
     {
       answer->plan = answer->target;
       answer->rollout = answer->target_rollout;
@@ -907,31 +920,28 @@ choose (Planner *planner)
       pick_alternatives (planner, ranked);
       return;
     }
-  gboolean found = FALSE;
-  for (guint i = 0; i < ranked->len && i < ROLLOUT_TRIES && !found; i++)
+  FsPlanCandidate best = answer->current;
+  if (ranked->len > 0)
+    best = materialize (planner, &g_array_index (ranked, Ranked, 0));
+  gboolean is_target = target_fits && (ranked->len == 0 || compare_candidates (&answer->target, &best) <= 0);
+  answer->plan = is_target ? answer->target : best;
+  if (is_target)
+    answer->rollout = answer->target_rollout;
+  else
+    check_rollout (planner, &answer->plan, &answer->rollout, TRUE);
+  answer->outcome = !answer->plan.schedulable || answer->plan.served < 1.0 ? FS_PLAN_INFEASIBLE
+                    : is_target ? FS_PLAN_UNCHANGED : FS_PLAN_ADJUSTED;
+  for (guint i = 0; i < ranked->len && i < ROLLOUT_TRIES && !answer->rollout.completes && !answer->has_steady; i++)
     {
       FsPlanCandidate candidate = materialize (planner, &g_array_index (ranked, Ranked, i));
       FsPlanRollout rollout;
       check_rollout (planner, &candidate, &rollout, FALSE);
       if (rollout.completes)
         {
-          answer->plan = candidate;
-          answer->rollout = rollout;
-          found = TRUE;
+          answer->steady = candidate;
+          answer->has_steady = TRUE;
         }
     }
-  if (!found && answer->target.schedulable)
-    answer->plan = answer->target; /* only its rollout is stuck: keep it and say how */
-  else if (!found && ranked->len > 0)
-    answer->plan = materialize (planner, &g_array_index (ranked, Ranked, 0));
-  else if (!found)
-    answer->plan = answer->current;
-  if (!found)
-    check_rollout (planner, &answer->plan, &answer->rollout, TRUE);
-  gboolean is_target = answer->plan.replicas == answer->target.replicas
-                       && memcmp (answer->plan.request, answer->target.request, sizeof answer->plan.request) == 0;
-  answer->outcome = !answer->plan.schedulable || answer->plan.served < 1.0 ? FS_PLAN_INFEASIBLE
-                    : is_target ? FS_PLAN_UNCHANGED : FS_PLAN_ADJUSTED;
   pick_alternatives (planner, ranked);
 }
 
@@ -997,6 +1007,12 @@ explain (FsPlanAnswer *answer)
                                 answer->rollout.fix.unavailable);
       else
         g_string_append (text, "; no surge or unavailability lets it complete.");
+      if (answer->has_steady)
+        {
+          g_string_append_printf (text, " Without changing the strategy, %d x (", answer->steady.replicas);
+          append_requests (text, answer, &answer->steady);
+          g_string_append (text, ") is the best pair whose update completes.");
+        }
     }
   answer->reason = g_string_free (text, FALSE);
 }
@@ -1049,7 +1065,7 @@ fs_plan (const FsSnapshot *snapshot, const FsPlanRequest *request, GError **erro
       g_set_error (error, FS_ERROR, FS_ERROR_INVALID, "the weight rules reject it: %s", out->error);
       return NULL;
     }
-  answer->stage_weight = out->stage_weight;
+  answer->stage_weight = out->vertical_weight; /* 1 at maxReplicas when the HPA wants more */
   Planner planner;
   planner_init (&planner, snapshot, answer);
   set_from_output (answer, &answer->current, FALSE);

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The docs' worked examples, run as tests: in every docs/*.md, each ```console block holds
+# "$ COMMAND" lines, each followed by the output it must print exactly.  COMMAND runs in the
+# source tree with this build's fitscale first on PATH.  Speaks TAP for automake's driver.
+set -u
+src="${FS_SRCDIR:-.}"
+build="${FS_BUILDDIR:-.}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp/bin"
+ln -s "$(cd "$build" && pwd)/fitscale" "$tmp/bin/fitscale"
+export PATH="$tmp/bin:$PATH"
+
+n=0 failures=0
+run_example() {  # FILE LINE COMMAND EXPECTED_FILE
+  n=$((n + 1))
+  if (cd "$src" && bash -c "$3") >"$tmp/actual" 2>&1 && diff -u "$4" "$tmp/actual" >"$tmp/diff"; then
+    echo "ok $n - $1:$2 $3"
+  else
+    failures=$((failures + 1))
+    echo "not ok $n - $1:$2 $3"
+    sed 's/^/# /' "$tmp/diff" | head -40
+  fi
+}
+
+for doc in "$src"/docs/*.md; do
+  name=docs/$(basename "$doc")
+  in_block=0 command="" line=0 number=0
+  : >"$tmp/expected"
+  while IFS= read -r text || [ -n "$text" ]; do
+    number=$((number + 1))
+    if [ "$in_block" = 0 ]; then
+      [ "$text" = '```console' ] && in_block=1
+      continue
+    fi
+    if [ "$text" = '```' ] || [ "${text#\$ }" != "$text" ]; then
+      [ -n "$command" ] && run_example "$name" "$line" "$command" "$tmp/expected"
+      command="" ; : >"$tmp/expected"
+      if [ "$text" = '```' ]; then in_block=0; else command=${text#\$ }; line=$number; fi
+      continue
+    fi
+    printf '%s\n' "$text" >>"$tmp/expected"
+  done <"$doc"
+done
+echo "1..$n"
+[ "$failures" = 0 ]
