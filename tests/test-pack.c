@@ -33,16 +33,6 @@
   POD ("dashboards", ON ("node-b"), "dashboards", "512Mi", "")                              \
   POD ("rag-api-2", ON ("node-b"), "rag-api", rag_memory, "")
 
-static FsSnapshot *
-load (const char *text)
-{
-  g_autoptr (GError) error = NULL;
-  FsSnapshot *snapshot = test_load_text (text, &error);
-  if (snapshot == NULL)
-    fail_msg ("%s", error->message);
-  return snapshot;
-}
-
 static FsShape *
 shape (const char *request, char **tolerations, char **selector)
 {
@@ -67,7 +57,7 @@ free_memory (const FsSnapshot *snapshot, const char *node_name)
 static void
 test_seed_6gi (void **state)
 {
-  g_autoptr (FsSnapshot) snapshot = load (SEED_CLUSTER ("6Gi"));
+  g_autoptr (FsSnapshot) snapshot = test_load_valid_text (SEED_CLUSTER ("6Gi"));
   assert_int_equal (free_memory (snapshot, "node-a"), 14.5 * GiB - 8 * GiB);
   assert_int_equal (free_memory (snapshot, "node-b"), 14.5 * GiB - 8.5 * GiB);
   g_autoptr (FsShape) rag = shape ("cpu=500m,memory=6Gi", NULL, NULL);
@@ -93,7 +83,7 @@ test_seed_6gi (void **state)
 static void
 test_seed_3gi (void **state)
 {
-  g_autoptr (FsSnapshot) snapshot = load (SEED_CLUSTER ("3Gi"));
+  g_autoptr (FsSnapshot) snapshot = test_load_valid_text (SEED_CLUSTER ("3Gi"));
   g_autoptr (FsShape) rag = shape ("cpu=500m,memory=3Gi", NULL, NULL);
   g_autoptr (FsCapacityAnswer) answer = fs_capacity_answer (snapshot, fs_shape_pod (rag), 4, NULL);
   assert_int_equal (free_memory (snapshot, "node-a") - 3 * GiB, 6.5 * GiB);
@@ -136,7 +126,7 @@ test_capacity_equals_sequential_placement (void **state)
 static void
 test_taints_and_selectors_restrict_nodes (void **state)
 {
-  g_autoptr (FsSnapshot) snapshot = load (
+  g_autoptr (FsSnapshot) snapshot = test_load_valid_text (
       NODE ("plain", "zone-a", "")
       NODE ("gpu", "zone-a", "\"spec\":{\"taints\":[{\"key\":\"dedicated\",\"value\":\"gpu\",\"effect\":\"NoSchedule\"}]},")
       NODE ("cordoned", "zone-b", "\"spec\":{\"unschedulable\":true},"));
@@ -174,7 +164,7 @@ test_taints_and_selectors_restrict_nodes (void **state)
 static void
 test_anti_affinity_one_per_node (void **state)
 {
-  g_autoptr (FsSnapshot) snapshot = load (
+  g_autoptr (FsSnapshot) snapshot = test_load_valid_text (
       NODE ("n1", "zone-a", "") NODE ("n2", "zone-a", "") NODE ("n3", "zone-b", "")
       POD ("web-0", ON ("n1"), "web", "1Gi", ANTI_AFFINITY ("web"))
       "{\"kind\":\"Deployment\",\"metadata\":{\"name\":\"web\",\"namespace\":\"production\"},"
@@ -205,7 +195,7 @@ static void
 test_existing_pods_anti_affinity (void **state)
 {
   /* a database that refuses web pods beside it */
-  g_autoptr (FsSnapshot) snapshot = load (
+  g_autoptr (FsSnapshot) snapshot = test_load_valid_text (
       NODE ("n1", "zone-a", "") NODE ("n2", "zone-a", "")
       POD ("db-0", ON ("n1"), "db", "1Gi", ANTI_AFFINITY ("web")));
   g_autoptr (FsShape) web = shape ("memory=1Gi", NULL, NULL);
@@ -213,7 +203,7 @@ test_existing_pods_anti_affinity (void **state)
   labelled.labels = snapshot->pods[0].labels; /* app=db: not selected */
   g_autoptr (FsCapacityAnswer) db_like = fs_capacity_answer (snapshot, &labelled, -1, NULL);
   assert_int_equal (db_like->nodes[0].verdict.filter, FS_FILTER_PASS);
-  g_autoptr (FsSnapshot) with_web = load (
+  g_autoptr (FsSnapshot) with_web = test_load_valid_text (
       NODE ("n1", "zone-a", "") NODE ("n2", "zone-a", "")
       POD ("db-0", ON ("n1"), "db", "1Gi", ANTI_AFFINITY ("web"))
       POD ("web-0", ON ("n2"), "web", "1Gi", ""));
@@ -231,7 +221,7 @@ test_zone_spread (void **state)
   /* zone-a holds three matching pods and room for two more; zone-b is empty.  With maxSkew 1
    * each replica goes to the zone with fewer: b to 3, then a and b in turn to 5 and 5 (a is
    * then full), b to 6; a seventh in b would make the skew 7 - 5 = 2. */
-  g_autoptr (FsSnapshot) snapshot = load (
+  g_autoptr (FsSnapshot) snapshot = test_load_valid_text (
       NODE ("a1", "zone-a", "") NODE ("b1", "zone-b", "")
       POD ("w1", ON ("a1"), "web", "4Gi", "") POD ("w2", ON ("a1"), "web", "4Gi", "")
       POD ("w3", ON ("a1"), "web", "4Gi", "")
@@ -287,7 +277,7 @@ test_why_on_the_example (void **state)
 static void
 test_preemption_finds_victims (void **state)
 {
-  g_autoptr (FsSnapshot) snapshot = load (
+  g_autoptr (FsSnapshot) snapshot = test_load_valid_text (
       NODE ("n1", "zone-a", "")
       "{\"kind\":\"Pod\",\"metadata\":{\"name\":\"batch\",\"namespace\":\"production\"},\"spec\":"
       "{\"nodeName\":\"n1\",\"priority\":-10,\"containers\":[{\"name\":\"c\",\"resources\":"

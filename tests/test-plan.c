@@ -125,16 +125,6 @@ test_rollout_whole (void **state)
 
 /* ---- plans ------------------------------------------------------------------------------ */
 
-static FsSnapshot *
-load (const char *text)
-{
-  g_autoptr (GError) error = NULL;
-  FsSnapshot *snapshot = test_load_text (text, &error);
-  if (snapshot == NULL)
-    fail_msg ("%s", error->message);
-  return snapshot;
-}
-
 static FsPlanAnswer *
 plan (const FsSnapshot *snapshot, const char *kind, const char *namespace, const char *name, guint steps)
 {
@@ -240,7 +230,7 @@ test_rag_api_trap (void **state)
 static void
 test_transparent (void **state)
 {
-  g_autoptr (FsSnapshot) snapshot = load (
+  g_autoptr (FsSnapshot) snapshot = test_load_valid_text (
       NODE ("a", "8", "32Gi", "") NODE ("b", "8", "32Gi", "")
       DEPLOYMENT ("api", "2", "500m", "6Gi", "", "")
       POD ("api-1", "a", "api", "500m", "6Gi", "") POD ("api-2", "b", "api", "500m", "6Gi", "")
@@ -294,7 +284,7 @@ test_hvpa_example1_tight (void **state)
 static void
 test_hvpa_example2_vertical (void **state)
 {
-  g_autoptr (FsSnapshot) snapshot = load (
+  g_autoptr (FsSnapshot) snapshot = test_load_valid_text (
       NODE ("a", "4", "4Gi", "") NODE ("b", "4", "4Gi", "")
       DEPLOYMENT ("db", "1", "100m", "1Gi", "", "")
       POD ("db-1", "a", "db", "100m", "1Gi", "")
@@ -333,7 +323,7 @@ test_hvpa_example2_vertical (void **state)
 static void
 test_hvpa_example3_at_max (void **state)
 {
-  g_autoptr (FsSnapshot) snapshot = load (
+  g_autoptr (FsSnapshot) snapshot = test_load_valid_text (
       NODE ("a", "4", "4000Mi", "") NODE ("b", "4", "4000Mi", "")
       NODE ("c", "4", "4000Mi", "") NODE ("d", "4", "4000Mi", "")
       DEPLOYMENT ("batch", "10", "100m", "1000Mi", "", "")
@@ -370,7 +360,7 @@ test_hvpa_example3_at_max (void **state)
 static void
 test_taints_and_selectors (void **state)
 {
-  g_autoptr (FsSnapshot) snapshot = load (
+  g_autoptr (FsSnapshot) snapshot = test_load_valid_text (
       NODE ("a", "4", "8Gi", ",\"pool\":\"web\"") NODE ("b", "4", "8Gi", "")
       TAINTED_NODE ("c", "4", "8Gi", "{\"key\":\"dedicated\",\"value\":\"gpu\",\"effect\":\"NoSchedule\"}")
       DEPLOYMENT ("api", "2", "1", "2Gi", ",\"nodeSelector\":{\"pool\":\"web\"}", "")

@@ -51,6 +51,17 @@ test_load_text (const char *text, GError **error)
   return fs_snapshot_builder_finish (g_steal_pointer (&builder), error);
 }
 
+/* Loads TEXT, which must be accepted. */
+static inline FsSnapshot *
+test_load_valid_text (const char *text)
+{
+  g_autoptr (GError) error = NULL;
+  FsSnapshot *snapshot = test_load_text (text, &error);
+  if (snapshot == NULL)
+    fail_msg ("%s", error->message);
+  return snapshot;
+}
+
 /* Asserts TEXT is rejected with a message containing every NULL-terminated fragment. */
 static inline void
 test_expect_error (const char *text, const char *first_fragment, ...)

@@ -74,8 +74,11 @@ typedef struct {
   int64_t nodes_needed;       /* new nodes for PENDING replicas; 0 when per_node is 0 */
 } FsNodeShapeEstimate;
 
+/* An empty array of FsNodeShapeEstimate that frees each entry's shape string with it. */
+GArray *fs_node_shape_estimates_new (void);
+
 /* Appends one FsNodeShapeEstimate per node shape to OUT, ordered by shape name.  Each
- * entry's shape string is g_malloc'd: free it (g_array_set_clear_func does it neatly). */
+ * entry's shape string is g_malloc'd (an array from fs_node_shape_estimates_new frees it). */
 void fs_estimate_new_nodes (const FsSnapshot *snapshot, const FsPodShape *pod, int64_t pending,
                             GArray *out);
 

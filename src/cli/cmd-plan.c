@@ -33,20 +33,32 @@ options_clear (PlanOptions *options)
   g_strfreev (options->vpa_targets);
 }
 
+/* Splits TEXT at its first SEPARATOR: *HEAD the interned part before, *REST the part after;
+ * FALSE when either is empty. */
+static gboolean
+split_once (const char *text, char separator, const char **head, const char **rest)
+{
+  const char *at = strchr (text, separator);
+  if (at == NULL || at == text || at[1] == '\0')
+    return FALSE;
+  g_autofree char *before = g_strndup (text, at - text);
+  *head = g_intern_string (before);
+  *rest = at + 1;
+  return TRUE;
+}
+
 /* "CONTAINER:cpu=500m,memory=3Gi" */
 static gboolean
 parse_vpa_target (const char *text, FsPlanVpaTarget *target, GError **error)
 {
-  const char *colon = strchr (text, ':');
-  if (colon == NULL || colon == text || colon[1] == '\0')
+  const char *amounts;
+  if (!split_once (text, ':', &target->container, &amounts))
     {
       g_set_error (error, FS_ERROR, FS_ERROR_USAGE,
                    "--vpa-target \"%s\": give CONTAINER:cpu=..,memory=..", text);
       return FALSE;
     }
-  g_autofree char *container = g_strndup (text, colon - text);
-  target->container = g_intern_string (container);
-  g_auto (GStrv) items = g_strsplit (colon + 1, ",", -1);
+  g_auto (GStrv) items = g_strsplit (amounts, ",", -1);
   for (char **item = items; *item != NULL; item++)
     {
       const char *equals = strchr (*item, '=');
@@ -94,16 +106,12 @@ static gboolean
 build_request (const PlanOptions *options, const char *reference, FsPlanRequest *request, GError **error)
 {
   memset (request, 0, sizeof *request);
-  const char *slash = strchr (reference, '/');
-  if (slash == NULL || slash == reference || slash[1] == '\0')
+  if (!split_once (reference, '/', &request->kind, &request->name))
     {
       g_set_error (error, FS_ERROR, FS_ERROR_USAGE,
                    "\"%s\": give hvpa/NAME, deployment/NAME or statefulset/NAME", reference);
       return FALSE;
     }
-  g_autofree char *kind = g_strndup (reference, slash - reference);
-  request->kind = g_intern_string (kind);
-  request->name = slash + 1;
   request->namespace = options->namespace != NULL ? options->namespace : "default";
   if (options->semantics != NULL && strcmp (options->semantics, "design") != 0
       && strcmp (options->semantics, "hvpa") != 0)
@@ -192,8 +200,9 @@ print_header (const FsPlanAnswer *answer)
 {
   const FsWorkload *workload = answer->workload;
   const FsHvpaInput *in = &answer->hvpa.input;
-  printf ("%s %s/%s: %d replicas now, %u of them on nodes", fs_workload_kind_name (workload->kind),
-          workload->namespace, workload->name, in->current_replicas, answer->own_pods);
+  printf ("%s %s/%s: %d replica%s now, %u of them on nodes", fs_workload_kind_name (workload->kind),
+          workload->namespace, workload->name, in->current_replicas, in->current_replicas == 1 ? "" : "s",
+          answer->own_pods);
   if (answer->hvpa.hpa != NULL)
     printf ("; HPA %s wants %d (%s)", answer->hvpa.hpa->name, answer->hpa_desired, answer->hpa_desired_from);
   else

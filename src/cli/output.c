@@ -114,7 +114,7 @@ yaml_scalar (FsEmitter *emitter, const char *text, gboolean is_string)
   gboolean plain_ok = !is_string || fs_yaml_resolve_plain (text) == FS_SCALAR_STRING;
   yaml_event_t event;
   yaml_scalar_event_initialize (&event, NULL, NULL, (yaml_char_t *) text, (int) strlen (text),
-                                plain_ok, !plain_ok, YAML_ANY_SCALAR_STYLE);
+                                plain_ok, is_string, YAML_ANY_SCALAR_STYLE);
   yaml_emit (emitter, &event);
 }
 

@@ -656,6 +656,20 @@ template_load (const FsSnapshot *snapshot, guint example_index)
   return load;
 }
 
+static void
+clear_estimate (gpointer data)
+{
+  g_free (((FsNodeShapeEstimate *) data)->shape);
+}
+
+GArray *
+fs_node_shape_estimates_new (void)
+{
+  GArray *estimates = g_array_new (FALSE, TRUE, sizeof (FsNodeShapeEstimate));
+  g_array_set_clear_func (estimates, clear_estimate);
+  return estimates;
+}
+
 static gint
 compare_estimates (gconstpointer a, gconstpointer b, gpointer unused)
 {

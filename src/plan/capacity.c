@@ -6,12 +6,6 @@
 #include "fitscale/capacity.h"
 #include "fitscale/error.h"
 
-static void
-clear_estimate (gpointer data)
-{
-  g_free (((FsNodeShapeEstimate *) data)->shape);
-}
-
 void
 fs_capacity_answer_free (FsCapacityAnswer *answer)
 {
@@ -92,8 +86,7 @@ fs_capacity_answer (const FsSnapshot *snapshot, const FsPodShape *pod, int64_t r
   FsCapacityAnswer *answer = g_new0 (FsCapacityAnswer, 1);
   answer->n_nodes = snapshot->n_nodes;
   answer->nodes = g_new0 (FsNodeFit, snapshot->n_nodes + 1);
-  answer->estimates = g_array_new (FALSE, TRUE, sizeof (FsNodeShapeEstimate));
-  g_array_set_clear_func (answer->estimates, clear_estimate);
+  answer->estimates = fs_node_shape_estimates_new ();
   FsPackOptions options = pack_options (replacing, replicas);
   fs_pack (snapshot, pod, &options, answer->nodes, &answer->pack);
   g_autofree FsNodeLoad *loads = g_new (FsNodeLoad, snapshot->n_nodes + 1);

@@ -399,12 +399,17 @@ build_steps (Planner *planner)
 {
   FsPlanAnswer *answer = planner->answer;
   guint n = answer->request.steps > 1 ? answer->request.steps : FS_PLAN_DEFAULT_STEPS;
+  gboolean any_target = FALSE;
+  for (guint i = 0; i < answer->hvpa.input.n_containers; i++)
+    any_target |= answer->hvpa.input.containers[i].has_recommendation;
+  if (!any_target)
+    n = 1; /* nothing to move the requests toward: the current ones only */
   answer->n_steps = n;
   answer->steps = g_new0 (FsPlanCandidate, n);
   for (guint k = 0; k < n; k++)
     {
       FsPlanCandidate *step = &answer->steps[k];
-      step->weight = (double) k / (n - 1);
+      step->weight = n > 1 ? (double) k / (n - 1) : 0;
       for (guint i = 0; i < answer->hvpa.input.n_containers; i++)
         for (int r = 0; r < FS_HVPA_N_RESOURCES; r++)
           step->request[i][r] = step_request (answer, i, (FsHvpaResource) r, step->weight);
@@ -1026,12 +1031,6 @@ fs_plan_outcome_name (FsPlanOutcome outcome)
   return names[outcome];
 }
 
-static void
-clear_estimate (gpointer data)
-{
-  g_free (((FsNodeShapeEstimate *) data)->shape);
-}
-
 void
 fs_plan_answer_free (FsPlanAnswer *answer)
 {
@@ -1053,8 +1052,7 @@ fs_plan (const FsSnapshot *snapshot, const FsPlanRequest *request, GError **erro
   g_autoptr (FsPlanAnswer) answer = g_new0 (FsPlanAnswer, 1);
   answer->request = *request;
   answer->alternatives = g_array_new (FALSE, TRUE, sizeof (FsPlanCandidate));
-  answer->nodes_needed = g_array_new (FALSE, TRUE, sizeof (FsNodeShapeEstimate));
-  g_array_set_clear_func (answer->nodes_needed, clear_estimate);
+  answer->nodes_needed = fs_node_shape_estimates_new ();
   if (!gather_inputs (snapshot, answer, error) || !apply_overrides (snapshot, answer, error))
     return NULL;
   FsHvpaOutput *out = &answer->hvpa.output;
