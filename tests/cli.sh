@@ -9,22 +9,9 @@ data="$src/tests/data"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-n=0 failures=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failures=$((failures + 1)); echo "not ok $n - $1"; sed 's/^/# /' "$tmp/out" "$tmp/err" 2>/dev/null | head -20; }
-# check NAME EXPECTED_STATUS COMMAND... : runs it, output in $tmp/out and $tmp/err
-check() {
-  local name=$1 expected=$2; shift 2
-  "$@" >"$tmp/out" 2>"$tmp/err"; local status=$?
-  if [ "$status" = "$expected" ]; then ok "$name"; else echo "# exit $status, wanted $expected"; not_ok "$name"; fi
-}
-# expect NAME JQ_FILTER: the JSON in $tmp/out satisfies the filter
-expect() {
-  if jq -e "$2" "$tmp/out" >/dev/null 2>&1; then ok "$1"; else not_ok "$1"; fi
-}
-contains() {
-  if grep -qF -- "$2" "$tmp/$3"; then ok "$1"; else not_ok "$1"; fi
-}
+. "$src/tests/tap.sh"
+export KUBECONFIG="$tmp/no-kubeconfig"  # never a cluster of the machine's
+unset KUBERNETES_SERVICE_HOST KUBERNETES_SERVICE_PORT
 
 
 
@@ -62,6 +49,7 @@ contains "bad input names file, object, field" "bad.json: byte" err
 contains "bad input names the field" "spec.containers[0].resources.requests.memory" err
 check "missing file exits 2" 2 "$bin" nodes -S "$tmp/none.json"
 check "no snapshot exits 2" 2 "$bin" nodes
+contains "no snapshot: says how to name a cluster" "no cluster to read: give --snapshot PATH" err
 check "unknown output format" 2 "$bin" nodes -S "$fixtures/minikube-node.json" -o xml
 check "nodes --help" 0 "$bin" nodes --help
 contains "help lists --snapshot" "--snapshot" out
@@ -171,7 +159,7 @@ if command -v kubectl >/dev/null && command -v jq >/dev/null; then
   check "plan patch: kubectl applies it (--local)" 0 kubectl patch --local -f "$tmp/rag-api.json" --type strategic -p "$patch" -o json
   expect "plan patch: the patched Deployment has the plan's requests" '.spec.template.spec.containers[0].resources.requests.memory | test("Mi$")'
 else
-  echo "ok $((n + 1)) - plan patch: kubectl applies it # SKIP kubectl or jq not installed"; n=$((n + 1))
+  skip "plan patch: kubectl applies it" "kubectl or jq not installed"
 fi
 check "plan: the Hvpa sample (real) on kind's nodes (real), design semantics" 0 "$bin" plan -q -S "$fixtures/hvpa-v1alpha1-sample.yaml" -S "$data/hvpa-design/cluster.yaml" -S "$fixtures/kind-3node-nodes.json" hvpa/hvpa-sample -o json
 expect "plan: three kind nodes hold the HVPA point: unchanged" '.outcome == "unchanged" and .plan == .hvpa and .sources.hvpa == "hvpa-sample"'
@@ -203,5 +191,4 @@ done
 check "why: the GPU pod on the mixed nodes" 0 "$bin" why -q -S "$fixtures/mixed-doks-ec2gpu-7nodes.json" -S "$fixtures/pod-pending-insufficient-nvidia-gpu.json" --all -A -o json
 expect "why: Insufficient nvidia.com/gpu on every node" '.[0].message | startswith("0/7 nodes are available: 4 Insufficient memory, 5 Insufficient cpu, 7 Insufficient nvidia.com/gpu.")'
 
-echo "1..$n"
-[ "$failures" = 0 ]
+tap_end

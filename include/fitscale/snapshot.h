@@ -422,6 +422,10 @@ void fs_snapshot_builder_add_event (FsSnapshotBuilder *builder, const FsEvent *e
 void fs_snapshot_builder_add_generic (FsSnapshotBuilder *builder, const FsGenericObject *obj);
 void fs_snapshot_builder_count_skipped (FsSnapshotBuilder *builder, const char *kind);
 void fs_snapshot_builder_set_resource_version (FsSnapshotBuilder *builder, const char *rv);
+/* A list's metadata.continue (an empty one clears it), and taking it (caller frees; NULL when
+ * the last list was complete). */
+void fs_snapshot_builder_set_continue (FsSnapshotBuilder *builder, const char *token, gsize len);
+char *fs_snapshot_builder_take_continue (FsSnapshotBuilder *builder);
 
 /* Finishes: resolves pods to nodes, sums what each node's pods request, and returns the
  * snapshot (the builder is consumed and freed).  FALSE only on an arithmetic limit. */

@@ -34,7 +34,8 @@ static FsShape *
 build_shape (const FsSnapshot *snapshot, const CapacityOptions *options, GError **error)
 {
   FsShapeFlags flags = { .request = options->request, .node_selector = options->node_selector,
-                         .tolerations = options->tolerations, .namespace = options->namespace };
+                         .tolerations = options->tolerations,
+                         .namespace = fs_cli_namespace (&options->common, options->namespace) };
   guint given = (options->request != NULL) + (options->from != NULL) + (options->file != NULL);
   if (given != 1)
     {
@@ -401,7 +402,7 @@ fs_cmd_capacity (int argc, char **argv)
       fprintf (stderr, "fitscale capacity: unexpected argument \"%s\"\n", argv[1]);
       status = FS_EXIT_ERROR;
     }
-  else if ((snapshot = fs_cli_load ("capacity", &options.common)) == NULL)
+  else if ((snapshot = fs_cli_load ("capacity", &options.common, FS_KUBE_NODES | FS_KUBE_PODS | FS_KUBE_NAMESPACES | FS_KUBE_WORKLOADS)) == NULL)
     status = FS_EXIT_ERROR;
   else if ((shape = build_shape (snapshot, &options, &error)) == NULL)
     status = fs_cli_fail ("capacity", error);

@@ -320,7 +320,7 @@ fs_cmd_hpa (int argc, char **argv)
     }
   else if (!fs_cli_parse_now ("hpa", now_text, &now_seconds))
     status = FS_EXIT_ERROR;
-  else if ((snapshot = fs_cli_load ("hpa", &options)) == NULL)
+  else if ((snapshot = fs_cli_load ("hpa", &options, FS_KUBE_PODS | FS_KUBE_WORKLOADS | FS_KUBE_HPAS | FS_KUBE_POD_METRICS)) == NULL)
     status = FS_EXIT_ERROR;
   if (status != FS_EXIT_OK)
     {
@@ -329,7 +329,7 @@ fs_cmd_hpa (int argc, char **argv)
     }
   symmetric = minor < 33;
   g_autofree char *ns = NULL;
-  const char *name = fs_cli_split_name (argv[1], namespace, &ns);
+  const char *name = fs_cli_split_name (argv[1], fs_cli_namespace (&options, namespace), &ns);
   const FsGenericObject *object = fs_snapshot_find_hpa (snapshot, ns, name);
   FsHpaAnswer answer;
   if (object == NULL)

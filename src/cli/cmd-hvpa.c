@@ -254,7 +254,7 @@ fs_cmd_hvpa (int argc, char **argv)
     }
   else if (!fs_cli_parse_now ("hvpa", now_text, &now_seconds))
     status = FS_EXIT_ERROR;
-  else if ((snapshot = fs_cli_load ("hvpa", &options)) == NULL)
+  else if ((snapshot = fs_cli_load ("hvpa", &options, FS_KUBE_PODS | FS_KUBE_WORKLOADS | FS_KUBE_HPAS | FS_KUBE_VPAS | FS_KUBE_HVPAS)) == NULL)
     status = FS_EXIT_ERROR;
   if (status != FS_EXIT_OK)
     {
@@ -264,7 +264,7 @@ fs_cmd_hvpa (int argc, char **argv)
   if (g_strcmp0 (semantics_text, "hvpa") == 0)
     semantics = FS_HVPA_SEMANTICS_HVPA;
   g_autofree char *ns = NULL;
-  const char *name = fs_cli_split_name (argv[1], namespace, &ns);
+  const char *name = fs_cli_split_name (argv[1], fs_cli_namespace (&options, namespace), &ns);
   const FsGenericObject *hvpa = fs_snapshot_find_hvpa (snapshot, ns, name);
   g_autofree FsHvpaAnswer *answer = g_new0 (FsHvpaAnswer, 1);
   if (hvpa == NULL)

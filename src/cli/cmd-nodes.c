@@ -274,7 +274,7 @@ fs_cmd_nodes (int argc, char **argv)
       fprintf (stderr, "fitscale nodes: unexpected argument \"%s\"\n", argv[1]);
       status = FS_EXIT_ERROR;
     }
-  else if ((snapshot = fs_cli_load ("nodes", &options)) == NULL)
+  else if ((snapshot = fs_cli_load ("nodes", &options, FS_KUBE_NODES | FS_KUBE_PODS)) == NULL)
     status = FS_EXIT_ERROR;
   if (status != FS_EXIT_OK)
     {

@@ -711,11 +711,13 @@ fs_cmd_plan (int argc, char **argv)
     status = fs_cli_fail ("plan", error);
   else if (!fs_cli_parse_now ("plan", options.now, &now_seconds))
     status = FS_EXIT_ERROR;
-  else if ((snapshot = fs_cli_load ("plan", &options.common)) == NULL)
+  else if ((snapshot = fs_cli_load ("plan", &options.common, FS_KUBE_NODES | FS_KUBE_PODS | FS_KUBE_NAMESPACES | FS_KUBE_WORKLOADS | FS_KUBE_HPAS | FS_KUBE_VPAS | FS_KUBE_HVPAS | FS_KUBE_POD_METRICS)) == NULL)
     status = FS_EXIT_ERROR;
   else
     {
       request.now_ms = now_seconds * 1000;
+      if (options.namespace == NULL && options.common.context_namespace != NULL)
+        request.namespace = options.common.context_namespace;
       if ((answer = fs_plan (snapshot, &request, &error)) == NULL)
         status = fs_cli_fail ("plan", error);
     }

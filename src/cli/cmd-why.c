@@ -379,13 +379,13 @@ fs_cmd_why (int argc, char **argv)
       fprintf (stderr, "fitscale why: give one pod (NAMESPACE/NAME, or NAME with -n), or --all\n");
       status = FS_EXIT_ERROR;
     }
-  else if ((snapshot = fs_cli_load ("why", &options.common)) == NULL)
+  else if ((snapshot = fs_cli_load ("why", &options.common, FS_KUBE_NODES | FS_KUBE_PODS | FS_KUBE_NAMESPACES | FS_KUBE_WORKLOADS | FS_KUBE_POD_METRICS | FS_KUBE_EVENTS)) == NULL)
     status = FS_EXIT_ERROR;
   else if (options.all)
     status = run_all (snapshot, &options, format);
   else
     {
-      const FsPod *pod = find_pod (snapshot, argv[1], options.namespace, &error);
+      const FsPod *pod = find_pod (snapshot, argv[1], fs_cli_namespace (&options.common, options.namespace), &error);
       if (pod == NULL)
         status = fs_cli_fail ("why", error);
       else

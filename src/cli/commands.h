@@ -5,6 +5,7 @@
 
 #include <glib.h>
 
+#include "fitscale/client.h"
 #include "fitscale/snapshot.h"
 #include "output.h"
 
@@ -17,15 +18,22 @@ typedef struct {
   char **snapshot_paths;  /* --snapshot, repeatable */
   char *output;           /* -o */
   gboolean quiet;         /* -q */
+  FsConnectionFlags connection; /* --kubeconfig, --context, ... (kubectl's) */
+  char *context_namespace; /* live: the namespace the kubeconfig context sets, NULL if none */
 } FsCommonOptions;
 
-/* Adds --snapshot, -o and -q to CONTEXT's main group, writing into OPTIONS. */
+/* Adds --snapshot, -o and -q, and kubectl's connection flags, to CONTEXT's main group,
+ * writing into OPTIONS (WITH_SNAPSHOT FALSE: -o and -q only). */
 void fs_cli_add_common (GOptionContext *context, FsCommonOptions *options, gboolean with_snapshot);
 void fs_cli_common_clear (FsCommonOptions *options);
 /* Parses argv; on failure prints "fitscale CMD: message" and the usage hint. */
 gboolean fs_cli_parse (GOptionContext *context, const char *command, int *argc, char ***argv);
-/* Loads the snapshot the options name; prints the error and returns NULL on failure. */
-FsSnapshot *fs_cli_load (const char *command, const FsCommonOptions *options);
+/* The snapshot the options name: --snapshot files, or else the cluster the connection flags
+ * and kubeconfig point to, listing RESOURCES (FsKubeResources).  Prints the error and
+ * returns NULL on failure. */
+FsSnapshot *fs_cli_load (const char *command, FsCommonOptions *options, guint resources);
+/* FLAG (the command's -n), else the live context's namespace, else NULL. */
+const char *fs_cli_namespace (const FsCommonOptions *options, const char *flag);
 /* Splits "NAMESPACE/NAME" (or "NAME", in NAMESPACE or "default") into *NS (caller frees) and
  * the name (points into ARGUMENT). */
 const char *fs_cli_split_name (const char *argument, const char *namespace, char **ns);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "fitscale/client.h"
 #include "fitscale/decode.h"
 #include "fitscale/error.h"
 #include "fitscale/timeutil.h"
@@ -22,6 +23,32 @@ fs_cli_add_common (GOptionContext *context, FsCommonOptions *options, gboolean w
     { NULL }
   };
   g_option_context_add_main_entries (context, with_snapshot ? entries : entries + 1, NULL);
+  if (!with_snapshot)
+    return;
+  FsConnectionFlags *flags = &options->connection;
+  GOptionEntry connection[] = {
+    { "kubeconfig", 0, 0, G_OPTION_ARG_FILENAME, &flags->kubeconfig,
+      "Without --snapshot, the cluster: this kubeconfig file alone (default: KUBECONFIG's files merged, "
+      "else ~/.kube/config, else the in-cluster service account)", "FILE" },
+    { "context", 0, 0, G_OPTION_ARG_STRING, &flags->context, "The kubeconfig context to use", "NAME" },
+    { "cluster", 0, 0, G_OPTION_ARG_STRING, &flags->cluster, "The kubeconfig cluster to use", "NAME" },
+    { "user", 0, 0, G_OPTION_ARG_STRING, &flags->user, "The kubeconfig user to use", "NAME" },
+    { "server", 's', 0, G_OPTION_ARG_STRING, &flags->server, "The API server's address and port", "URL" },
+    { "token", 0, 0, G_OPTION_ARG_STRING, &flags->token, "A bearer token for the API server", "TOKEN" },
+    { "certificate-authority", 0, 0, G_OPTION_ARG_FILENAME, &flags->certificate_authority,
+      "A CA certificate file to check the server with", "FILE" },
+    { "client-certificate", 0, 0, G_OPTION_ARG_FILENAME, &flags->client_certificate,
+      "A client certificate file for TLS", "FILE" },
+    { "client-key", 0, 0, G_OPTION_ARG_FILENAME, &flags->client_key, "The client certificate's key file", "FILE" },
+    { "insecure-skip-tls-verify", 0, 0, G_OPTION_ARG_NONE, &flags->insecure_skip_tls_verify,
+      "Do not check the server's certificate (insecure)", NULL },
+    { "tls-server-name", 0, 0, G_OPTION_ARG_STRING, &flags->tls_server_name,
+      "The name to check the server's certificate against (and send as SNI)", "NAME" },
+    { "request-timeout", 0, 0, G_OPTION_ARG_STRING, &flags->request_timeout,
+      "How long one request may take: 30s, 2m, ... (0: no limit, the default)", "DURATION" },
+    { NULL }
+  };
+  g_option_context_add_main_entries (context, connection, NULL);
 }
 
 void
@@ -29,6 +56,41 @@ fs_cli_common_clear (FsCommonOptions *options)
 {
   g_strfreev (options->snapshot_paths);
   g_free (options->output);
+  g_free (options->context_namespace);
+  fs_connection_flags_clear (&options->connection);
+}
+
+const char *
+fs_cli_namespace (const FsCommonOptions *options, const char *flag)
+{
+  return flag != NULL ? flag : options->context_namespace;
+}
+
+/* The cluster the connection flags point to, listed. */
+static FsSnapshot *
+load_live (const char *command, FsCommonOptions *options, guint resources)
+{
+  g_autoptr (GError) error = NULL;
+  FsRestConfig *config = fs_rest_config_load (&options->connection, &error);
+  if (config == NULL)
+    {
+      fs_cli_fail (command, error);
+      return NULL;
+    }
+  g_free (options->context_namespace);
+  options->context_namespace = g_strdup (config->context_namespace);
+  g_autoptr (FsKubeClient) client = fs_kube_client_new (config, &error);
+  g_autoptr (GPtrArray) skipped = g_ptr_array_new ();
+  FsSnapshot *snapshot = client != NULL ? fs_kube_load (client, resources, !options->quiet, skipped, &error) : NULL;
+  if (snapshot == NULL)
+    {
+      fs_cli_fail (command, error);
+      return NULL;
+    }
+  for (guint i = 0; i < skipped->len && !options->quiet; i++)
+    fprintf (stderr, "fitscale %s: note: the cluster does not serve %s (not installed?): going on without them\n",
+             command, (const char *) skipped->pdata[i]);
+  return snapshot;
 }
 
 int
@@ -50,16 +112,11 @@ fs_cli_parse (GOptionContext *context, const char *command, int *argc, char ***a
 }
 
 FsSnapshot *
-fs_cli_load (const char *command, const FsCommonOptions *options)
+fs_cli_load (const char *command, FsCommonOptions *options, guint resources)
 {
   g_autoptr (GError) error = NULL;
   if (options->snapshot_paths == NULL)
-    {
-      g_set_error (&error, FS_ERROR, FS_ERROR_USAGE,
-                   "no cluster to read: give --snapshot PATH (files from kubectl get -o json)");
-      fs_cli_fail (command, error);
-      return NULL;
-    }
+    return load_live (command, options, resources);
   FsSnapshot *snapshot = fs_load_snapshot ((const char *const *) options->snapshot_paths, &error);
   if (snapshot == NULL)
     fs_cli_fail (command, error);

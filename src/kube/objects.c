@@ -470,6 +470,9 @@ metadata_scalar (FsObjectBuilder *builder, FsField field, const char *key,
           st->resource_version[scalar->len] = '\0';
         }
       return TRUE;
+    case F_CONTINUE: /* a list's: where its next page starts */
+      fs_snapshot_builder_set_continue (builder->snapshot_builder, scalar->text, scalar->len);
+      return TRUE;
     case F_CREATION_TIME:
       return scalar_time (scalar, &st->creation_time, error);
     case F_DELETION_TIME:

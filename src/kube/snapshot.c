@@ -11,6 +11,7 @@ struct FsSnapshotBuilder {
   GArray *nodes, *pods, *workloads, *namespaces, *pod_metrics, *events, *generic;
   guint n_skipped;
   const char *resource_version;
+  char *continue_token;           /* the last list's metadata.continue (owned) */
 };
 
 FsSnapshotBuilder *
@@ -46,6 +47,7 @@ fs_snapshot_builder_free (FsSnapshotBuilder *builder)
     return;
   builder_free_arrays (builder);
   fs_pool_free (builder->pool);
+  g_free (builder->continue_token);
   g_free (builder);
 }
 
@@ -107,6 +109,19 @@ void
 fs_snapshot_builder_set_resource_version (FsSnapshotBuilder *builder, const char *rv)
 {
   builder->resource_version = fs_pool_intern (builder->pool, rv, strlen (rv));
+}
+
+void
+fs_snapshot_builder_set_continue (FsSnapshotBuilder *builder, const char *token, gsize len)
+{
+  g_free (builder->continue_token);
+  builder->continue_token = len > 0 ? g_strndup (token, len) : NULL;
+}
+
+char *
+fs_snapshot_builder_take_continue (FsSnapshotBuilder *builder)
+{
+  return g_steal_pointer (&builder->continue_token);
 }
 
 /* ---- ordering and de-duplication --------------------------------------------------- */

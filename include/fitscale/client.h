@@ -1,0 +1,65 @@
+/* fitscale — talking to the Kubernetes API server (libcurl).
+ *
+ * One FsKubeClient holds one reused connection (keep-alive, HTTP/2 where libcurl offers it,
+ * gzip) and the credentials of an FsRestConfig: a bearer token (re-read from its file when
+ * it changes), a client certificate, or an exec credential plugin run when needed and again
+ * after a 401.  Lists are paged (limit=500, continue) and every page is decoded by the
+ * streaming decoders (decode.h) while it downloads.  429 and 5xx answers are retried with
+ * capped exponential backoff and jitter, honouring Retry-After; other failures become errors
+ * a user can act on (which server, which certificate, which credential, which RBAC rule).
+ * Tokens and keys are never printed.  The client owns its config. */
+#pragma once
+
+#include <glib.h>
+
+#include "fitscale/kubeconfig.h"
+#include "fitscale/snapshot.h"
+
+G_BEGIN_DECLS
+
+typedef struct FsKubeClient FsKubeClient;
+
+/* Takes CONFIG. */
+FsKubeClient *fs_kube_client_new (FsRestConfig *config, GError **error);
+void fs_kube_client_free (FsKubeClient *client);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (FsKubeClient, fs_kube_client_free)
+
+const FsRestConfig *fs_kube_client_config (const FsKubeClient *client);
+
+typedef struct {
+  guint requests;      /* HTTP requests sent */
+  guint retries;       /* of which retries (429, 5xx, a connection cut) */
+  guint relists;       /* lists started again (410 Gone on a continue token) */
+  guint64 bytes;       /* body bytes received */
+} FsKubeClientStats;
+
+const FsKubeClientStats *fs_kube_client_stats (const FsKubeClient *client);
+
+/* The resources fitscale reads.  A command asks for the ones it needs. */
+typedef enum {
+  FS_KUBE_NODES = 1 << 0,
+  FS_KUBE_PODS = 1 << 1,
+  FS_KUBE_NAMESPACES = 1 << 2,
+  FS_KUBE_WORKLOADS = 1 << 3,       /* deployments, statefulsets, replicasets */
+  FS_KUBE_HPAS = 1 << 4,
+  FS_KUBE_VPAS = 1 << 5,            /* optional: the VPA CRD may not be installed */
+  FS_KUBE_HVPAS = 1 << 6,           /* optional */
+  FS_KUBE_POD_METRICS = 1 << 7,     /* optional: metrics-server */
+  FS_KUBE_EVENTS = 1 << 8,          /* FailedScheduling events only */
+} FsKubeResources;
+
+/* Lists RESOURCES into a new snapshot, cluster-wide (pods without Succeeded and Failed ones:
+ * they hold no room).  An optional API the server does not serve is skipped, and its name
+ * appended to SKIPPED (may be NULL).  A list whose continue token expired (410) starts
+ * again.  With PROGRESS, a one-line indicator on stderr once a list takes over a second. */
+FsSnapshot *fs_kube_load (FsKubeClient *client, guint resources, gboolean progress,
+                          GPtrArray *skipped, GError **error);
+
+/* GETs PATH (with its query) and hands the body to SINK chunk by chunk; *STATUS gets the HTTP
+ * status.  For a non-2xx answer the body is not handed on: ERROR says what the API's Status
+ * says.  Retries as described above. */
+typedef gboolean (*FsKubeSink) (const char *data, gsize len, gpointer user_data, GError **error);
+gboolean fs_kube_client_get (FsKubeClient *client, const char *path, FsKubeSink sink,
+                             gpointer user_data, long *status, GError **error);
+
+G_END_DECLS

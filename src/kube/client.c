@@ -1,0 +1,738 @@
+/* fitscale — the API client (see include/fitscale/client.h). */
+#include "config.h"
+
+#include <curl/curl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <yajl/yajl_tree.h>
+
+#include "fitscale/client.h"
+#include "fitscale/decode.h"
+#include "fitscale/error.h"
+#include "fitscale/timeutil.h"
+
+#define PAGE_LIMIT 500
+#define MAX_ATTEMPTS 6
+#define MAX_LOAD_ATTEMPTS 4
+#define MAX_ERROR_BODY (64u << 10)
+#define MAX_EXEC_OUTPUT (1u << 20)
+
+struct FsKubeClient {
+  FsRestConfig *config;
+  CURL *curl;
+  char *token;                  /* the bearer token in use (owned, wiped on free) */
+  time_t token_file_mtime;
+  gboolean exec_token;          /* the token came from the exec plugin */
+  int64_t exec_expiry;          /* unix seconds, 0 = none */
+  GBytes *exec_cert, *exec_key;
+  char *connect_to;             /* tls-server-name mapping for CURLOPT_CONNECT_TO */
+  struct curl_slist connect_to_list;
+  char *base;                   /* the URL prefix requests go to */
+  FsKubeClientStats stats;
+  guint backoff_base_ms;
+};
+
+static void
+wipe_free (char *secret)
+{
+  if (secret != NULL)
+    explicit_bzero (secret, strlen (secret));
+  g_free (secret);
+}
+
+void
+fs_kube_client_free (FsKubeClient *client)
+{
+  if (client == NULL)
+    return;
+  if (client->curl != NULL)
+    curl_easy_cleanup (client->curl);
+  wipe_free (client->token);
+  g_clear_pointer (&client->exec_cert, g_bytes_unref);
+  g_clear_pointer (&client->exec_key, g_bytes_unref);
+  g_free (client->connect_to);
+  g_free (client->base);
+  fs_rest_config_free (client->config);
+  g_free (client);
+}
+
+const FsRestConfig *
+fs_kube_client_config (const FsKubeClient *client)
+{
+  return client->config;
+}
+
+const FsKubeClientStats *
+fs_kube_client_stats (const FsKubeClient *client)
+{
+  return &client->stats;
+}
+
+/* ---- credentials ------------------------------------------------------------------------ */
+
+/* A bound service-account token rotates: read the file again when it changed. */
+static gboolean
+refresh_token_file (FsKubeClient *client, gboolean force, GError **error)
+{
+  const FsRestConfig *config = client->config;
+  if (config->token != NULL || config->token_file == NULL)
+    return TRUE;
+  struct stat info;
+  if (stat (config->token_file, &info) != 0)
+    {
+      g_set_error (error, FS_ERROR, FS_ERROR_IO, "token file %s: %s", config->token_file, g_strerror (errno));
+      return FALSE;
+    }
+  if (!force && client->token != NULL && info.st_mtime == client->token_file_mtime)
+    return TRUE;
+  char *contents = NULL;
+  if (!g_file_get_contents (config->token_file, &contents, NULL, error))
+    return FALSE;
+  wipe_free (client->token);
+  client->token = g_strdup (g_strstrip (contents));
+  wipe_free (contents);
+  client->token_file_mtime = info.st_mtime;
+  return TRUE;
+}
+
+static char *
+exec_info (const FsKubeClient *client)
+{
+  const FsExecConfig *exec = client->config->exec;
+  gboolean interactive = isatty (0) && g_strcmp0 (exec->interactive_mode, "Never") != 0;
+  GString *json = g_string_new (NULL);
+  g_string_append_printf (json, "{\"apiVersion\":\"%s\",\"kind\":\"ExecCredential\",\"spec\":{\"interactive\":%s",
+                          exec->api_version, interactive ? "true" : "false");
+  if (exec->provide_cluster_info)
+    {
+      g_autofree char *ca = NULL;
+      if (client->config->ca_pem != NULL)
+        {
+          gsize length;
+          const guchar *data = g_bytes_get_data (client->config->ca_pem, &length);
+          ca = g_base64_encode (data, length);
+        }
+      g_string_append_printf (json, ",\"cluster\":{\"server\":\"%s\",\"insecure-skip-tls-verify\":%s%s%s%s}",
+                              client->config->server, client->config->insecure ? "true" : "false",
+                              ca != NULL ? ",\"certificate-authority-data\":\"" : "", ca != NULL ? ca : "",
+                              ca != NULL ? "\"" : "");
+    }
+  g_string_append (json, "}}");
+  return g_string_free (json, FALSE);
+}
+
+static const char *
+tree_string (yajl_val root, const char *first, const char *second)
+{
+  const char *path[] = { first, second, NULL };
+  yajl_val value = yajl_tree_get (root, path, yajl_t_string);
+  return value != NULL ? YAJL_GET_STRING (value) : NULL;
+}
+
+/* Reads the plugin's ExecCredential: a token, or a client certificate and key. */
+static gboolean
+read_exec_credential (FsKubeClient *client, const char *output, GError **error)
+{
+  const FsExecConfig *exec = client->config->exec;
+  char problem[256] = "";
+  yajl_val root = yajl_tree_parse (output, problem, sizeof problem);
+  if (root == NULL)
+    {
+      g_set_error (error, FS_ERROR, FS_ERROR_INVALID, "exec plugin %s: its output is not JSON (%s)", exec->command, problem);
+      return FALSE;
+    }
+  const char *api_version = tree_string (root, "apiVersion", NULL);
+  const char *token = tree_string (root, "status", "token");
+  const char *cert = tree_string (root, "status", "clientCertificateData");
+  const char *key = tree_string (root, "status", "clientKeyData");
+  const char *expiry = tree_string (root, "status", "expirationTimestamp");
+  gboolean ok = FALSE;
+  if (g_strcmp0 (api_version, exec->api_version) != 0)
+    g_set_error (error, FS_ERROR, FS_ERROR_INVALID, "exec plugin %s: it answered apiVersion %s, not the configured %s",
+                 exec->command, api_version != NULL ? api_version : "(none)", exec->api_version);
+  else if (token == NULL && (cert == NULL || key == NULL))
+    g_set_error (error, FS_ERROR, FS_ERROR_INVALID,
+                 "exec plugin %s: its ExecCredential has neither status.token nor a client certificate and key",
+                 exec->command);
+  else
+    ok = TRUE;
+  if (ok)
+    {
+      wipe_free (client->token);
+      client->token = g_strdup (token);
+      client->exec_token = token != NULL;
+      g_clear_pointer (&client->exec_cert, g_bytes_unref);
+      g_clear_pointer (&client->exec_key, g_bytes_unref);
+      if (cert != NULL && key != NULL)
+        {
+          client->exec_cert = g_bytes_new (cert, strlen (cert));
+          client->exec_key = g_bytes_new (key, strlen (key));
+        }
+      int64_t seconds = 0;
+      client->exec_expiry = expiry != NULL && fs_time_parse (expiry, strlen (expiry), &seconds) ? seconds : 0;
+    }
+  yajl_tree_free (root);
+  return ok;
+}
+
+/* Runs the exec credential plugin (client-go plugin/pkg/client/auth/exec): the configured
+ * command with its args and env, KUBERNETES_EXEC_INFO holding an ExecCredential. */
+static gboolean
+run_exec_plugin (FsKubeClient *client, GError **error)
+{
+  const FsExecConfig *exec = client->config->exec;
+  if (exec->command == NULL)
+    {
+      g_set_error (error, FS_ERROR, FS_ERROR_INVALID, "user %s: exec has no command", client->config->user);
+      return FALSE;
+    }
+  if (g_strcmp0 (exec->interactive_mode, "Always") == 0 && !isatty (0))
+    {
+      g_set_error (error, FS_ERROR, FS_ERROR_USAGE, "exec plugin %s needs a terminal (interactiveMode Always)", exec->command);
+      return FALSE;
+    }
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_ptr_array_add (argv, exec->command);
+  for (char **arg = exec->args; arg != NULL && *arg != NULL; arg++)
+    g_ptr_array_add (argv, *arg);
+  g_ptr_array_add (argv, NULL);
+  g_auto (GStrv) envp = g_get_environ ();
+  for (char **pair = exec->env; pair != NULL && *pair != NULL; pair++)
+    {
+      g_auto (GStrv) parts = g_strsplit (*pair, "=", 2);
+      envp = g_environ_setenv (envp, parts[0], parts[1] != NULL ? parts[1] : "", TRUE);
+    }
+  g_autofree char *info = exec_info (client);
+  envp = g_environ_setenv (envp, "KUBERNETES_EXEC_INFO", info, TRUE);
+  g_autofree char *output = NULL;
+  gint wait_status = 0;
+  GError *spawn_error = NULL;
+  if (!g_spawn_sync (NULL, (char **) argv->pdata, envp, G_SPAWN_SEARCH_PATH | G_SPAWN_CHILD_INHERITS_STDIN,
+                     NULL, NULL, &output, NULL, &wait_status, &spawn_error))
+    {
+      g_set_error (error, FS_ERROR, FS_ERROR_IO, "exec plugin %s: %s%s%s", exec->command, spawn_error->message,
+                   exec->install_hint != NULL ? "\n" : "", exec->install_hint != NULL ? exec->install_hint : "");
+      g_error_free (spawn_error);
+      return FALSE;
+    }
+  if (!g_spawn_check_wait_status (wait_status, NULL))
+    {
+      g_set_error (error, FS_ERROR, FS_ERROR_IO, "exec plugin %s failed (its messages are above)", exec->command);
+      return FALSE;
+    }
+  if (strlen (output) > MAX_EXEC_OUTPUT)
+    {
+      g_set_error (error, FS_ERROR, FS_ERROR_LIMIT, "exec plugin %s: over 1 MiB of output", exec->command);
+      return FALSE;
+    }
+  gboolean ok = read_exec_credential (client, output, error);
+  explicit_bzero (output, strlen (output));
+  return ok;
+}
+
+static gboolean
+ensure_credentials (FsKubeClient *client, gboolean after_401, GError **error)
+{
+  const FsRestConfig *config = client->config;
+  if (config->token != NULL)
+    {
+      if (client->token == NULL)
+        client->token = g_strdup (config->token);
+      return TRUE;
+    }
+  if (config->exec != NULL)
+    {
+      gboolean expired = client->exec_expiry > 0 && client->exec_expiry <= g_get_real_time () / G_USEC_PER_SEC;
+      if (after_401 || expired || (client->token == NULL && client->exec_cert == NULL))
+        return run_exec_plugin (client, error);
+      return TRUE;
+    }
+  return refresh_token_file (client, after_401, error);
+}
+
+/* ---- the connection ----------------------------------------------------------------------- */
+
+static void
+set_blob (CURL *curl, CURLoption option, GBytes *bytes)
+{
+  gsize length = 0;
+  struct curl_blob blob = { .data = (void *) g_bytes_get_data (bytes, &length), .len = length,
+                            .flags = CURL_BLOB_COPY };
+  curl_easy_setopt (curl, option, &blob);
+}
+
+/* With tls-server-name the request goes to that name (for SNI and verification) and libcurl
+ * connects to the server's own host. */
+static void
+setup_server_name (FsKubeClient *client)
+{
+  const FsRestConfig *config = client->config;
+  client->base = g_strdup (config->server);
+  if (config->tls_server_name == NULL)
+    return;
+  g_autoptr (GUri) uri = g_uri_parse (config->server, G_URI_FLAGS_NONE, NULL);
+  if (uri == NULL || g_uri_get_host (uri) == NULL)
+    return;
+  int port = g_uri_get_port (uri) > 0 ? g_uri_get_port (uri) : 443;
+  g_free (client->base);
+  client->base = g_strdup_printf ("https://%s:%d", config->tls_server_name, port);
+  client->connect_to = g_strdup_printf ("%s:%d:%s:%d", config->tls_server_name, port, g_uri_get_host (uri), port);
+}
+
+FsKubeClient *
+fs_kube_client_new (FsRestConfig *config, GError **error)
+{
+  static gsize initialized = 0;
+  if (g_once_init_enter (&initialized))
+    {
+      curl_global_init (CURL_GLOBAL_DEFAULT);
+      g_once_init_leave (&initialized, 1);
+    }
+  g_autoptr (FsKubeClient) client = g_new0 (FsKubeClient, 1);
+  client->config = config;
+  client->backoff_base_ms = 200;
+  const char *base = g_getenv ("FS_RETRY_BASE_MS"); /* tests: retries without the wait */
+  if (base != NULL)
+    client->backoff_base_ms = (guint) g_ascii_strtoull (base, NULL, 10);
+  client->curl = curl_easy_init ();
+  if (client->curl == NULL)
+    {
+      g_set_error (error, FS_ERROR, FS_ERROR_IO, "libcurl could not start");
+      return NULL;
+    }
+  setup_server_name (client);
+  return g_steal_pointer (&client);
+}
+
+typedef struct {
+  FsKubeClient *client;
+  FsKubeSink sink;
+  gpointer user_data;
+  long status;
+  GString *error_body;
+  GError *sink_error;
+  int64_t retry_after_ms;
+  gboolean body_started;     /* bytes went to the sink: the request cannot be retried alone */
+} Transfer;
+
+static size_t
+on_body (char *data, size_t size, size_t count, void *user_data)
+{
+  Transfer *transfer = user_data;
+  gsize length = size * count;
+  if (transfer->status == 0)
+    curl_easy_getinfo (transfer->client->curl, CURLINFO_RESPONSE_CODE, &transfer->status);
+  transfer->client->stats.bytes += length;
+  if (transfer->status < 200 || transfer->status >= 300)
+    {
+      if (transfer->error_body->len < MAX_ERROR_BODY)
+        g_string_append_len (transfer->error_body, data, MIN (length, MAX_ERROR_BODY - transfer->error_body->len));
+      return length;
+    }
+  transfer->body_started = TRUE;
+  if (!transfer->sink (data, length, transfer->user_data, &transfer->sink_error))
+    return 0; /* aborts the transfer: CURLE_WRITE_ERROR */
+  return length;
+}
+
+static size_t
+on_header (char *data, size_t size, size_t count, void *user_data)
+{
+  Transfer *transfer = user_data;
+  gsize length = size * count;
+  if (length > 12 && g_ascii_strncasecmp (data, "Retry-After:", 12) == 0)
+    {
+      gint64 seconds = g_ascii_strtoll (data + 12, NULL, 10);
+      if (seconds > 0 && seconds < 3600)
+        transfer->retry_after_ms = seconds * 1000;
+    }
+  if (length > 5 && g_ascii_strncasecmp (data, "HTTP/", 5) == 0)
+    transfer->status = 0; /* a new response (after a redirect or 100 Continue) */
+  return length;
+}
+
+static void
+setup_request (FsKubeClient *client, const char *url, Transfer *transfer, struct curl_slist **headers)
+{
+  CURL *curl = client->curl;
+  const FsRestConfig *config = client->config;
+  curl_easy_reset (curl);
+  curl_easy_setopt (curl, CURLOPT_URL, url);
+  curl_easy_setopt (curl, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt (curl, CURLOPT_USERAGENT, "fitscale/" PACKAGE_VERSION);
+  curl_easy_setopt (curl, CURLOPT_HTTP_VERSION, (long) CURL_HTTP_VERSION_2TLS);
+  curl_easy_setopt (curl, CURLOPT_CONNECTTIMEOUT_MS, 10000L);
+  if (config->timeout_ms > 0)
+    curl_easy_setopt (curl, CURLOPT_TIMEOUT_MS, (long) config->timeout_ms);
+  if (!config->disable_compression)
+    curl_easy_setopt (curl, CURLOPT_ACCEPT_ENCODING, "");
+  if (config->proxy_url != NULL)
+    curl_easy_setopt (curl, CURLOPT_PROXY, config->proxy_url);
+  if (client->connect_to != NULL)
+    {
+      client->connect_to_list = (struct curl_slist){ client->connect_to, NULL };
+      curl_easy_setopt (curl, CURLOPT_CONNECT_TO, &client->connect_to_list);
+    }
+  if (config->insecure)
+    {
+      curl_easy_setopt (curl, CURLOPT_SSL_VERIFYPEER, 0L);
+      curl_easy_setopt (curl, CURLOPT_SSL_VERIFYHOST, 0L);
+    }
+  else if (config->ca_pem != NULL)
+    set_blob (curl, CURLOPT_CAINFO_BLOB, config->ca_pem);
+  GBytes *cert = client->exec_cert != NULL ? client->exec_cert : config->client_cert_pem;
+  GBytes *key = client->exec_key != NULL ? client->exec_key : config->client_key_pem;
+  if (cert != NULL && key != NULL)
+    {
+      curl_easy_setopt (curl, CURLOPT_SSLCERTTYPE, "PEM");
+      set_blob (curl, CURLOPT_SSLCERT_BLOB, cert);
+      curl_easy_setopt (curl, CURLOPT_SSLKEYTYPE, "PEM");
+      set_blob (curl, CURLOPT_SSLKEY_BLOB, key);
+    }
+  *headers = curl_slist_append (NULL, "Accept: application/json");
+  if (client->token != NULL)
+    {
+      g_autofree char *authorization = g_strconcat ("Authorization: Bearer ", client->token, NULL);
+      *headers = curl_slist_append (*headers, authorization);
+      explicit_bzero (authorization, strlen (authorization));
+    }
+  curl_easy_setopt (curl, CURLOPT_HTTPHEADER, *headers);
+  curl_easy_setopt (curl, CURLOPT_WRITEFUNCTION, on_body);
+  curl_easy_setopt (curl, CURLOPT_WRITEDATA, transfer);
+  curl_easy_setopt (curl, CURLOPT_HEADERFUNCTION, on_header);
+  curl_easy_setopt (curl, CURLOPT_HEADERDATA, transfer);
+}
+
+/* ---- errors a user can act on ------------------------------------------------------------ */
+
+/* The message of the Status in BODY, or BODY's start. */
+static char *
+status_message (const GString *body)
+{
+  char problem[128];
+  yajl_val root = body->len > 0 ? yajl_tree_parse (body->str, problem, sizeof problem) : NULL;
+  const char *message = root != NULL ? tree_string (root, "message", NULL) : NULL;
+  char *text = message != NULL ? g_strdup (message)
+                               : g_strndup (body->str, MIN (body->len, 200));
+  if (root != NULL)
+    yajl_tree_free (root);
+  return g_strstrip (text);
+}
+
+/* "list pods" in "" or "list deployments" in group "apps", from an API path. */
+static char *
+rbac_rule (const char *path)
+{
+  g_autofree char *bare = g_strndup (path, strcspn (path, "?"));
+  g_auto (GStrv) parts = g_strsplit (bare, "/", -1);
+  guint n = g_strv_length (parts);
+  gboolean core = n > 1 && strcmp (parts[1], "api") == 0;
+  const char *group = core ? "\"\" (core)" : n > 2 ? parts[2] : "?";
+  const char *resource = n > 0 ? parts[n - 1] : "?";
+  return g_strdup_printf ("verb list on resource %s in API group %s", resource, group);
+}
+
+static char *
+credential_kind (const FsKubeClient *client)
+{
+  const FsRestConfig *config = client->config;
+  if (config->token != NULL)
+    return g_strdup ("a bearer token (--token or the kubeconfig's token)");
+  if (config->exec != NULL)
+    return g_strdup_printf ("%s from the exec plugin %s", client->exec_token ? "a token" : "a client certificate",
+                            config->exec->command);
+  if (config->token_file != NULL)
+    return g_strdup_printf ("the token in %s", config->token_file);
+  if (config->client_cert_pem != NULL)
+    return g_strdup ("a client certificate");
+  return g_strdup ("no credentials");
+}
+
+static void
+http_error (const FsKubeClient *client, const char *path, long status, const GString *body, GError **error)
+{
+  g_autofree char *message = status_message (body);
+  const FsRestConfig *config = client->config;
+  if (status == 401)
+    {
+      g_autofree char *credential = credential_kind (client);
+      g_set_error (error, FS_ERROR, FS_ERROR_IO, "%s: 401 Unauthorized for user %s, with %s (%s): %s",
+                   config->server, config->user != NULL ? config->user : "(none)", credential, config->source, message);
+    }
+  else if (status == 403)
+    {
+      g_autofree char *rule = rbac_rule (path);
+      g_set_error (error, FS_ERROR, FS_ERROR_IO, "%s: 403 Forbidden: %s; the RBAC rule needed: %s", config->server,
+                   message, rule);
+    }
+  else
+    g_set_error (error, FS_ERROR, status == 404 ? FS_ERROR_NOT_FOUND : FS_ERROR_IO, "%s%s: HTTP %ld: %s",
+                 config->server, path, status, message);
+}
+
+static void
+transport_error (const FsKubeClient *client, CURLcode code, const char *detail, GError **error)
+{
+  const FsRestConfig *config = client->config;
+  const char *what = curl_easy_strerror (code);
+  if (code == CURLE_PEER_FAILED_VERIFICATION || code == CURLE_SSL_CACERT_BADFILE || code == CURLE_SSL_CONNECT_ERROR)
+    g_set_error (error, FS_ERROR, FS_ERROR_IO,
+                 "TLS with %s (name %s) failed: %s (%s); the server's certificate was checked against %s",
+                 config->server, config->tls_server_name != NULL ? config->tls_server_name : "from the URL", what,
+                 detail, config->ca_origin != NULL ? config->ca_origin : "the system's CA certificates");
+  else
+    g_set_error (error, FS_ERROR, FS_ERROR_IO, "cannot reach the API server %s (%s): %s%s%s", config->server,
+                 config->source, what, *detail != '\0' ? ": " : "", detail);
+}
+
+/* ---- requests ----------------------------------------------------------------------------- */
+
+static gboolean
+retryable_status (long status)
+{
+  return status == 429 || status >= 500;
+}
+
+static void
+backoff (FsKubeClient *client, guint attempt, int64_t retry_after_ms)
+{
+  int64_t wait = (int64_t) client->backoff_base_ms << MIN (attempt, 5u);
+  wait = MIN (wait, 5000);
+  wait = wait * g_random_int_range (80, 121) / 100; /* jitter, +-20 % */
+  if (retry_after_ms > 0)
+    wait = MAX (wait, MIN (retry_after_ms, 30000));
+  if (client->backoff_base_ms == 0)
+    wait = 0;
+  g_usleep ((gulong) wait * 1000);
+  client->stats.retries++;
+}
+
+/* One request, with the retries that are safe: before any body byte reached the sink. */
+static gboolean
+get_once (FsKubeClient *client, const char *path, FsKubeSink sink, gpointer user_data, long *status,
+          gboolean *body_started, GError **error)
+{
+  g_autofree char *url = g_strconcat (client->base, path, NULL);
+  gboolean after_401 = FALSE;
+  for (guint attempt = 0;; attempt++)
+    {
+      if (!ensure_credentials (client, after_401, error))
+        return FALSE;
+      Transfer transfer = { client, sink, user_data, 0, g_string_new (NULL), NULL, 0, FALSE };
+      char detail[CURL_ERROR_SIZE] = "";
+      struct curl_slist *headers = NULL;
+      setup_request (client, url, &transfer, &headers);
+      curl_easy_setopt (client->curl, CURLOPT_ERRORBUFFER, detail);
+      client->stats.requests++;
+      CURLcode code = curl_easy_perform (client->curl);
+      curl_slist_free_all (headers);
+      if (transfer.status == 0)
+        curl_easy_getinfo (client->curl, CURLINFO_RESPONSE_CODE, &transfer.status);
+      *status = transfer.status;
+      *body_started = transfer.body_started;
+      gboolean can_retry = !transfer.body_started && attempt + 1 < MAX_ATTEMPTS;
+      gboolean again = FALSE;
+      if (transfer.sink_error != NULL)
+        g_propagate_error (error, g_steal_pointer (&transfer.sink_error));
+      else if (code != CURLE_OK)
+        {
+          /* a connection cut or a timeout is worth another try; a wrong name or certificate
+           * is not */
+          again = can_retry && code != CURLE_COULDNT_RESOLVE_HOST && code != CURLE_PEER_FAILED_VERIFICATION
+                  && code != CURLE_SSL_CACERT_BADFILE && code != CURLE_COULDNT_CONNECT
+                  && code != CURLE_SSL_CONNECT_ERROR;
+          if (!again)
+            transport_error (client, code, detail, error);
+        }
+      else if (transfer.status == 401 && !after_401
+               && (client->config->exec != NULL || client->config->token_file != NULL))
+        again = after_401 = TRUE; /* a rotated token or an expired plugin credential: once more */
+      else if (retryable_status (transfer.status) && can_retry)
+        again = TRUE;
+      else if (transfer.status < 200 || transfer.status >= 300)
+        http_error (client, path, transfer.status, transfer.error_body, error);
+      int64_t retry_after = transfer.retry_after_ms;
+      g_string_free (transfer.error_body, TRUE);
+      if (!again)
+        return error == NULL || *error == NULL;
+      backoff (client, attempt, retry_after);
+    }
+}
+
+gboolean
+fs_kube_client_get (FsKubeClient *client, const char *path, FsKubeSink sink, gpointer user_data,
+                    long *status, GError **error)
+{
+  gboolean body_started = FALSE;
+  return get_once (client, path, sink, user_data, status, &body_started, error);
+}
+
+/* ---- lists ------------------------------------------------------------------------------ */
+
+/* Where a list is, for the progress line. */
+typedef struct {
+  const char *name;
+  gboolean enabled;
+  gint64 started;
+  gint64 shown_at;       /* 0 = not shown yet */
+  guint pages;
+  guint64 bytes;
+} Progress;
+
+static void
+progress_update (Progress *progress, gsize more)
+{
+  progress->bytes += more;
+  if (!progress->enabled)
+    return;
+  gint64 now = g_get_monotonic_time ();
+  if (now - progress->started < G_USEC_PER_SEC || now - progress->shown_at < G_USEC_PER_SEC / 10)
+    return;
+  fprintf (stderr, "\r\033[Kfitscale: listing %s: page %u, %.1f MB", progress->name, progress->pages + 1,
+           progress->bytes / 1e6);
+  progress->shown_at = now;
+}
+
+static void
+progress_end (Progress *progress)
+{
+  if (progress->shown_at != 0)
+    fprintf (stderr, "\r\033[K");
+}
+
+typedef struct {
+  FsJsonFeed *feed;
+  Progress *progress;
+} PageSink;
+
+static gboolean
+feed_page (const char *data, gsize len, gpointer user_data, GError **error)
+{
+  PageSink *sink = user_data;
+  progress_update (sink->progress, len);
+  return fs_json_feed_bytes (sink->feed, data, len, error);
+}
+
+typedef enum { LIST_OK, LIST_ABSENT, LIST_RESTART, LIST_FAILED } ListOutcome;
+
+/* Lists PATH page by page into BUILDER. */
+static ListOutcome
+list_pages (FsKubeClient *client, const char *path, const char *selector, FsSnapshotBuilder *builder,
+            Progress *progress, GError **error)
+{
+  g_autofree char *token = NULL;
+  do
+    {
+      g_autofree char *escaped_token = token != NULL ? g_uri_escape_string (token, NULL, FALSE) : NULL;
+      g_autofree char *escaped_selector = selector != NULL ? g_uri_escape_string (selector, "=!,", FALSE) : NULL;
+      g_autofree char *request = g_strdup_printf ("%s?limit=%d%s%s%s%s", path, PAGE_LIMIT,
+                                                  selector != NULL ? "&fieldSelector=" : "",
+                                                  selector != NULL ? escaped_selector : "",
+                                                  token != NULL ? "&continue=" : "", token != NULL ? escaped_token : "");
+      g_autofree char *source = g_strconcat (client->config->server, request, NULL);
+      g_autoptr (FsJsonFeed) feed = fs_json_feed_new (builder, source);
+      PageSink sink = { feed, progress };
+      long status = 0;
+      gboolean body_started = FALSE;
+      GError *local_error = NULL;
+      if (!get_once (client, request, feed_page, &sink, &status, &body_started, &local_error))
+        {
+          if (status == 404 && !body_started)
+            {
+              g_error_free (local_error);
+              return LIST_ABSENT;
+            }
+          gboolean restart = status == 410 || (body_started && local_error->domain == FS_ERROR
+                                               && local_error->code == FS_ERROR_IO);
+          g_propagate_error (error, local_error);
+          return restart ? LIST_RESTART : LIST_FAILED;
+        }
+      if (!fs_json_feed_finish (feed, error))
+        return LIST_FAILED;
+      g_clear_pointer (&token, g_free);
+      token = fs_snapshot_builder_take_continue (builder);
+      progress->pages++;
+    }
+  while (token != NULL);
+  return LIST_OK;
+}
+
+typedef struct {
+  guint resource;
+  const char *name;
+  const char *path;
+  const char *field_selector;
+  gboolean optional;
+} Listing;
+
+static const Listing listings[] = {
+  { FS_KUBE_NODES, "nodes", "/api/v1/nodes", NULL, FALSE },
+  { FS_KUBE_NAMESPACES, "namespaces", "/api/v1/namespaces", NULL, FALSE },
+  { FS_KUBE_PODS, "pods", "/api/v1/pods", "status.phase!=Succeeded,status.phase!=Failed", FALSE },
+  { FS_KUBE_WORKLOADS, "deployments", "/apis/apps/v1/deployments", NULL, FALSE },
+  { FS_KUBE_WORKLOADS, "statefulsets", "/apis/apps/v1/statefulsets", NULL, FALSE },
+  { FS_KUBE_WORKLOADS, "replicasets", "/apis/apps/v1/replicasets", NULL, FALSE },
+  { FS_KUBE_HPAS, "horizontalpodautoscalers", "/apis/autoscaling/v2/horizontalpodautoscalers", NULL, FALSE },
+  { FS_KUBE_VPAS, "verticalpodautoscalers", "/apis/autoscaling.k8s.io/v1/verticalpodautoscalers", NULL, TRUE },
+  { FS_KUBE_HVPAS, "hvpas", "/apis/autoscaling.k8s.io/v1alpha1/hvpas", NULL, TRUE },
+  { FS_KUBE_POD_METRICS, "pods.metrics.k8s.io", "/apis/metrics.k8s.io/v1beta1/pods", NULL, TRUE },
+  { FS_KUBE_EVENTS, "events", "/api/v1/events", "reason=FailedScheduling", FALSE },
+};
+
+static FsSnapshot *
+load_once (FsKubeClient *client, guint resources, gboolean progress, GPtrArray *skipped,
+           gboolean *restart, GError **error)
+{
+  g_autoptr (FsSnapshotBuilder) builder = fs_snapshot_builder_new ();
+  for (gsize i = 0; i < G_N_ELEMENTS (listings); i++)
+    {
+      const Listing *listing = &listings[i];
+      if (!(resources & listing->resource))
+        continue;
+      Progress line = { listing->name, progress, g_get_monotonic_time (), 0, 0, 0 };
+      ListOutcome outcome = list_pages (client, listing->path, listing->field_selector, builder, &line, error);
+      progress_end (&line);
+      if (outcome == LIST_ABSENT && listing->optional)
+        {
+          if (skipped != NULL)
+            g_ptr_array_add (skipped, (gpointer) listing->name);
+          continue;
+        }
+      if (outcome == LIST_ABSENT)
+        g_set_error (error, FS_ERROR, FS_ERROR_NOT_FOUND, "%s%s: the server does not serve %s",
+                     client->config->server, listing->path, listing->name);
+      if (outcome != LIST_OK)
+        {
+          *restart = outcome == LIST_RESTART;
+          return NULL;
+        }
+    }
+  return fs_snapshot_builder_finish (g_steal_pointer (&builder), error);
+}
+
+FsSnapshot *
+fs_kube_load (FsKubeClient *client, guint resources, gboolean progress, GPtrArray *skipped,
+              GError **error)
+{
+  progress = progress && isatty (2);
+  for (guint attempt = 0;; attempt++)
+    {
+      gboolean restart = FALSE;
+      GError *local_error = NULL;
+      if (skipped != NULL)
+        g_ptr_array_set_size (skipped, 0);
+      FsSnapshot *snapshot = load_once (client, resources, progress, skipped, &restart, &local_error);
+      if (snapshot != NULL)
+        return snapshot;
+      if (!restart || attempt + 1 >= MAX_LOAD_ATTEMPTS)
+        {
+          g_propagate_error (error, local_error);
+          return NULL;
+        }
+      g_error_free (local_error); /* an expired continue token or a cut connection: list again */
+      client->stats.relists++;
+      backoff (client, attempt, 0);
+    }
+}

@@ -1,0 +1,876 @@
+/* fakeapi — a small Kubernetes API server for fitscale's tests (libmicrohttpd).
+ *
+ *   fakeapi [--port N] [--port-file FILE] [--tls-cert PEM --tls-key PEM] [--token T]
+ *           [--fault SPEC]... [--watch-events FILE] [--log FILE] FILE.json...
+ *
+ * Serves the objects of the given JSON files (single objects, typed lists, v1 Lists) as the
+ * API server would: discovery (/version, /api, /apis, each group version's resource list),
+ * list and get for nodes, pods, namespaces, events, deployments, statefulsets, replicasets,
+ * HPAs, VPAs, Hvpas and PodMetrics, cluster-wide and per namespace, paged with limit and
+ * continue, filtered by fieldSelector (=, ==, != on metadata.name, metadata.namespace,
+ * spec.nodeName, status.phase, reason) and labelSelector (key=value, key!=value, key).
+ * ?watch=1 streams the events of --watch-events (one JSON watch event per line) and a
+ * BOOKMARK, then ends.  --token makes every request need that bearer token.  Faults:
+ *   status:CODE:N[:PREFIX]   the first N requests (under PREFIX) answer CODE with a Status
+ *   retry-after:N            with status 429: the Retry-After header to send
+ *   gone-on-continue:N       the first N requests with a continue token answer 410 Gone
+ *   cut:N                    the first N list answers stop half way (the connection closes)
+ *   slow:MS                  every answer waits MS milliseconds first
+ * Every request is logged to --log as "METHOD PATH?QUERY STATUS".  The port is printed on
+ * stdout (and written to --port-file) once the server listens. */
+#include "config.h"
+
+#include <microhttpd.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <yajl/yajl_gen.h>
+#include <yajl/yajl_tree.h>
+
+#include <glib.h>
+
+typedef struct {
+  const char *group;      /* "" for the core group */
+  const char *version;
+  const char *resource;   /* plural */
+  const char *kind;
+  gboolean namespaced;
+  const char *short_name;   /* kubectl's short name, or NULL */
+} ResourceType;
+
+static const ResourceType types[] = {
+  { "", "v1", "nodes", "Node", FALSE, "no" },
+  { "", "v1", "pods", "Pod", TRUE, "po" },
+  { "", "v1", "namespaces", "Namespace", FALSE, "ns" },
+  { "", "v1", "events", "Event", TRUE, "ev" },
+  { "apps", "v1", "deployments", "Deployment", TRUE, "deploy" },
+  { "apps", "v1", "statefulsets", "StatefulSet", TRUE, "sts" },
+  { "apps", "v1", "replicasets", "ReplicaSet", TRUE, "rs" },
+  { "autoscaling", "v2", "horizontalpodautoscalers", "HorizontalPodAutoscaler", TRUE, "hpa" },
+  { "autoscaling.k8s.io", "v1", "verticalpodautoscalers", "VerticalPodAutoscaler", TRUE, "vpa" },
+  { "autoscaling.k8s.io", "v1alpha1", "hvpas", "Hvpa", TRUE, NULL },
+  { "metrics.k8s.io", "v1beta1", "pods", "PodMetrics", TRUE, NULL },
+};
+
+typedef struct {
+  const ResourceType *type;
+  char *namespace;
+  char *name;
+  yajl_val object;
+} Object;
+
+typedef struct {
+  int code;
+  int count;
+  char *prefix;
+} StatusFault;
+
+static struct {
+  GPtrArray *objects;          /* Object, sorted by type, namespace, name */
+  GPtrArray *roots;            /* yajl_val documents */
+  char *token;
+  GPtrArray *status_faults;
+  int retry_after;
+  int gone_on_continue;
+  int cut;
+  int slow_ms;
+  char *watch_events;
+  FILE *log;
+  GMutex lock;
+} server;
+
+/* ---- loading ------------------------------------------------------------------------- */
+
+static const char *
+string_at (yajl_val object, const char *first, const char *second)
+{
+  const char *path[] = { first, second, NULL };
+  yajl_val value = yajl_tree_get (object, path, yajl_t_string);
+  return value != NULL ? YAJL_GET_STRING (value) : NULL;
+}
+
+static const ResourceType *
+type_of (const char *api_version, const char *kind)
+{
+  for (gsize i = 0; i < G_N_ELEMENTS (types); i++)
+    {
+      const ResourceType *type = &types[i];
+      g_autofree char *want = type->group[0] != '\0' ? g_strdup_printf ("%s/%s", type->group, type->version)
+                                                      : g_strdup (type->version);
+      gboolean version_ok = api_version == NULL || strcmp (api_version, want) == 0
+                            || (strcmp (type->kind, "HorizontalPodAutoscaler") == 0
+                                && g_str_has_prefix (api_version, "autoscaling/"));
+      if (g_strcmp0 (kind, type->kind) == 0 && version_ok)
+        return type;
+    }
+  return NULL;
+}
+
+static void
+add_object (yajl_val object, const char *list_kind, const char *list_version)
+{
+  const char *kind = string_at (object, "kind", NULL);
+  const char *api_version = string_at (object, "apiVersion", NULL);
+  if (kind == NULL && list_kind != NULL && g_str_has_suffix (list_kind, "List"))
+    {
+      static GHashTable *kinds;
+      if (kinds == NULL)
+        kinds = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      char *bare = g_strndup (list_kind, strlen (list_kind) - 4);
+      char *interned = g_hash_table_lookup (kinds, bare);
+      if (interned == NULL)
+        g_hash_table_insert (kinds, interned = bare, bare);
+      else
+        g_free (bare);
+      kind = interned;
+      api_version = list_version;
+    }
+  const ResourceType *type = type_of (api_version, kind);
+  if (type == NULL)
+    return;
+  Object *entry = g_new0 (Object, 1);
+  entry->type = type;
+  entry->namespace = g_strdup (string_at (object, "metadata", "namespace"));
+  entry->name = g_strdup (string_at (object, "metadata", "name"));
+  entry->object = object;
+  g_ptr_array_add (server.objects, entry);
+}
+
+static gboolean
+load_file (const char *path)
+{
+  g_autofree char *text = NULL;
+  g_autoptr (GError) error = NULL;
+  if (!g_file_get_contents (path, &text, NULL, &error))
+    {
+      fprintf (stderr, "fakeapi: %s\n", error->message);
+      return FALSE;
+    }
+  char problem[256];
+  yajl_val root = yajl_tree_parse (text, problem, sizeof problem);
+  if (root == NULL)
+    {
+      fprintf (stderr, "fakeapi: %s: %s\n", path, problem);
+      return FALSE;
+    }
+  g_ptr_array_add (server.roots, root);
+  const char *path_items[] = { "items", NULL };
+  yajl_val items = yajl_tree_get (root, path_items, yajl_t_array);
+  if (items == NULL)
+    {
+      add_object (root, NULL, NULL);
+      return TRUE;
+    }
+  const char *list_kind = string_at (root, "kind", NULL);
+  const char *list_version = string_at (root, "apiVersion", NULL);
+  for (size_t i = 0; i < YAJL_GET_ARRAY (items)->len; i++)
+    add_object (YAJL_GET_ARRAY (items)->values[i], list_kind, list_version);
+  return TRUE;
+}
+
+static gint
+compare_objects (gconstpointer a, gconstpointer b)
+{
+  const Object *x = *(const Object *const *) a, *y = *(const Object *const *) b;
+  if (x->type != y->type)
+    return x->type < y->type ? -1 : 1;
+  int by_namespace = g_strcmp0 (x->namespace, y->namespace);
+  return by_namespace != 0 ? by_namespace : g_strcmp0 (x->name, y->name);
+}
+
+/* ---- selectors ---------------------------------------------------------------------- */
+
+static const char *
+field_of (const Object *object, const char *field)
+{
+  if (strcmp (field, "metadata.name") == 0)
+    return object->name;
+  if (strcmp (field, "metadata.namespace") == 0)
+    return object->namespace;
+  g_auto (GStrv) parts = g_strsplit (field, ".", 2);
+  return string_at (object->object, parts[0], parts[1]);
+}
+
+/* fieldSelector: TERM[,TERM...], TERM = FIELD=VALUE | FIELD==VALUE | FIELD!=VALUE */
+static gboolean
+fields_match (const Object *object, const char *selector)
+{
+  if (selector == NULL || *selector == '\0')
+    return TRUE;
+  g_auto (GStrv) terms = g_strsplit (selector, ",", -1);
+  for (char **term = terms; *term != NULL; term++)
+    {
+      char *op = strstr (*term, "!=");
+      gboolean negate = op != NULL;
+      if (op == NULL)
+        op = strchr (*term, '=');
+      if (op == NULL)
+        return FALSE;
+      g_autofree char *field = g_strndup (*term, op - *term);
+      const char *value = op + (negate ? 2 : op[1] == '=' ? 2 : 1);
+      const char *actual = field_of (object, field);
+      gboolean equal = g_strcmp0 (actual != NULL ? actual : "", value) == 0;
+      if (equal == negate)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* labelSelector: TERM[,TERM...], TERM = KEY=VALUE | KEY==VALUE | KEY!=VALUE | KEY | !KEY */
+static gboolean
+labels_match (const Object *object, const char *selector)
+{
+  if (selector == NULL || *selector == '\0')
+    return TRUE;
+  g_auto (GStrv) terms = g_strsplit (selector, ",", -1);
+  for (char **term = terms; *term != NULL; term++)
+    {
+      char *op = strstr (*term, "!=");
+      gboolean negate = op != NULL;
+      if (op == NULL)
+        op = strchr (*term, '=');
+      const char *key = **term == '!' ? *term + 1 : *term;
+      g_autofree char *name = op != NULL ? g_strndup (*term, op - *term) : g_strdup (key);
+      const char *path[] = { "metadata", "labels", name, NULL };
+      yajl_val label = yajl_tree_get (object->object, path, yajl_t_string);
+      if (op == NULL)
+        {
+          if ((label != NULL) == (**term == '!'))
+            return FALSE;
+          continue;
+        }
+      const char *value = op + (negate ? 2 : op[1] == '=' ? 2 : 1);
+      gboolean equal = label != NULL && strcmp (label->u.string, value) == 0;
+      if (equal == negate)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* ---- writing JSON ------------------------------------------------------------------------ */
+
+static void
+gen_value (yajl_gen gen, yajl_val value)
+{
+  if (YAJL_IS_STRING (value))
+    yajl_gen_string (gen, (const unsigned char *) value->u.string, strlen (value->u.string));
+  else if (YAJL_IS_NUMBER (value))
+    yajl_gen_number (gen, value->u.number.r, strlen (value->u.number.r));
+  else if (YAJL_IS_TRUE (value))
+    yajl_gen_bool (gen, 1);
+  else if (YAJL_IS_FALSE (value))
+    yajl_gen_bool (gen, 0);
+  else if (YAJL_IS_NULL (value))
+    yajl_gen_null (gen);
+  else if (YAJL_IS_ARRAY (value))
+    {
+      yajl_gen_array_open (gen);
+      for (size_t i = 0; i < YAJL_GET_ARRAY (value)->len; i++)
+        gen_value (gen, YAJL_GET_ARRAY (value)->values[i]);
+      yajl_gen_array_close (gen);
+    }
+  else
+    {
+      yajl_gen_map_open (gen);
+      for (size_t i = 0; i < YAJL_GET_OBJECT (value)->len; i++)
+        {
+          const char *key = YAJL_GET_OBJECT (value)->keys[i];
+          yajl_gen_string (gen, (const unsigned char *) key, strlen (key));
+          gen_value (gen, YAJL_GET_OBJECT (value)->values[i]);
+        }
+      yajl_gen_map_close (gen);
+    }
+}
+
+static void
+gen_text (yajl_gen gen, const char *text)
+{
+  yajl_gen_string (gen, (const unsigned char *) text, strlen (text));
+}
+
+static void
+gen_pair (yajl_gen gen, const char *key, const char *value)
+{
+  gen_text (gen, key);
+  gen_text (gen, value);
+}
+
+static char *
+gen_finish (yajl_gen gen)
+{
+  const unsigned char *buffer;
+  size_t length;
+  yajl_gen_get_buf (gen, &buffer, &length);
+  char *text = g_strndup ((const char *) buffer, length);
+  yajl_gen_free (gen);
+  return text;
+}
+
+static char *
+status_json (int code, const char *reason, const char *message)
+{
+  yajl_gen gen = yajl_gen_alloc (NULL);
+  yajl_gen_map_open (gen);
+  gen_pair (gen, "kind", "Status");
+  gen_pair (gen, "apiVersion", "v1");
+  gen_text (gen, "metadata");
+  yajl_gen_map_open (gen);
+  yajl_gen_map_close (gen);
+  gen_pair (gen, "status", "Failure");
+  gen_pair (gen, "message", message);
+  gen_pair (gen, "reason", reason);
+  gen_text (gen, "code");
+  yajl_gen_integer (gen, code);
+  yajl_gen_map_close (gen);
+  return gen_finish (gen);
+}
+
+/* ---- discovery ---------------------------------------------------------------------------- */
+
+static char *
+group_version_text (const ResourceType *type)
+{
+  return type->group[0] != '\0' ? g_strdup_printf ("%s/%s", type->group, type->version) : g_strdup (type->version);
+}
+
+static char *
+resource_list (const char *group, const char *version)
+{
+  yajl_gen gen = yajl_gen_alloc (NULL);
+  g_autofree char *group_version = group[0] != '\0' ? g_strdup_printf ("%s/%s", group, version) : g_strdup (version);
+  yajl_gen_map_open (gen);
+  gen_pair (gen, "kind", "APIResourceList");
+  gen_pair (gen, "apiVersion", "v1");
+  gen_pair (gen, "groupVersion", group_version);
+  gen_text (gen, "resources");
+  yajl_gen_array_open (gen);
+  for (gsize i = 0; i < G_N_ELEMENTS (types); i++)
+    {
+      const ResourceType *type = &types[i];
+      if (strcmp (type->group, group) != 0 || strcmp (type->version, version) != 0)
+        continue;
+      g_autofree char *singular = g_ascii_strdown (type->kind, -1);
+      yajl_gen_map_open (gen);
+      gen_pair (gen, "name", type->resource);
+      gen_pair (gen, "singularName", singular);
+      gen_text (gen, "namespaced");
+      yajl_gen_bool (gen, type->namespaced);
+      gen_pair (gen, "kind", type->kind);
+      if (type->short_name != NULL)
+        {
+          gen_text (gen, "shortNames");
+          yajl_gen_array_open (gen);
+          gen_text (gen, type->short_name);
+          yajl_gen_array_close (gen);
+        }
+      gen_text (gen, "verbs");
+      yajl_gen_array_open (gen);
+      gen_text (gen, "get");
+      gen_text (gen, "list");
+      gen_text (gen, "watch");
+      yajl_gen_array_close (gen);
+      yajl_gen_map_close (gen);
+    }
+  yajl_gen_array_close (gen);
+  yajl_gen_map_close (gen);
+  return gen_finish (gen);
+}
+
+static char *
+group_list (void)
+{
+  yajl_gen gen = yajl_gen_alloc (NULL);
+  yajl_gen_map_open (gen);
+  gen_pair (gen, "kind", "APIGroupList");
+  gen_pair (gen, "apiVersion", "v1");
+  gen_text (gen, "groups");
+  yajl_gen_array_open (gen);
+  for (gsize i = 0; i < G_N_ELEMENTS (types); i++)
+    {
+      const ResourceType *type = &types[i];
+      gboolean first = type->group[0] != '\0';
+      for (gsize j = 0; j < i && first; j++)
+        first = strcmp (types[j].group, type->group) != 0;
+      if (!first)
+        continue;
+      yajl_gen_map_open (gen);
+      gen_pair (gen, "name", type->group);
+      gen_text (gen, "versions");
+      yajl_gen_array_open (gen);
+      g_autofree char *preferred = NULL;
+      for (gsize j = i; j < G_N_ELEMENTS (types); j++)
+        {
+          gboolean seen = FALSE;
+          for (gsize k = i; k < j; k++)
+            seen |= strcmp (types[k].group, types[j].group) == 0 && strcmp (types[k].version, types[j].version) == 0;
+          if (strcmp (types[j].group, type->group) != 0 || seen)
+            continue;
+          g_autofree char *group_version = group_version_text (&types[j]);
+          yajl_gen_map_open (gen);
+          gen_pair (gen, "groupVersion", group_version);
+          gen_pair (gen, "version", types[j].version);
+          yajl_gen_map_close (gen);
+          if (preferred == NULL)
+            preferred = g_steal_pointer (&group_version);
+        }
+      yajl_gen_array_close (gen);
+      gen_text (gen, "preferredVersion");
+      yajl_gen_map_open (gen);
+      gen_pair (gen, "groupVersion", preferred);
+      gen_pair (gen, "version", strchr (preferred, '/') + 1);
+      yajl_gen_map_close (gen);
+      yajl_gen_map_close (gen);
+    }
+  yajl_gen_array_close (gen);
+  yajl_gen_map_close (gen);
+  return gen_finish (gen);
+}
+
+/* ---- lists and objects -------------------------------------------------------------------- */
+
+typedef struct {
+  const ResourceType *type;
+  const char *namespace;      /* NULL: every namespace */
+  const char *name;           /* a get, NULL for a list */
+  gboolean watch;
+} Target;
+
+/* /api/v1/[namespaces/NS/]RESOURCE[/NAME] or /apis/GROUP/VERSION/[namespaces/NS/]RESOURCE[/NAME] */
+static gboolean
+parse_target (const char *url, Target *target)
+{
+  g_auto (GStrv) parts = g_strsplit (url + 1, "/", -1);
+  guint n = g_strv_length (parts), at;
+  const char *group, *version;
+  if (n >= 3 && strcmp (parts[0], "api") == 0)
+    group = "", version = parts[1], at = 2;
+  else if (n >= 4 && strcmp (parts[0], "apis") == 0)
+    group = parts[1], version = parts[2], at = 3;
+  else
+    return FALSE;
+  memset (target, 0, sizeof *target);
+  static GStringChunk *strings;
+  if (strings == NULL)
+    strings = g_string_chunk_new (1024);
+  if (at + 2 < n && strcmp (parts[at], "namespaces") == 0)
+    {
+      target->namespace = g_string_chunk_insert_const (strings, parts[at + 1]);
+      at += 2;
+    }
+  const char *resource = parts[at];
+  if (at + 1 < n)
+    target->name = g_string_chunk_insert_const (strings, parts[at + 1]);
+  if (at + 2 < n)
+    return FALSE;
+  for (gsize i = 0; i < G_N_ELEMENTS (types); i++)
+    if (strcmp (types[i].group, group) == 0 && strcmp (types[i].version, version) == 0
+        && strcmp (types[i].resource, resource) == 0)
+      target->type = &types[i];
+  /* GET /api/v1/namespaces/NAME is a get of a namespace */
+  if (target->type == NULL && target->namespace == NULL && at + 1 < n && strcmp (resource, "namespaces") == 0)
+    return FALSE;
+  return target->type != NULL;
+}
+
+static void
+gen_object (yajl_gen gen, const Object *object)
+{
+  yajl_val value = object->object;
+  yajl_gen_map_open (gen);
+  /* kind and apiVersion first, as the API server writes them */
+  g_autofree char *api_version = group_version_text (object->type);
+  gen_pair (gen, "kind", object->type->kind);
+  gen_pair (gen, "apiVersion", api_version);
+  for (size_t i = 0; i < YAJL_GET_OBJECT (value)->len; i++)
+    {
+      const char *key = YAJL_GET_OBJECT (value)->keys[i];
+      if (strcmp (key, "kind") == 0 || strcmp (key, "apiVersion") == 0)
+        continue;
+      gen_text (gen, key);
+      gen_value (gen, YAJL_GET_OBJECT (value)->values[i]);
+    }
+  yajl_gen_map_close (gen);
+}
+
+static char *
+list_json (const Target *target, const char *fields, const char *labels, int limit, int offset, int *next)
+{
+  yajl_gen gen = yajl_gen_alloc (NULL);
+  g_autofree char *api_version = group_version_text (target->type);
+  g_autofree char *list_kind = g_strconcat (target->type->kind, "List", NULL);
+  yajl_gen_map_open (gen);
+  gen_pair (gen, "kind", list_kind);
+  gen_pair (gen, "apiVersion", api_version);
+  gen_text (gen, "items");
+  yajl_gen_array_open (gen);
+  int matched = 0, emitted = 0;
+  *next = -1;
+  for (guint i = 0; i < server.objects->len; i++)
+    {
+      const Object *object = server.objects->pdata[i];
+      if (object->type != target->type || (target->namespace != NULL && g_strcmp0 (object->namespace, target->namespace) != 0)
+          || !fields_match (object, fields) || !labels_match (object, labels))
+        continue;
+      if (matched++ < offset)
+        continue;
+      if (limit > 0 && emitted == limit)
+        {
+          *next = offset + emitted;
+          break;
+        }
+      gen_object (gen, object);
+      emitted++;
+    }
+  yajl_gen_array_close (gen);
+  gen_text (gen, "metadata");
+  yajl_gen_map_open (gen);
+  gen_pair (gen, "resourceVersion", "1000");
+  if (*next >= 0)
+    {
+      g_autofree char *plain = g_strdup_printf ("{\"offset\":%d}", *next);
+      g_autofree char *token = g_base64_encode ((const guchar *) plain, strlen (plain));
+      gen_pair (gen, "continue", token);
+    }
+  yajl_gen_map_close (gen);
+  yajl_gen_map_close (gen);
+  return gen_finish (gen);
+}
+
+static int
+offset_of (const char *token)
+{
+  if (token == NULL)
+    return 0;
+  gsize length = 0;
+  g_autofree guchar *plain = g_base64_decode (token, &length);
+  g_autofree char *text = g_strndup ((const char *) plain, length);
+  const char *at = strstr (text, "\"offset\":");
+  return at != NULL ? atoi (at + 9) : -1;
+}
+
+/* ---- answers ------------------------------------------------------------------------------ */
+
+typedef struct {
+  char *body;
+  size_t length, sent, cut_at;
+} Body;
+
+static ssize_t
+read_body (void *data, uint64_t position, char *buffer, size_t max)
+{
+  Body *body = data;
+  size_t end = body->cut_at > 0 ? body->cut_at : body->length;
+  if (position >= end)
+    return body->cut_at > 0 ? MHD_CONTENT_READER_END_WITH_ERROR : MHD_CONTENT_READER_END_OF_STREAM;
+  size_t n = MIN (max, end - position);
+  memcpy (buffer, body->body + position, n);
+  return (ssize_t) n;
+}
+
+static void
+free_body (void *data)
+{
+  Body *body = data;
+  g_free (body->body);
+  g_free (body);
+}
+
+static enum MHD_Result
+answer (struct MHD_Connection *connection, const char *url, const char *query_log, int code, char *text,
+        gboolean cut, int retry_after)
+{
+  struct MHD_Response *response;
+  if (cut)
+    {
+      Body *body = g_new0 (Body, 1);
+      body->body = text;
+      body->length = strlen (text);
+      body->cut_at = body->length / 2;
+      response = MHD_create_response_from_callback (MHD_SIZE_UNKNOWN, 4096, read_body, body, free_body);
+    }
+  else
+    response = MHD_create_response_from_buffer (strlen (text), text, MHD_RESPMEM_MUST_FREE);
+  MHD_add_response_header (response, "Content-Type", "application/json");
+  if (retry_after > 0)
+    {
+      char seconds[16];
+      g_snprintf (seconds, sizeof seconds, "%d", retry_after);
+      MHD_add_response_header (response, "Retry-After", seconds);
+    }
+  if (server.log != NULL)
+    {
+      g_mutex_lock (&server.lock);
+      fprintf (server.log, "GET %s%s%s %d\n", url, *query_log ? "?" : "", query_log, code);
+      fflush (server.log);
+      g_mutex_unlock (&server.lock);
+    }
+  enum MHD_Result result = MHD_queue_response (connection, (unsigned int) code, response);
+  MHD_destroy_response (response);
+  return result;
+}
+
+static enum MHD_Result
+collect_query (void *data, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+  GString *query = data;
+  if (query->len > 0)
+    g_string_append_c (query, '&');
+  g_string_append (query, key);
+  if (value != NULL)
+    g_string_append_printf (query, "=%s", value);
+  return MHD_YES;
+}
+
+/* A status fault for URL, or 0. */
+static int
+take_status_fault (const char *url)
+{
+  int code = 0;
+  g_mutex_lock (&server.lock);
+  for (guint i = 0; i < server.status_faults->len && code == 0; i++)
+    {
+      StatusFault *fault = server.status_faults->pdata[i];
+      if (fault->count > 0 && (fault->prefix == NULL || g_str_has_prefix (url, fault->prefix)))
+        {
+          fault->count--;
+          code = fault->code;
+        }
+    }
+  g_mutex_unlock (&server.lock);
+  return code;
+}
+
+static gboolean
+take_count (int *counter)
+{
+  g_mutex_lock (&server.lock);
+  gboolean take = *counter > 0;
+  if (take)
+    (*counter)--;
+  g_mutex_unlock (&server.lock);
+  return take;
+}
+
+static char *
+watch_stream (void)
+{
+  GString *stream = g_string_new (NULL);
+  g_autofree char *events = NULL;
+  if (server.watch_events != NULL && g_file_get_contents (server.watch_events, &events, NULL, NULL))
+    g_string_append (stream, events);
+  if (stream->len > 0 && stream->str[stream->len - 1] != '\n')
+    g_string_append_c (stream, '\n');
+  g_string_append (stream, "{\"type\":\"BOOKMARK\",\"object\":{\"kind\":\"Pod\",\"apiVersion\":\"v1\","
+                           "\"metadata\":{\"resourceVersion\":\"2000\"}}}\n");
+  return g_string_free (stream, FALSE);
+}
+
+static char *
+discovery (const char *url)
+{
+  if (strcmp (url, "/version") == 0)
+    return g_strdup ("{\"major\":\"1\",\"minor\":\"31\",\"gitVersion\":\"v1.31.0-fakeapi\",\"platform\":\"linux/amd64\"}");
+  if (strcmp (url, "/api") == 0)
+    return g_strdup ("{\"kind\":\"APIVersions\",\"versions\":[\"v1\"],\"serverAddressByClientCIDRs\":"
+                     "[{\"clientCIDR\":\"0.0.0.0/0\",\"serverAddress\":\"127.0.0.1\"}]}");
+  if (strcmp (url, "/apis") == 0)
+    return group_list ();
+  g_auto (GStrv) parts = g_strsplit (url + 1, "/", -1);
+  guint n = g_strv_length (parts);
+  if (n == 2 && strcmp (parts[0], "api") == 0 && strcmp (parts[1], "v1") == 0)
+    return resource_list ("", "v1");
+  if (n == 3 && strcmp (parts[0], "apis") == 0)
+    for (gsize i = 0; i < G_N_ELEMENTS (types); i++)
+      if (strcmp (types[i].group, parts[1]) == 0 && strcmp (types[i].version, parts[2]) == 0)
+        return resource_list (parts[1], parts[2]);
+  return NULL;
+}
+
+static enum MHD_Result
+on_request (void *cls, struct MHD_Connection *connection, const char *url, const char *method,
+            const char *version, const char *upload_data, size_t *upload_size, void **state)
+{
+  if (*state == NULL)
+    {
+      static int first;
+      *state = &first;
+      return MHD_YES;
+    }
+  if (server.slow_ms > 0)
+    g_usleep ((gulong) server.slow_ms * 1000);
+  g_autoptr (GString) query = g_string_new (NULL);
+  MHD_get_connection_values (connection, MHD_GET_ARGUMENT_KIND, collect_query, query);
+  if (strcmp (method, "GET") != 0)
+    return answer (connection, url, query->str, 405, status_json (405, "MethodNotAllowed", "only GET is served"), FALSE, 0);
+  if (server.token != NULL)
+    {
+      const char *authorization = MHD_lookup_connection_value (connection, MHD_HEADER_KIND, "Authorization");
+      if (authorization == NULL || !g_str_has_prefix (authorization, "Bearer ")
+          || strcmp (authorization + 7, server.token) != 0)
+        return answer (connection, url, query->str, 401, status_json (401, "Unauthorized", "Unauthorized"), FALSE, 0);
+    }
+  int fault = take_status_fault (url);
+  if (fault != 0)
+    return answer (connection, url, query->str, fault,
+                   status_json (fault, fault == 429 ? "TooManyRequests" : "InternalError",
+                                fault == 429 ? "the server has received too many requests" : "injected fault"),
+                   FALSE, fault == 429 ? server.retry_after : 0);
+  char *text = discovery (url);
+  if (text != NULL)
+    return answer (connection, url, query->str, 200, text, FALSE, 0);
+  Target target;
+  if (!parse_target (url, &target))
+    return answer (connection, url, query->str, 404,
+                   status_json (404, "NotFound", "the server could not find the requested resource"), FALSE, 0);
+  if (target.name != NULL)
+    {
+      for (guint i = 0; i < server.objects->len; i++)
+        {
+          const Object *object = server.objects->pdata[i];
+          if (object->type == target.type && g_strcmp0 (object->name, target.name) == 0
+              && (target.namespace == NULL || g_strcmp0 (object->namespace, target.namespace) == 0))
+            {
+              yajl_gen gen = yajl_gen_alloc (NULL);
+              gen_object (gen, object);
+              return answer (connection, url, query->str, 200, gen_finish (gen), FALSE, 0);
+            }
+        }
+      g_autofree char *message = g_strdup_printf ("%s \"%s\" not found", target.type->resource, target.name);
+      return answer (connection, url, query->str, 404, status_json (404, "NotFound", message), FALSE, 0);
+    }
+  const char *watch = MHD_lookup_connection_value (connection, MHD_GET_ARGUMENT_KIND, "watch");
+  if (watch != NULL && (strcmp (watch, "1") == 0 || strcmp (watch, "true") == 0))
+    return answer (connection, url, query->str, 200, watch_stream (), FALSE, 0);
+  const char *token = MHD_lookup_connection_value (connection, MHD_GET_ARGUMENT_KIND, "continue");
+  if (token != NULL && take_count (&server.gone_on_continue))
+    return answer (connection, url, query->str, 410,
+                   status_json (410, "Expired", "The provided continue parameter is too old to display a consistent list result."),
+                   FALSE, 0);
+  const char *limit = MHD_lookup_connection_value (connection, MHD_GET_ARGUMENT_KIND, "limit");
+  int offset = offset_of (token);
+  if (offset < 0)
+    return answer (connection, url, query->str, 400, status_json (400, "BadRequest", "bad continue token"), FALSE, 0);
+  int next;
+  text = list_json (&target, MHD_lookup_connection_value (connection, MHD_GET_ARGUMENT_KIND, "fieldSelector"),
+                    MHD_lookup_connection_value (connection, MHD_GET_ARGUMENT_KIND, "labelSelector"),
+                    limit != NULL ? atoi (limit) : 0, offset, &next);
+  return answer (connection, url, query->str, 200, text, take_count (&server.cut), 0);
+}
+
+/* ---- main --------------------------------------------------------------------------------- */
+
+static gboolean
+parse_fault (const char *spec)
+{
+  g_auto (GStrv) parts = g_strsplit (spec, ":", 4);
+  guint n = g_strv_length (parts);
+  if (n >= 3 && strcmp (parts[0], "status") == 0)
+    {
+      StatusFault *fault = g_new0 (StatusFault, 1);
+      fault->code = atoi (parts[1]);
+      fault->count = atoi (parts[2]);
+      fault->prefix = n > 3 ? g_strdup (parts[3]) : NULL;
+      g_ptr_array_add (server.status_faults, fault);
+      return fault->code >= 400 && fault->count > 0;
+    }
+  if (n == 2 && strcmp (parts[0], "retry-after") == 0)
+    return (server.retry_after = atoi (parts[1])) > 0;
+  if (n == 2 && strcmp (parts[0], "gone-on-continue") == 0)
+    return (server.gone_on_continue = atoi (parts[1])) > 0;
+  if (n == 2 && strcmp (parts[0], "cut") == 0)
+    return (server.cut = atoi (parts[1])) > 0;
+  if (n == 2 && strcmp (parts[0], "slow") == 0)
+    return (server.slow_ms = atoi (parts[1])) > 0;
+  return FALSE;
+}
+
+static volatile sig_atomic_t stopping;
+
+static void
+on_signal (int signal_number)
+{
+  stopping = 1;
+}
+
+int
+main (int argc, char **argv)
+{
+  gint port = 0;
+  g_autofree char *port_file = NULL, *cert = NULL, *key = NULL, *log = NULL;
+  g_auto (GStrv) faults = NULL;
+  GOptionEntry entries[] = {
+    { "port", 0, 0, G_OPTION_ARG_INT, &port, "Port (0: any free one)", "N" },
+    { "port-file", 0, 0, G_OPTION_ARG_FILENAME, &port_file, "Write the port here once listening", "FILE" },
+    { "tls-cert", 0, 0, G_OPTION_ARG_FILENAME, &cert, "Serve HTTPS with this certificate (PEM)", "FILE" },
+    { "tls-key", 0, 0, G_OPTION_ARG_FILENAME, &key, "... and this key", "FILE" },
+    { "token", 0, 0, G_OPTION_ARG_STRING, &server.token, "Require this bearer token", "TOKEN" },
+    { "fault", 0, 0, G_OPTION_ARG_STRING_ARRAY, &faults, "Inject a fault (see the source)", "SPEC" },
+    { "watch-events", 0, 0, G_OPTION_ARG_FILENAME, &server.watch_events, "Watch events to stream", "FILE" },
+    { "log", 0, 0, G_OPTION_ARG_FILENAME, &log, "Log requests here", "FILE" },
+    { NULL }
+  };
+  g_autoptr (GOptionContext) context = g_option_context_new ("FILE.json... - a fake Kubernetes API server");
+  g_option_context_add_main_entries (context, entries, NULL);
+  g_autoptr (GError) error = NULL;
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    {
+      fprintf (stderr, "fakeapi: %s\n", error->message);
+      return 2;
+    }
+  server.objects = g_ptr_array_new ();
+  server.roots = g_ptr_array_new ();
+  server.status_faults = g_ptr_array_new ();
+  for (char **fault = faults; fault != NULL && *fault != NULL; fault++)
+    if (!parse_fault (*fault))
+      {
+        fprintf (stderr, "fakeapi: bad --fault \"%s\"\n", *fault);
+        return 2;
+      }
+  for (int i = 1; i < argc; i++)
+    if (!load_file (argv[i]))
+      return 2;
+  g_ptr_array_sort (server.objects, compare_objects);
+  if (log != NULL && (server.log = fopen (log, "a")) == NULL)
+    {
+      fprintf (stderr, "fakeapi: %s: cannot write\n", log);
+      return 2;
+    }
+  g_autofree char *cert_pem = NULL, *key_pem = NULL;
+  if ((cert != NULL && !g_file_get_contents (cert, &cert_pem, NULL, &error))
+      || (key != NULL && !g_file_get_contents (key, &key_pem, NULL, &error)))
+    {
+      fprintf (stderr, "fakeapi: %s\n", error->message);
+      return 2;
+    }
+  unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_ERROR_LOG;
+  if (cert_pem != NULL)
+    flags |= MHD_USE_TLS;
+  struct MHD_Daemon *daemon
+      = cert_pem != NULL
+            ? MHD_start_daemon (flags, (uint16_t) port, NULL, NULL, on_request, NULL, MHD_OPTION_HTTPS_MEM_CERT,
+                                cert_pem, MHD_OPTION_HTTPS_MEM_KEY, key_pem, MHD_OPTION_END)
+            : MHD_start_daemon (flags, (uint16_t) port, NULL, NULL, on_request, NULL, MHD_OPTION_END);
+  if (daemon == NULL)
+    {
+      fprintf (stderr, "fakeapi: cannot listen on port %d\n", port);
+      return 2;
+    }
+  const union MHD_DaemonInfo *info = MHD_get_daemon_info (daemon, MHD_DAEMON_INFO_BIND_PORT);
+  printf ("%u\n", info->port);
+  fflush (stdout);
+  if (port_file != NULL)
+    {
+      g_autofree char *text = g_strdup_printf ("%u\n", info->port);
+      g_autofree char *partial = g_strconcat (port_file, ".tmp", NULL);
+      if (g_file_set_contents (partial, text, -1, NULL))
+        rename (partial, port_file);
+    }
+  signal (SIGTERM, on_signal);
+  signal (SIGINT, on_signal);
+  while (!stopping)
+    g_usleep (100000);
+  MHD_stop_daemon (daemon);
+  return 0;
+}

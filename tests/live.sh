@@ -1,0 +1,237 @@
+#!/usr/bin/env bash
+# End-to-end, live: the project's fake API server (tests/fakeapi) serving the bundled example,
+# real kubectl against it (so that the fake speaks the real protocol), then every fitscale
+# command against it, which must print exactly what it prints for the same objects given as
+# --snapshot files; kubeconfig resolution, TLS, tokens, an exec plugin, in-cluster config,
+# paging, and injected faults.  Speaks TAP for automake's driver.
+set -u
+bin="${FS_BUILDDIR:-.}/fitscale"
+fake="${FS_BUILDDIR:-.}/tests/fakeapi/fakeapi"
+src="${FS_SRCDIR:-.}"
+ex="$src/examples/rag-api"
+tmp=$(mktemp -d)
+pids=()
+cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null; done; wait 2>/dev/null; rm -rf "$tmp"; }
+trap cleanup EXIT
+. "$src/tests/tap.sh"
+unset KUBERNETES_SERVICE_HOST KUBERNETES_SERVICE_PORT
+export HOME="$tmp/home" FS_RETRY_BASE_MS=1
+mkdir -p "$HOME"
+
+# serve NAME ARGS...: starts a fake API server, its port in $port
+serve() {
+  local name=$1; shift
+  rm -f "$tmp/$name.port"
+  "$fake" --port-file "$tmp/$name.port" --log "$tmp/$name.log" "$@" >/dev/null 2>"$tmp/$name.err" &
+  pids+=($!)
+  for _ in $(seq 100); do [ -s "$tmp/$name.port" ] && break; sleep 0.05; done
+  port=$(cat "$tmp/$name.port" 2>/dev/null)
+}
+# kubeconfig FILE SERVER [USER-YAML] [CLUSTER-EXTRA]
+kubeconfig() {
+  cat >"$1" <<YAML
+apiVersion: v1
+kind: Config
+clusters:
+- name: fake
+  cluster:
+    server: "$2"
+${4:-}
+users:
+- name: tester
+  user: ${3:-"{}"}
+contexts:
+- name: fake
+  context: {cluster: fake, user: tester}
+current-context: fake
+YAML
+}
+# same NAME ARGS...: fitscale ARGS live (with $live_flags) and on the snapshot print the same
+same() {
+  local name=$1; shift
+  "$bin" "$@" $live_flags >"$tmp/live.out" 2>"$tmp/live.err"; local live_status=$?
+  "$bin" "$@" -S "$snapshot" >"$tmp/snap.out" 2>"$tmp/snap.err"; local snap_status=$?
+  cp "$tmp/live.out" "$tmp/out"; cp "$tmp/live.err" "$tmp/err"
+  if [ "$live_status" = "$snap_status" ] && cmp -s "$tmp/live.out" "$tmp/snap.out"; then ok "$name"
+  else echo "# exit live $live_status, snapshot $snap_status"; diff "$tmp/snap.out" "$tmp/live.out" | head -10 | sed 's/^/# /'; not_ok "$name"; fi
+}
+
+# ---- the example over plain HTTP ----
+snapshot="$ex"
+serve plain "$ex"/*.json
+kubeconfig "$tmp/plain.kubeconfig" "http://127.0.0.1:$port"
+if command -v kubectl >/dev/null; then
+  check "kubectl get nodes,pods -A -o json" 0 kubectl --kubeconfig "$tmp/plain.kubeconfig" get nodes,pods -A -o json
+  jq -r '.items[] | "\(.kind) \(.metadata.namespace // "") \(.metadata.name)"' "$tmp/out" | sort >"$tmp/kubectl.names"
+  jq -r '.kind as $k | .items[] | "\(.kind // ($k | rtrimstr("List"))) \(.metadata.namespace // "") \(.metadata.name)"' \
+    "$ex/nodes.json" "$ex/pods.json" | sort >"$tmp/served.names"
+  if cmp -s "$tmp/kubectl.names" "$tmp/served.names"; then ok "kubectl: the served nodes and pods, all of them"; else not_ok "kubectl: the served nodes and pods"; fi
+  check "kubectl get pods -n production (a table)" 0 kubectl --kubeconfig "$tmp/plain.kubeconfig" get pods -n production
+  contains "kubectl: a Pending rag-api pod" "rag-api-7948f7fb7-dc5k8" out
+  check "kubectl get hpa,vpa (discovery of both groups)" 0 kubectl --kubeconfig "$tmp/plain.kubeconfig" get hpa,verticalpodautoscalers -n production -o name
+  contains "kubectl: the HPA" "horizontalpodautoscaler.autoscaling/rag-api-hpa" out
+  contains "kubectl: the VPA" "verticalpodautoscaler.autoscaling.k8s.io/rag-api-vpa" out
+  check "kubectl get deployment rag-api (a get)" 0 kubectl --kubeconfig "$tmp/plain.kubeconfig" get deployment rag-api -n production -o json
+  expect "kubectl: the Deployment" '.kind == "Deployment" and .metadata.name == "rag-api"'
+else
+  skip "kubectl against the fake API server" "kubectl not installed"
+fi
+
+live_flags="--kubeconfig $tmp/plain.kubeconfig"
+same "nodes, live = snapshot" nodes
+same "nodes -o json, live = snapshot" nodes -o json -q
+same "why --all, live = snapshot" why -q --all -n production
+same "why POD -o json, live = snapshot" why -q production/rag-api-7948f7fb7-dc5k8 -o json
+same "capacity --vary, live = snapshot" capacity -q --from deployment/rag-api -n production --vary memory=1Gi..8Gi
+same "hpa, live = snapshot" hpa -q production/rag-api-hpa --now 2026-10-09T14:00:00Z -o json
+same "plan, live = snapshot" plan -q deployment/rag-api -n production
+same "plan -o json --curve, live = snapshot" plan -q deployment/rag-api -n production -o json
+check "live: only what nodes needs is listed" 0 grep -c . "$tmp/plain.log"
+: >"$tmp/plain.log"
+"$bin" why -q production/rag-api-7948f7fb7-dc5k8 $live_flags >/dev/null 2>&1
+if grep -q horizontalpodautoscalers "$tmp/plain.log"; then not_ok "why lists no HPAs"; else ok "why lists no HPAs"; fi
+if grep -q 'pods?limit=500&fieldSelector=status.phase!=Succeeded,status.phase!=Failed' "$tmp/plain.log"; then ok "pods listed without the terminal ones"; else not_ok "pods listed without the terminal ones"; fi
+KUBECONFIG="$tmp/plain.kubeconfig" check "KUBECONFIG is read" 0 "$bin" nodes -q -o json
+expect "KUBECONFIG: two nodes" '.nodes | length == 2'
+check "--server alone" 0 "$bin" nodes -q -o json --server "http://127.0.0.1:$port"
+check "a context that is not there" 2 "$bin" nodes --kubeconfig "$tmp/plain.kubeconfig" --context nope
+contains "names the context" 'context "nope" not found' err
+check "a kubeconfig that is not there" 2 "$bin" nodes --kubeconfig "$tmp/none.yaml"
+contains "names the file" "none.yaml" err
+
+# KUBECONFIG merging: the first file to define a key wins, entries whole, missing files skipped
+cat >"$tmp/first.yaml" <<YAML
+apiVersion: v1
+kind: Config
+current-context: merged
+contexts:
+- name: merged
+  context: {cluster: fake, user: tester}
+clusters:
+- name: fake
+  cluster: {server: "http://127.0.0.1:$port"}
+YAML
+cat >"$tmp/second.yaml" <<YAML
+apiVersion: v1
+kind: Config
+current-context: other
+clusters:
+- name: fake
+  cluster: {server: "http://127.0.0.1:1"}
+users:
+- name: tester
+  user: {}
+YAML
+KUBECONFIG="$tmp/missing.yaml:$tmp/first.yaml:$tmp/second.yaml" check "KUBECONFIG merged: first wins" 0 "$bin" nodes -q -o json
+expect "merged: the first file's cluster" '.nodes | length == 2'
+
+# ---- paging and faults (1,200 pods: three pages of 500) ----
+python3 - "$tmp/many.json" <<'PY'
+import json, sys
+nodes = [{"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n%02d" % i, "labels": {"kubernetes.io/hostname": "n%02d" % i}},
+          "status": {"allocatable": {"cpu": "16", "memory": "64Gi", "pods": "110"},
+                     "conditions": [{"type": "Ready", "status": "True"}]}} for i in range(20)]
+pods = [{"apiVersion": "v1", "kind": "Pod",
+         "metadata": {"name": "p%04d" % i, "namespace": "ns%d" % (i % 3), "labels": {"app": "a%d" % (i % 7)}},
+         "spec": {"nodeName": "n%02d" % (i % 20), "containers": [{"name": "c", "resources": {"requests": {"cpu": "10m", "memory": "16Mi"}}}]},
+         "status": {"phase": "Running"}} for i in range(1200)]
+json.dump({"apiVersion": "v1", "kind": "List", "items": nodes + pods}, open(sys.argv[1], "w"))
+PY
+snapshot="$tmp/many.json"
+serve paged "$tmp/many.json"
+kubeconfig "$tmp/paged.kubeconfig" "http://127.0.0.1:$port"
+live_flags="--kubeconfig $tmp/paged.kubeconfig"
+same "paged: 1,200 pods in 3 pages, live = snapshot" nodes -o json -q
+if [ "$(grep -c 'pods?limit=500' "$tmp/paged.log")" -ge 3 ]; then ok "paged: three pages asked for"; else not_ok "paged: three pages"; fi
+serve gone --fault gone-on-continue:1 "$tmp/many.json"
+kubeconfig "$tmp/gone.kubeconfig" "http://127.0.0.1:$port"
+live_flags="--kubeconfig $tmp/gone.kubeconfig"
+same "410 Gone on a continue token: listed again, same answer" nodes -o json -q
+if grep -q ' 410$' "$tmp/gone.log"; then ok "the 410 was sent"; else not_ok "the 410 was sent"; fi
+serve cut --fault cut:1 "$tmp/many.json"
+kubeconfig "$tmp/cut.kubeconfig" "http://127.0.0.1:$port"
+live_flags="--kubeconfig $tmp/cut.kubeconfig"
+same "a connection cut half way through a page: listed again" nodes -o json -q
+serve busy --fault status:503:2 "$tmp/many.json"
+kubeconfig "$tmp/busy.kubeconfig" "http://127.0.0.1:$port"
+live_flags="--kubeconfig $tmp/busy.kubeconfig"
+same "503 twice: retried" nodes -o json -q
+serve throttled --fault status:429:1 --fault retry-after:1 "$tmp/many.json"
+kubeconfig "$tmp/throttled.kubeconfig" "http://127.0.0.1:$port"
+start=$(date +%s%N)
+check "429 with Retry-After 1: retried" 0 "$bin" nodes -q --kubeconfig "$tmp/throttled.kubeconfig"
+elapsed=$(( ($(date +%s%N) - start) / 1000000 ))
+if [ "$elapsed" -ge 1000 ]; then ok "Retry-After honoured (${elapsed} ms)"; else not_ok "Retry-After honoured (${elapsed} ms)"; fi
+serve broken --fault status:500:100 "$tmp/many.json"
+kubeconfig "$tmp/broken.kubeconfig" "http://127.0.0.1:$port"
+check "500 every time: an error, after retries" 2 "$bin" nodes -q --kubeconfig "$tmp/broken.kubeconfig"
+contains "500: the Status message" "HTTP 500: injected fault" err
+serve forbidden --fault status:403:1:/api/v1/pods "$tmp/many.json"
+kubeconfig "$tmp/forbidden.kubeconfig" "http://127.0.0.1:$port"
+check "403: an error naming the RBAC rule" 2 "$bin" nodes -q --kubeconfig "$tmp/forbidden.kubeconfig"
+contains "403: the rule" 'verb list on resource pods in API group "" (core)' err
+serve novpa --fault status:404:1:/apis/autoscaling.k8s.io/v1/verticalpodautoscalers "$ex"/*.json
+kubeconfig "$tmp/novpa.kubeconfig" "http://127.0.0.1:$port"
+check "VPA not installed: go on without it (no smaller request: infeasible)" 1 "$bin" plan deployment/rag-api -n production --kubeconfig "$tmp/novpa.kubeconfig" -o json
+contains "VPA not installed: said" "does not serve verticalpodautoscalers" err
+expect "VPA not installed: no VPA target" '.sources.vpa == null'
+check "unreachable server" 2 "$bin" nodes --server http://127.0.0.1:1
+contains "unreachable: names the server" "cannot reach the API server http://127.0.0.1:1" err
+
+# ---- TLS, tokens, an exec plugin, in-cluster ----
+if command -v openssl >/dev/null; then
+  secret="s3cr3t-token-$$"
+  openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=fitscale-test-ca -keyout "$tmp/ca.key" -out "$tmp/ca.crt" 2>/dev/null
+  openssl req -newkey rsa:2048 -nodes -subj /CN=fakeapi -keyout "$tmp/server.key" -out "$tmp/server.csr" 2>/dev/null
+  printf 'subjectAltName=DNS:fakeapi.test,IP:127.0.0.1\n' >"$tmp/san.ext"
+  openssl x509 -req -in "$tmp/server.csr" -CA "$tmp/ca.crt" -CAkey "$tmp/ca.key" -CAcreateserial -days 2 \
+    -extfile "$tmp/san.ext" -out "$tmp/server.crt" 2>/dev/null
+  snapshot="$ex"
+  serve tls --tls-cert "$tmp/server.crt" --tls-key "$tmp/server.key" --token "$secret" "$ex"/*.json
+  kubeconfig "$tmp/tls.kubeconfig" "https://127.0.0.1:$port" "{token: $secret}" "    certificate-authority: ca.crt"
+  live_flags="--kubeconfig $tmp/tls.kubeconfig"
+  same "TLS with a CA file (relative to the kubeconfig) and a token" nodes -o json -q
+  if command -v kubectl >/dev/null; then
+    check "kubectl over TLS with the token" 0 kubectl --kubeconfig "$tmp/tls.kubeconfig" get nodes -o name
+  fi
+  check "the wrong token: 401" 2 "$bin" nodes --kubeconfig "$tmp/tls.kubeconfig" --token wrong-token
+  contains "401: names the user and the credential" "401 Unauthorized for user tester, with a bearer token" err
+  lacks "401: never prints the token" "wrong-token" err
+  check "no CA: TLS fails" 2 "$bin" nodes --server "https://127.0.0.1:$port" --token "$secret"
+  contains "TLS: says which certificates were used" "checked against the system's CA certificates" err
+  check "--certificate-authority and --token flags" 0 "$bin" nodes -q --server "https://127.0.0.1:$port" --token "$secret" --certificate-authority "$tmp/ca.crt"
+  check "--tls-server-name" 0 "$bin" nodes -q --server "https://127.0.0.1:$port" --token "$secret" --certificate-authority "$tmp/ca.crt" --tls-server-name fakeapi.test
+  check "--insecure-skip-tls-verify" 0 "$bin" nodes -q --server "https://127.0.0.1:$port" --token "$secret" --insecure-skip-tls-verify
+  # an exec credential plugin (client.authentication.k8s.io/v1)
+  cat >"$tmp/plugin" <<SH
+#!/bin/sh
+case "\$KUBERNETES_EXEC_INFO" in *ExecCredential*) ;; *) echo "no KUBERNETES_EXEC_INFO" >&2; exit 1 ;; esac
+[ "\$FAKE_ENV" = from-kubeconfig ] || { echo "env not passed" >&2; exit 1; }
+echo '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"$secret"}}'
+SH
+  chmod +x "$tmp/plugin"
+  kubeconfig "$tmp/exec.kubeconfig" "https://127.0.0.1:$port" \
+    "{exec: {apiVersion: client.authentication.k8s.io/v1, command: ./plugin, interactiveMode: Never, env: [{name: FAKE_ENV, value: from-kubeconfig}]}}" \
+    "    certificate-authority-data: $(base64 -w0 "$tmp/ca.crt")"
+  live_flags="--kubeconfig $tmp/exec.kubeconfig"
+  same "an exec plugin's token, CA data inline" nodes -o json -q
+  kubeconfig "$tmp/noexec.kubeconfig" "https://127.0.0.1:$port" \
+    "{exec: {apiVersion: client.authentication.k8s.io/v1, command: no-such-plugin, interactiveMode: Never, installHint: 'install no-such-plugin from example.com'}}" \
+    "    certificate-authority-data: $(base64 -w0 "$tmp/ca.crt")"
+  check "a missing exec plugin" 2 "$bin" nodes --kubeconfig "$tmp/noexec.kubeconfig"
+  contains "missing plugin: its installHint" "install no-such-plugin from example.com" err
+  # in-cluster: the service account's token, ca.crt and namespace
+  mkdir -p "$tmp/sa"
+  cp "$tmp/ca.crt" "$tmp/sa/ca.crt"; printf '%s' "$secret" >"$tmp/sa/token"; printf 'production' >"$tmp/sa/namespace"
+  KUBECONFIG= KUBERNETES_SERVICE_HOST=127.0.0.1 KUBERNETES_SERVICE_PORT=$port FS_SERVICEACCOUNT_DIR="$tmp/sa" \
+    check "in-cluster configuration" 0 "$bin" why -q --all -o json
+  expect "in-cluster: the service account's namespace" 'length == 1 and .[0].namespace == "production"'
+  for log in "$tmp"/*.err "$tmp/err" "$tmp/out"; do
+    if grep -qF "$secret" "$log" 2>/dev/null; then not_ok "the token is never printed ($log)"; fi
+  done
+  ok "the token appears in no output"
+else
+  skip "TLS, tokens, exec and in-cluster" "openssl not installed"
+fi
+
+tap_end

@@ -1,0 +1,25 @@
+# fitscale tests — TAP helpers shared by the shell suites (sourced).  The caller sets tmp (a
+# scratch directory); commands run by check leave their output in $tmp/out and $tmp/err.
+n=0 failures=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
+not_ok() { n=$((n + 1)); failures=$((failures + 1)); echo "not ok $n - $1"; sed 's/^/# /' "$tmp/out" "$tmp/err" 2>/dev/null | head -20; }
+# check NAME EXPECTED_STATUS COMMAND... : runs it, output in $tmp/out and $tmp/err
+check() {
+  local name=$1 expected=$2; shift 2
+  "$@" >"$tmp/out" 2>"$tmp/err"; local status=$?
+  if [ "$status" = "$expected" ]; then ok "$name"; else echo "# exit $status, wanted $expected"; not_ok "$name"; fi
+}
+# expect NAME JQ_FILTER: the JSON in $tmp/out satisfies the filter
+expect() {
+  if jq -e "$2" "$tmp/out" >/dev/null 2>&1; then ok "$1"; else not_ok "$1"; fi
+}
+# contains NAME TEXT out|err
+contains() {
+  if grep -qF -- "$2" "$tmp/$3"; then ok "$1"; else not_ok "$1"; fi
+}
+# lacks NAME TEXT out|err
+lacks() {
+  if grep -qF -- "$2" "$tmp/$3"; then not_ok "$1"; else ok "$1"; fi
+}
+tap_end() { echo "1..$n"; [ "$failures" = 0 ]; }
