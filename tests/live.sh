@@ -178,6 +178,27 @@ expect "VPA not installed: no VPA target" '.sources.vpa == null'
 check "unreachable server" 2 "$bin" nodes --server http://127.0.0.1:1
 contains "unreachable: names the server" "cannot reach the API server http://127.0.0.1:1" err
 
+# ---- watch: an added and a deleted pod show up in the next snapshot ----
+cat >"$tmp/events.jsonl" <<'JSON'
+{"type":"ADDED","object":{"kind":"Pod","apiVersion":"v1","metadata":{"name":"batch-watch-1","namespace":"production","resourceVersion":"1500","labels":{"app":"batch"}},"spec":{"containers":[{"name":"big","resources":{"requests":{"cpu":"100m","memory":"20Gi"}}}]},"status":{"phase":"Pending"}}}
+{"type":"DELETED","object":{"kind":"Pod","apiVersion":"v1","metadata":{"name":"rag-api-7948f7fb7-dc5k8","namespace":"production","resourceVersion":"1501"}}}
+JSON
+serve watched --watch-events "$tmp/events.jsonl" "$ex"/*.json
+kubeconfig "$tmp/watched.kubeconfig" "http://127.0.0.1:$port"
+check "why --watch: one round of watches" 0 "$bin" why -q --all -n production --watch --watch-rounds 1 --watch-timeout 2 -o json --kubeconfig "$tmp/watched.kubeconfig"
+jq -s . "$tmp/out" >"$tmp/watch.json" 2>/dev/null && cp "$tmp/watch.json" "$tmp/out"
+expect "watch: two answers, before and after" 'length == 2'
+expect "watch: before, 4 rag-api pods Pending (one answer for the owner, 3 more alike)" '.[0] | length == 1 and .[0].samePendingPods == 3'
+expect "watch: after, the added pod is diagnosed" '[.[1][] | .pod] | index("batch-watch-1") != null'
+expect "watch: after, the deleted pod is gone" '[.[1][] | select(.owner == "ReplicaSet/rag-api-7948f7fb7")] | .[0].samePendingPods == 2 and .[0].pod != "rag-api-7948f7fb7-dc5k8"'
+if grep -q 'pods?watch=1&allowWatchBookmarks=true&resourceVersion=1000' "$tmp/watched.log"; then ok "watch: from the list's resourceVersion, with bookmarks"; else not_ok "watch: from the list's resourceVersion"; fi
+printf '%s\n' '{"type":"ERROR","object":{"kind":"Status","apiVersion":"v1","status":"Failure","message":"too old resource version: 1000 (1400)","reason":"Expired","code":410}}' >"$tmp/expired.jsonl"
+serve expired --watch-events "$tmp/expired.jsonl" "$ex"/*.json
+kubeconfig "$tmp/expired.kubeconfig" "http://127.0.0.1:$port"
+check "watch: too old resource version answered by a relist" 0 "$bin" why -q --all -n production --watch --watch-rounds 1 --watch-timeout 2 -o json --kubeconfig "$tmp/expired.kubeconfig"
+if [ "$(grep -c 'pods?limit=500' "$tmp/expired.log")" -ge 2 ]; then ok "watch: listed again after the 410"; else not_ok "watch: listed again after the 410"; fi
+check "why --watch with --snapshot is refused" 2 "$bin" why --all --watch -S "$ex"
+
 # ---- TLS, tokens, an exec plugin, in-cluster ----
 if command -v openssl >/dev/null; then
   secret="s3cr3t-token-$$"

@@ -48,12 +48,29 @@ typedef enum {
   FS_KUBE_EVENTS = 1 << 8,          /* FailedScheduling events only */
 } FsKubeResources;
 
+/* One list fitscale makes: the resource it belongs to, its API path and field selector. */
+typedef struct {
+  guint resource;              /* FsKubeResources */
+  const char *name;            /* "pods", "verticalpodautoscalers", ... */
+  const char *path;            /* "/api/v1/pods" */
+  const char *field_selector;  /* NULL for none */
+  gboolean optional;           /* an API the cluster may not serve */
+  gboolean watchable;          /* metrics.k8s.io has no watch */
+} FsKubeListing;
+
+/* Every listing, in the order fs_kube_load lists them; *N gets their number. */
+const FsKubeListing *fs_kube_listings (guint *n);
+
 /* Lists RESOURCES into a new snapshot, cluster-wide (pods without Succeeded and Failed ones:
  * they hold no room).  An optional API the server does not serve is skipped, and its name
  * appended to SKIPPED (may be NULL).  A list whose continue token expired (410) starts
  * again.  With PROGRESS, a one-line indicator on stderr once a list takes over a second. */
 FsSnapshot *fs_kube_load (FsKubeClient *client, guint resources, gboolean progress,
                           GPtrArray *skipped, GError **error);
+/* The same, and each listing's resourceVersion in VERSIONS (fs_kube_listings order; the
+ * caller frees each; NULL where not listed, or not served). */
+FsSnapshot *fs_kube_load_versions (FsKubeClient *client, guint resources, gboolean progress,
+                                   GPtrArray *skipped, char **versions, GError **error);
 
 /* GETs PATH (with its query) and hands the body to SINK chunk by chunk; *STATUS gets the HTTP
  * status.  For a non-2xx answer the body is not handed on: ERROR says what the API's Status

@@ -15,6 +15,11 @@ G_BEGIN_DECLS
 typedef struct FsPool FsPool;
 
 FsPool *fs_pool_new (void);
+/* A pool whose interning first finds what PARENT (and its parents) hold, so that a snapshot
+ * built on another shares its pointers.  PARENT must stay alive and unchanged. */
+FsPool *fs_pool_new_child (const FsPool *parent);
+/* How many parents are above POOL. */
+guint fs_pool_depth (const FsPool *pool);
 void fs_pool_free (FsPool *pool);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FsPool, fs_pool_free)
 

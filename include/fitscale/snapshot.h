@@ -372,6 +372,7 @@ struct FsSnapshot {
   const char *resource_version;   /* the newest list resourceVersion seen, or NULL */
   /* private */
   FsPool *pool;
+  FsSnapshot *parent;             /* the snapshot this one was built on (its pool is used) */
   GHashTable *node_index;         /* name -> index + 1 */
   gint ref_count;
 };
@@ -426,6 +427,19 @@ void fs_snapshot_builder_set_resource_version (FsSnapshotBuilder *builder, const
  * the last list was complete). */
 void fs_snapshot_builder_set_continue (FsSnapshotBuilder *builder, const char *token, gsize len);
 char *fs_snapshot_builder_take_continue (FsSnapshotBuilder *builder);
+
+/* A builder that starts with every object of BASE (a watch cache's next snapshot): later
+ * adds replace them by kind, namespace and name; the strings and parts it interns are BASE's
+ * when BASE has them.  The snapshot it finishes keeps BASE alive. */
+FsSnapshotBuilder *fs_snapshot_builder_new_from (FsSnapshot *base);
+/* Removes the object of KIND ("Pod", "Node", "Deployment", "HorizontalPodAutoscaler", ...)
+ * NAMESPACE/NAME; returns how many copies went. */
+guint fs_snapshot_builder_remove (FsSnapshotBuilder *builder, const char *kind, const char *namespace,
+                                  const char *name);
+/* The newest list resourceVersion seen so far, or NULL. */
+const char *fs_snapshot_builder_resource_version (const FsSnapshotBuilder *builder);
+/* How many snapshots this one is built on. */
+guint fs_snapshot_depth (const FsSnapshot *snapshot);
 
 /* Finishes: resolves pods to nodes, sums what each node's pods request, and returns the
  * snapshot (the builder is consumed and freed).  FALSE only on an arithmetic limit. */

@@ -12,6 +12,9 @@ typedef struct {
   FsCommonOptions common;
   char *namespace;
   gboolean all, all_namespaces;
+  gboolean watch;
+  gint watch_rounds;        /* 0: until interrupted */
+  gint watch_timeout;
 } WhyOptions;
 
 static const char *const fix_kinds[] = {
@@ -297,8 +300,7 @@ find_pod (const FsSnapshot *snapshot, const char *argument, const char *namespac
 static int
 run_all (const FsSnapshot *snapshot, const WhyOptions *options, FsOutputFormat format)
 {
-  const char *namespace = options->all_namespaces ? NULL
-                          : options->namespace != NULL ? options->namespace : NULL;
+  const char *namespace = options->all_namespaces ? NULL : fs_cli_namespace (&options->common, options->namespace);
   g_autoptr (FsEmitter) emitter = format == FS_OUTPUT_JSON || format == FS_OUTPUT_YAML
                                       ? fs_emitter_new (format, stdout) : NULL;
   if (emitter != NULL)
@@ -336,6 +338,66 @@ run_all (const FsSnapshot *snapshot, const WhyOptions *options, FsOutputFormat f
   return FS_EXIT_OK;
 }
 
+#define WHY_RESOURCES (FS_KUBE_NODES | FS_KUBE_PODS | FS_KUBE_NAMESPACES | FS_KUBE_WORKLOADS \
+                       | FS_KUBE_POD_METRICS | FS_KUBE_EVENTS)
+
+/* The answer for one snapshot: every Pending pod (ARGUMENT NULL) or one. */
+static int
+answer (const FsSnapshot *snapshot, const WhyOptions *options, FsOutputFormat format, const char *argument)
+{
+  if (argument == NULL)
+    return run_all (snapshot, options, format);
+  g_autoptr (GError) error = NULL;
+  const FsPod *pod = find_pod (snapshot, argument, fs_cli_namespace (&options->common, options->namespace), &error);
+  if (pod == NULL)
+    return fs_cli_fail ("why", error);
+  g_autoptr (FsDiagnosis) diagnosis = fs_diagnose (snapshot, pod);
+  if (format == FS_OUTPUT_JSON || format == FS_OUTPUT_YAML)
+    {
+      g_autoptr (FsEmitter) emitter = fs_emitter_new (format, stdout);
+      emit_diagnosis (emitter, snapshot, diagnosis, 0);
+    }
+  else
+    print_diagnosis (snapshot, diagnosis, 0, format == FS_OUTPUT_WIDE);
+  return FS_EXIT_OK;
+}
+
+/* --watch: answer, then again after every round of watches that changed the cluster (a pod
+ * that is not there yet is waited for). */
+static int
+run_watch (WhyOptions *options, FsOutputFormat format, const char *argument)
+{
+  FsCliLive live;
+  if (!fs_cli_live_open ("why", &options->common, WHY_RESOURCES, &live))
+    return FS_EXIT_ERROR;
+  guint timeout = options->watch_timeout > 0 ? (guint) options->watch_timeout : 30;
+  int status = FS_EXIT_OK;
+  gboolean changed = TRUE;
+  for (gint round = 0; options->watch_rounds <= 0 || round <= options->watch_rounds; round++)
+    {
+      if (changed)
+        {
+          g_autoptr (FsSnapshot) snapshot = fs_kube_cache_snapshot (live.cache);
+          g_autoptr (GDateTime) now = g_date_time_new_now_utc ();
+          g_autofree char *stamp = g_date_time_format_iso8601 (now);
+          if (round > 0 && format != FS_OUTPUT_JSON && format != FS_OUTPUT_YAML)
+            printf ("\n==== %s: the cluster changed\n\n", stamp);
+          status = answer (snapshot, options, format, argument);
+          fflush (stdout);
+        }
+      if (options->watch_rounds > 0 && round == options->watch_rounds)
+        break;
+      g_autoptr (GError) error = NULL;
+      if (!fs_kube_cache_watch (live.cache, timeout, &changed, &error))
+        {
+          status = fs_cli_fail ("why", error);
+          break;
+        }
+    }
+  fs_cli_live_close (&live);
+  return status;
+}
+
 int
 fs_cmd_why (int argc, char **argv)
 {
@@ -347,6 +409,12 @@ fs_cmd_why (int argc, char **argv)
       "Every Pending pod without a node (one answer per owner)", NULL },
     { "all-namespaces", 'A', 0, G_OPTION_ARG_NONE, &options.all_namespaces,
       "With --all: in every namespace", NULL },
+    { "watch", 'w', 0, G_OPTION_ARG_NONE, &options.watch,
+      "Live only: answer, then watch the cluster and answer again whenever it changes", NULL },
+    { "watch-timeout", 0, 0, G_OPTION_ARG_INT, &options.watch_timeout,
+      "With --watch: seconds each watch request may stay open (default 30)", "SECONDS" },
+    { "watch-rounds", 0, 0, G_OPTION_ARG_INT, &options.watch_rounds,
+      "With --watch: stop after this many rounds of watches (default: never)", "N" },
     { NULL }
   };
   g_autoptr (GOptionContext) context = g_option_context_new ("[NAMESPACE/]POD - why a pod is Pending");
@@ -379,27 +447,17 @@ fs_cmd_why (int argc, char **argv)
       fprintf (stderr, "fitscale why: give one pod (NAMESPACE/NAME, or NAME with -n), or --all\n");
       status = FS_EXIT_ERROR;
     }
-  else if ((snapshot = fs_cli_load ("why", &options.common, FS_KUBE_NODES | FS_KUBE_PODS | FS_KUBE_NAMESPACES | FS_KUBE_WORKLOADS | FS_KUBE_POD_METRICS | FS_KUBE_EVENTS)) == NULL)
-    status = FS_EXIT_ERROR;
-  else if (options.all)
-    status = run_all (snapshot, &options, format);
-  else
+  else if (options.watch && options.common.snapshot_paths != NULL)
     {
-      const FsPod *pod = find_pod (snapshot, argv[1], fs_cli_namespace (&options.common, options.namespace), &error);
-      if (pod == NULL)
-        status = fs_cli_fail ("why", error);
-      else
-        {
-          g_autoptr (FsDiagnosis) diagnosis = fs_diagnose (snapshot, pod);
-          if (format == FS_OUTPUT_JSON || format == FS_OUTPUT_YAML)
-            {
-              g_autoptr (FsEmitter) emitter = fs_emitter_new (format, stdout);
-              emit_diagnosis (emitter, snapshot, diagnosis, 0);
-            }
-          else
-            print_diagnosis (snapshot, diagnosis, 0, format == FS_OUTPUT_WIDE);
-        }
+      fprintf (stderr, "fitscale why: --watch reads a live cluster: drop --snapshot\n");
+      status = FS_EXIT_ERROR;
     }
+  else if (options.watch)
+    status = run_watch (&options, format, options.all ? NULL : argv[1]);
+  else if ((snapshot = fs_cli_load ("why", &options.common, WHY_RESOURCES)) == NULL)
+    status = FS_EXIT_ERROR;
+  else
+    status = answer (snapshot, &options, format, options.all ? NULL : argv[1]);
   fs_cli_common_clear (&options.common);
   g_free (options.namespace);
   return status;

@@ -6,6 +6,7 @@
 #include <glib.h>
 
 #include "fitscale/client.h"
+#include "fitscale/watch.h"
 #include "fitscale/snapshot.h"
 #include "output.h"
 
@@ -32,6 +33,17 @@ gboolean fs_cli_parse (GOptionContext *context, const char *command, int *argc, 
  * and kubeconfig point to, listing RESOURCES (FsKubeResources).  Prints the error and
  * returns NULL on failure. */
 FsSnapshot *fs_cli_load (const char *command, FsCommonOptions *options, guint resources);
+/* A live cluster kept by a watch cache (why --watch). */
+typedef struct {
+  FsKubeClient *client;
+  FsKubeCache *cache;
+} FsCliLive;
+
+/* Connects as fs_cli_load would and lists RESOURCES into LIVE's cache; prints the error and
+ * returns FALSE on failure.  Close with fs_cli_live_close. */
+gboolean fs_cli_live_open (const char *command, FsCommonOptions *options, guint resources, FsCliLive *live);
+void fs_cli_live_close (FsCliLive *live);
+
 /* FLAG (the command's -n), else the live context's namespace, else NULL. */
 const char *fs_cli_namespace (const FsCommonOptions *options, const char *flag);
 /* Splits "NAMESPACE/NAME" (or "NAME", in NAMESPACE or "default") into *NS (caller frees) and

@@ -66,30 +66,51 @@ fs_cli_namespace (const FsCommonOptions *options, const char *flag)
   return flag != NULL ? flag : options->context_namespace;
 }
 
-/* The cluster the connection flags point to, listed. */
-static FsSnapshot *
-load_live (const char *command, FsCommonOptions *options, guint resources)
+gboolean
+fs_cli_live_open (const char *command, FsCommonOptions *options, guint resources, FsCliLive *live)
 {
+  memset (live, 0, sizeof *live);
   g_autoptr (GError) error = NULL;
   FsRestConfig *config = fs_rest_config_load (&options->connection, &error);
   if (config == NULL)
     {
       fs_cli_fail (command, error);
-      return NULL;
+      return FALSE;
     }
   g_free (options->context_namespace);
   options->context_namespace = g_strdup (config->context_namespace);
-  g_autoptr (FsKubeClient) client = fs_kube_client_new (config, &error);
+  live->client = fs_kube_client_new (config, &error);
+  if (live->client != NULL)
+    live->cache = fs_kube_cache_new (live->client, resources);
   g_autoptr (GPtrArray) skipped = g_ptr_array_new ();
-  FsSnapshot *snapshot = client != NULL ? fs_kube_load (client, resources, !options->quiet, skipped, &error) : NULL;
-  if (snapshot == NULL)
+  if (live->cache == NULL || !fs_kube_cache_sync (live->cache, !options->quiet, skipped, &error))
     {
       fs_cli_fail (command, error);
-      return NULL;
+      fs_cli_live_close (live);
+      return FALSE;
     }
   for (guint i = 0; i < skipped->len && !options->quiet; i++)
     fprintf (stderr, "fitscale %s: note: the cluster does not serve %s (not installed?): going on without them\n",
              command, (const char *) skipped->pdata[i]);
+  return TRUE;
+}
+
+void
+fs_cli_live_close (FsCliLive *live)
+{
+  g_clear_pointer (&live->cache, fs_kube_cache_free);
+  g_clear_pointer (&live->client, fs_kube_client_free);
+}
+
+/* The cluster the connection flags point to, listed. */
+static FsSnapshot *
+load_live (const char *command, FsCommonOptions *options, guint resources)
+{
+  FsCliLive live;
+  if (!fs_cli_live_open (command, options, resources, &live))
+    return NULL;
+  FsSnapshot *snapshot = fs_kube_cache_snapshot (live.cache);
+  fs_cli_live_close (&live);
   return snapshot;
 }
 

@@ -659,41 +659,45 @@ list_pages (FsKubeClient *client, const char *path, const char *selector, FsSnap
   return LIST_OK;
 }
 
-typedef struct {
-  guint resource;
-  const char *name;
-  const char *path;
-  const char *field_selector;
-  gboolean optional;
-} Listing;
-
-static const Listing listings[] = {
-  { FS_KUBE_NODES, "nodes", "/api/v1/nodes", NULL, FALSE },
-  { FS_KUBE_NAMESPACES, "namespaces", "/api/v1/namespaces", NULL, FALSE },
-  { FS_KUBE_PODS, "pods", "/api/v1/pods", "status.phase!=Succeeded,status.phase!=Failed", FALSE },
-  { FS_KUBE_WORKLOADS, "deployments", "/apis/apps/v1/deployments", NULL, FALSE },
-  { FS_KUBE_WORKLOADS, "statefulsets", "/apis/apps/v1/statefulsets", NULL, FALSE },
-  { FS_KUBE_WORKLOADS, "replicasets", "/apis/apps/v1/replicasets", NULL, FALSE },
-  { FS_KUBE_HPAS, "horizontalpodautoscalers", "/apis/autoscaling/v2/horizontalpodautoscalers", NULL, FALSE },
-  { FS_KUBE_VPAS, "verticalpodautoscalers", "/apis/autoscaling.k8s.io/v1/verticalpodautoscalers", NULL, TRUE },
-  { FS_KUBE_HVPAS, "hvpas", "/apis/autoscaling.k8s.io/v1alpha1/hvpas", NULL, TRUE },
-  { FS_KUBE_POD_METRICS, "pods.metrics.k8s.io", "/apis/metrics.k8s.io/v1beta1/pods", NULL, TRUE },
-  { FS_KUBE_EVENTS, "events", "/api/v1/events", "reason=FailedScheduling", FALSE },
+static const FsKubeListing listings[] = {
+  { FS_KUBE_NODES, "nodes", "/api/v1/nodes", NULL, FALSE, TRUE },
+  { FS_KUBE_NAMESPACES, "namespaces", "/api/v1/namespaces", NULL, FALSE, TRUE },
+  { FS_KUBE_PODS, "pods", "/api/v1/pods", "status.phase!=Succeeded,status.phase!=Failed", FALSE, TRUE },
+  { FS_KUBE_WORKLOADS, "deployments", "/apis/apps/v1/deployments", NULL, FALSE, TRUE },
+  { FS_KUBE_WORKLOADS, "statefulsets", "/apis/apps/v1/statefulsets", NULL, FALSE, TRUE },
+  { FS_KUBE_WORKLOADS, "replicasets", "/apis/apps/v1/replicasets", NULL, FALSE, TRUE },
+  { FS_KUBE_HPAS, "horizontalpodautoscalers", "/apis/autoscaling/v2/horizontalpodautoscalers", NULL, FALSE, TRUE },
+  { FS_KUBE_VPAS, "verticalpodautoscalers", "/apis/autoscaling.k8s.io/v1/verticalpodautoscalers", NULL, TRUE, TRUE },
+  { FS_KUBE_HVPAS, "hvpas", "/apis/autoscaling.k8s.io/v1alpha1/hvpas", NULL, TRUE, TRUE },
+  { FS_KUBE_POD_METRICS, "pods.metrics.k8s.io", "/apis/metrics.k8s.io/v1beta1/pods", NULL, TRUE, FALSE },
+  { FS_KUBE_EVENTS, "events", "/api/v1/events", "reason=FailedScheduling", FALSE, TRUE },
 };
+
+const FsKubeListing *
+fs_kube_listings (guint *n)
+{
+  *n = G_N_ELEMENTS (listings);
+  return listings;
+}
 
 static FsSnapshot *
 load_once (FsKubeClient *client, guint resources, gboolean progress, GPtrArray *skipped,
-           gboolean *restart, GError **error)
+           char **versions, gboolean *restart, GError **error)
 {
   g_autoptr (FsSnapshotBuilder) builder = fs_snapshot_builder_new ();
   for (gsize i = 0; i < G_N_ELEMENTS (listings); i++)
     {
-      const Listing *listing = &listings[i];
+      const FsKubeListing *listing = &listings[i];
       if (!(resources & listing->resource))
         continue;
       Progress line = { listing->name, progress, g_get_monotonic_time (), 0, 0, 0 };
       ListOutcome outcome = list_pages (client, listing->path, listing->field_selector, builder, &line, error);
       progress_end (&line);
+      if (outcome == LIST_OK && versions != NULL)
+        {
+          g_free (versions[i]);
+          versions[i] = g_strdup (fs_snapshot_builder_resource_version (builder));
+        }
       if (outcome == LIST_ABSENT && listing->optional)
         {
           if (skipped != NULL)
@@ -716,6 +720,13 @@ FsSnapshot *
 fs_kube_load (FsKubeClient *client, guint resources, gboolean progress, GPtrArray *skipped,
               GError **error)
 {
+  return fs_kube_load_versions (client, resources, progress, skipped, NULL, error);
+}
+
+FsSnapshot *
+fs_kube_load_versions (FsKubeClient *client, guint resources, gboolean progress, GPtrArray *skipped,
+                       char **versions, GError **error)
+{
   progress = progress && isatty (2);
   for (guint attempt = 0;; attempt++)
     {
@@ -723,7 +734,7 @@ fs_kube_load (FsKubeClient *client, guint resources, gboolean progress, GPtrArra
       GError *local_error = NULL;
       if (skipped != NULL)
         g_ptr_array_set_size (skipped, 0);
-      FsSnapshot *snapshot = load_once (client, resources, progress, skipped, &restart, &local_error);
+      FsSnapshot *snapshot = load_once (client, resources, progress, skipped, versions, &restart, &local_error);
       if (snapshot != NULL)
         return snapshot;
       if (!restart || attempt + 1 >= MAX_LOAD_ATTEMPTS)

@@ -36,6 +36,8 @@ struct FsPool {
   gsize held_bytes;
   InternTable strings;
   InternTable blobs;
+  const FsPool *parent;  /* interned first there (read-only), see fs_pool_new_child */
+  guint depth;           /* parents above */
 };
 
 static void
@@ -54,6 +56,21 @@ fs_pool_new (void)
   table_init (&pool->strings);
   table_init (&pool->blobs);
   return pool;
+}
+
+FsPool *
+fs_pool_new_child (const FsPool *parent)
+{
+  FsPool *pool = fs_pool_new ();
+  pool->parent = parent;
+  pool->depth = parent->depth + 1;
+  return pool;
+}
+
+guint
+fs_pool_depth (const FsPool *pool)
+{
+  return pool->depth;
 }
 
 void
@@ -161,6 +178,20 @@ table_find (InternTable *table, guint32 hash, const void *data, gsize len)
     }
 }
 
+/* An entry equal to DATA in the parents' tables (STRINGS or blobs), or NULL.  Reads only. */
+static const char *
+parent_find (const FsPool *pool, gboolean strings, guint32 hash, const void *data, gsize len)
+{
+  for (const FsPool *parent = pool->parent; parent != NULL; parent = parent->parent)
+    {
+      InternTable *table = (InternTable *) (strings ? &parent->strings : &parent->blobs);
+      const Slot *slot = table_find (table, hash, data, len);
+      if (slot->hash != 0)
+        return slot->bytes;
+    }
+  return NULL;
+}
+
 static const char *
 table_intern (FsPool *pool, InternTable *table, const void *data, gsize len, gsize extra)
 {
@@ -173,6 +204,16 @@ table_intern (FsPool *pool, InternTable *table, const void *data, gsize len, gsi
     {
       *recent = *slot;
       return slot->bytes;
+    }
+  /* what a parent holds keeps its pointer, so that equal parts stay one pointer */
+  const char *inherited = pool->parent != NULL ? parent_find (pool, table == &pool->strings, hash, data, len) : NULL;
+  if (inherited != NULL)
+    {
+      *slot = (Slot){ hash, (guint32) len, inherited };
+      *recent = *slot;
+      if (++table->used * 2 > table->mask)
+        table_grow (table);
+      return inherited;
     }
   char *copy = pool_take (pool, len + extra);
   memcpy (copy, data, len);

@@ -12,6 +12,7 @@ struct FsSnapshotBuilder {
   guint n_skipped;
   const char *resource_version;
   char *continue_token;           /* the last list's metadata.continue (owned) */
+  FsSnapshot *base;               /* fs_snapshot_builder_new_from: kept alive by the result */
 };
 
 FsSnapshotBuilder *
@@ -40,11 +41,107 @@ builder_free_arrays (FsSnapshotBuilder *builder)
       g_array_free (g_steal_pointer (arrays[i]), TRUE);
 }
 
+FsSnapshotBuilder *
+fs_snapshot_builder_new_from (FsSnapshot *base)
+{
+  FsSnapshotBuilder *builder = fs_snapshot_builder_new ();
+  fs_pool_free (builder->pool);
+  builder->pool = fs_pool_new_child (base->pool);
+  builder->base = fs_snapshot_ref (base);
+  builder->resource_version = base->resource_version;
+  g_array_append_vals (builder->nodes, base->nodes, base->n_nodes);
+  for (guint i = 0; i < builder->nodes->len; i++)
+    {
+      FsNode *node = &g_array_index (builder->nodes, FsNode, i);
+      memset (&node->requested, 0, sizeof node->requested); /* accounted again at finish */
+      node->pod_count = 0;
+    }
+  g_array_append_vals (builder->pods, base->pods, base->n_pods);
+  g_array_append_vals (builder->workloads, base->workloads, base->n_workloads);
+  g_array_append_vals (builder->namespaces, base->namespaces, base->n_namespaces);
+  g_array_append_vals (builder->pod_metrics, base->pod_metrics, base->n_pod_metrics);
+  g_array_append_vals (builder->events, base->events, base->n_events);
+  g_array_append_vals (builder->generic, base->generic, base->n_generic);
+  return builder;
+}
+
+guint
+fs_snapshot_depth (const FsSnapshot *snapshot)
+{
+  return fs_pool_depth (snapshot->pool);
+}
+
+const char *
+fs_snapshot_builder_resource_version (const FsSnapshotBuilder *builder)
+{
+  return builder->resource_version;
+}
+
+/* Removes the elements of ARRAY whose namespace (at NS_OFFSET, G_MAXSIZE for none) and name
+ * are NAMESPACE and NAME, and for which SAME_KIND (may be NULL) holds. */
+static guint
+remove_named (GArray *array, gsize ns_offset, gsize name_offset, const char *namespace, const char *name,
+              gboolean (*same_kind) (gconstpointer element, gconstpointer kind), gconstpointer kind)
+{
+  gsize size = g_array_get_element_size (array);
+  guint removed = 0;
+  for (guint i = array->len; i-- > 0;)
+    {
+      const char *element = array->data + (gsize) i * size;
+      const char *element_ns = ns_offset == G_MAXSIZE ? NULL : *(const char *const *) (element + ns_offset);
+      const char *element_name = *(const char *const *) (element + name_offset);
+      if ((ns_offset == G_MAXSIZE || g_strcmp0 (element_ns, namespace) == 0) && g_strcmp0 (element_name, name) == 0
+          && (same_kind == NULL || same_kind (element, kind)))
+        {
+          g_array_remove_index (array, i);
+          removed++;
+        }
+    }
+  return removed;
+}
+
+static gboolean
+same_workload_kind (gconstpointer element, gconstpointer kind)
+{
+  return g_strcmp0 (fs_workload_kind_name (((const FsWorkload *) element)->kind), kind) == 0;
+}
+
+static gboolean
+same_generic_kind (gconstpointer element, gconstpointer kind)
+{
+  static const char *const names[] = { "HorizontalPodAutoscaler", "VerticalPodAutoscaler", "Hvpa" };
+  FsGenericKind generic = ((const FsGenericObject *) element)->kind;
+  return generic < G_N_ELEMENTS (names) && g_strcmp0 (names[generic], kind) == 0;
+}
+
+guint
+fs_snapshot_builder_remove (FsSnapshotBuilder *builder, const char *kind, const char *namespace,
+                            const char *name)
+{
+#define NAMED(type) G_STRUCT_OFFSET (type, namespace), G_STRUCT_OFFSET (type, name)
+#define CLUSTER_SCOPED(type) G_MAXSIZE, G_STRUCT_OFFSET (type, name)
+  if (g_strcmp0 (kind, "Node") == 0)
+    return remove_named (builder->nodes, CLUSTER_SCOPED (FsNode), NULL, name, NULL, NULL);
+  if (g_strcmp0 (kind, "Pod") == 0)
+    return remove_named (builder->pods, NAMED (FsPod), namespace, name, NULL, NULL);
+  if (g_strcmp0 (kind, "Namespace") == 0)
+    return remove_named (builder->namespaces, CLUSTER_SCOPED (FsNamespace), NULL, name, NULL, NULL);
+  if (g_strcmp0 (kind, "Event") == 0)
+    return remove_named (builder->events, NAMED (FsEvent), namespace, name, NULL, NULL);
+  if (g_strcmp0 (kind, "PodMetrics") == 0)
+    return remove_named (builder->pod_metrics, NAMED (FsPodMetrics), namespace, name, NULL, NULL);
+  guint removed = remove_named (builder->workloads, NAMED (FsWorkload), namespace, name, same_workload_kind, kind);
+  return removed + remove_named (builder->generic, NAMED (FsGenericObject), namespace, name, same_generic_kind, kind);
+#undef NAMED
+#undef CLUSTER_SCOPED
+}
+
 void
 fs_snapshot_builder_free (FsSnapshotBuilder *builder)
 {
   if (builder == NULL)
     return;
+  fs_snapshot_unref (builder->base);
   builder_free_arrays (builder);
   fs_pool_free (builder->pool);
   g_free (builder->continue_token);
@@ -301,6 +398,7 @@ fs_snapshot_builder_finish (FsSnapshotBuilder *builder, GError **error)
   snapshot->n_skipped = builder->n_skipped;
   snapshot->resource_version = builder->resource_version;
   snapshot->pool = g_steal_pointer (&builder->pool);
+  snapshot->parent = g_steal_pointer (&builder->base);
   fs_snapshot_builder_free (builder);
 
   index_nodes (snapshot);
@@ -333,6 +431,7 @@ fs_snapshot_unref (FsSnapshot *snapshot)
   if (snapshot->node_index != NULL)
     g_hash_table_unref (snapshot->node_index);
   fs_pool_free (snapshot->pool);
+  fs_snapshot_unref (snapshot->parent);
   g_free (snapshot);
 }
 

@@ -653,15 +653,26 @@ take_count (int *counter)
   return take;
 }
 
+/* The events of --watch-events whose object is of TYPE, then a BOOKMARK. */
 static char *
-watch_stream (void)
+watch_stream (const ResourceType *type)
 {
   GString *stream = g_string_new (NULL);
   g_autofree char *events = NULL;
+  g_auto (GStrv) lines = NULL;
   if (server.watch_events != NULL && g_file_get_contents (server.watch_events, &events, NULL, NULL))
-    g_string_append (stream, events);
-  if (stream->len > 0 && stream->str[stream->len - 1] != '\n')
-    g_string_append_c (stream, '\n');
+    lines = g_strsplit (events, "\n", -1);
+  for (char **line = lines; line != NULL && *line != NULL; line++)
+    {
+      char problem[128];
+      yajl_val event = **line != '\0' ? yajl_tree_parse (*line, problem, sizeof problem) : NULL;
+      if (event == NULL)
+        continue;
+      const char *kind = string_at (event, "object", "kind");
+      if (g_strcmp0 (kind, type->kind) == 0 || g_strcmp0 (string_at (event, "type", NULL), "ERROR") == 0)
+        g_string_append_printf (stream, "%s\n", *line);
+      yajl_tree_free (event);
+    }
   g_string_append (stream, "{\"type\":\"BOOKMARK\",\"object\":{\"kind\":\"Pod\",\"apiVersion\":\"v1\","
                            "\"metadata\":{\"resourceVersion\":\"2000\"}}}\n");
   return g_string_free (stream, FALSE);
@@ -742,7 +753,7 @@ on_request (void *cls, struct MHD_Connection *connection, const char *url, const
     }
   const char *watch = MHD_lookup_connection_value (connection, MHD_GET_ARGUMENT_KIND, "watch");
   if (watch != NULL && (strcmp (watch, "1") == 0 || strcmp (watch, "true") == 0))
-    return answer (connection, url, query->str, 200, watch_stream (), FALSE, 0);
+    return answer (connection, url, query->str, 200, watch_stream (target.type), FALSE, 0);
   const char *token = MHD_lookup_connection_value (connection, MHD_GET_ARGUMENT_KIND, "continue");
   if (token != NULL && take_count (&server.gone_on_continue))
     return answer (connection, url, query->str, 410,
