@@ -247,6 +247,24 @@ SH
   KUBECONFIG= KUBERNETES_SERVICE_HOST=127.0.0.1 KUBERNETES_SERVICE_PORT=$port FS_SERVICEACCOUNT_DIR="$tmp/sa" \
     check "in-cluster configuration" 0 "$bin" why -q --all -o json
   expect "in-cluster: the service account's namespace" 'length == 1 and .[0].namespace == "production"'
+  # a client certificate signed by the CA the server trusts
+  openssl req -newkey rsa:2048 -nodes -subj /CN=tester -keyout "$tmp/client.key" -out "$tmp/client.csr" 2>/dev/null
+  openssl x509 -req -in "$tmp/client.csr" -CA "$tmp/ca.crt" -CAkey "$tmp/ca.key" -CAcreateserial -days 2 \
+    -out "$tmp/client.crt" 2>/dev/null
+  serve mtls --tls-cert "$tmp/server.crt" --tls-key "$tmp/server.key" --client-ca "$tmp/ca.crt" "$ex"/*.json
+  kubeconfig "$tmp/mtls.kubeconfig" "https://127.0.0.1:$port" "{client-certificate: client.crt, client-key: client.key}" \
+    "    certificate-authority: ca.crt"
+  live_flags="--kubeconfig $tmp/mtls.kubeconfig"
+  same "TLS with a client certificate (files relative to the kubeconfig)" nodes -o json -q
+  if command -v kubectl >/dev/null; then
+    check "kubectl with the client certificate" 0 kubectl --kubeconfig "$tmp/mtls.kubeconfig" get nodes -o name
+  fi
+  check "--client-certificate and --client-key flags" 0 "$bin" nodes -q --server "https://127.0.0.1:$port" \
+    --certificate-authority "$tmp/ca.crt" --client-certificate "$tmp/client.crt" --client-key "$tmp/client.key"
+  check "no client certificate: 401" 2 "$bin" nodes --server "https://127.0.0.1:$port" --certificate-authority "$tmp/ca.crt"
+  contains "401 without credentials: says so" "with no credentials" err
+  check "a certificate without its key" 2 "$bin" nodes --server "https://127.0.0.1:$port" --client-certificate "$tmp/client.crt"
+  contains "names what is missing" "a client certificate needs its key" err
   for log in "$tmp"/*.err "$tmp/err" "$tmp/out"; do
     if grep -qF "$secret" "$log" 2>/dev/null; then not_ok "the token is never printed ($log)"; fi
   done

@@ -1,7 +1,7 @@
 /* fakeapi — a small Kubernetes API server for fitscale's tests (libmicrohttpd).
  *
  *   fakeapi [--port N] [--port-file FILE] [--tls-cert PEM --tls-key PEM] [--token T]
- *           [--fault SPEC]... [--watch-events FILE] [--log FILE] FILE.json...
+ *           [--client-ca PEM] [--fault SPEC]... [--watch-events FILE] [--log FILE] FILE.json...
  *
  * Serves the objects of the given JSON files (single objects, typed lists, v1 Lists) as the
  * API server would: discovery (/version, /api, /apis, each group version's resource list),
@@ -10,7 +10,8 @@
  * continue, filtered by fieldSelector (=, ==, != on metadata.name, metadata.namespace,
  * spec.nodeName, status.phase, reason) and labelSelector (key=value, key!=value, key).
  * ?watch=1 streams the events of --watch-events (one JSON watch event per line) and a
- * BOOKMARK, then ends.  --token makes every request need that bearer token.  Faults:
+ * BOOKMARK, then ends.  --token and --client-ca make every request need that bearer token or
+ * a client certificate signed by that CA (either will do, as for the API server).  Faults:
  *   status:CODE:N[:PREFIX]   the first N requests (under PREFIX) answer CODE with a Status
  *   retry-after:N            with status 429: the Retry-After header to send
  *   gone-on-continue:N       the first N requests with a continue token answer 410 Gone
@@ -30,6 +31,7 @@
 #include <yajl/yajl_tree.h>
 
 #include <glib.h>
+#include <gnutls/gnutls.h>
 
 typedef struct {
   const char *group;      /* "" for the core group */
@@ -59,6 +61,7 @@ typedef struct {
   char *namespace;
   char *name;
   yajl_val object;
+  char *json;             /* the object as served, written once */
 } Object;
 
 typedef struct {
@@ -71,6 +74,7 @@ static struct {
   GPtrArray *objects;          /* Object, sorted by type, namespace, name */
   GPtrArray *roots;            /* yajl_val documents */
   char *token;
+  gboolean client_ca;
   GPtrArray *status_faults;
   int retry_after;
   int gone_on_continue;
@@ -494,48 +498,68 @@ gen_object (yajl_gen gen, const Object *object)
   yajl_gen_map_close (gen);
 }
 
+/* The objects a list selects, by index, remembered per query so that paging through a
+ * large list costs each page its own items only. */
+static GArray *
+selected (const Target *target, const char *fields, const char *labels)
+{
+  static GHashTable *queries; /* "type|namespace|fields|labels" -> GArray of guint */
+  g_mutex_lock (&server.lock);
+  if (queries == NULL)
+    queries = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_array_unref);
+  char *key = g_strdup_printf ("%s/%s|%s|%s|%s", target->type->group, target->type->resource,
+                               target->namespace != NULL ? target->namespace : "", fields != NULL ? fields : "",
+                               labels != NULL ? labels : "");
+  GArray *indices = g_hash_table_lookup (queries, key);
+  if (indices == NULL)
+    {
+      indices = g_array_new (FALSE, FALSE, sizeof (guint));
+      for (guint i = 0; i < server.objects->len; i++)
+        {
+          const Object *object = server.objects->pdata[i];
+          if (object->type == target->type && (target->namespace == NULL || g_strcmp0 (object->namespace, target->namespace) == 0)
+              && fields_match (object, fields) && labels_match (object, labels))
+            g_array_append_val (indices, i);
+        }
+      g_hash_table_insert (queries, key, indices);
+    }
+  else
+    g_free (key);
+  g_mutex_unlock (&server.lock);
+  return indices;
+}
+
 static char *
 list_json (const Target *target, const char *fields, const char *labels, int limit, int offset, int *next)
 {
-  yajl_gen gen = yajl_gen_alloc (NULL);
   g_autofree char *api_version = group_version_text (target->type);
-  g_autofree char *list_kind = g_strconcat (target->type->kind, "List", NULL);
-  yajl_gen_map_open (gen);
-  gen_pair (gen, "kind", list_kind);
-  gen_pair (gen, "apiVersion", api_version);
-  gen_text (gen, "items");
-  yajl_gen_array_open (gen);
-  int matched = 0, emitted = 0;
+  GString *json = g_string_new (NULL);
+  g_string_append_printf (json, "{\"kind\":\"%sList\",\"apiVersion\":\"%s\",\"items\":[", target->type->kind, api_version);
+  GArray *indices = selected (target, fields, labels);
+  int emitted = 0;
   *next = -1;
-  for (guint i = 0; i < server.objects->len; i++)
+  for (guint at = (guint) offset; at < indices->len; at++)
     {
-      const Object *object = server.objects->pdata[i];
-      if (object->type != target->type || (target->namespace != NULL && g_strcmp0 (object->namespace, target->namespace) != 0)
-          || !fields_match (object, fields) || !labels_match (object, labels))
-        continue;
-      if (matched++ < offset)
-        continue;
       if (limit > 0 && emitted == limit)
         {
           *next = offset + emitted;
           break;
         }
-      gen_object (gen, object);
+      const Object *object = server.objects->pdata[g_array_index (indices, guint, at)];
+      if (emitted > 0)
+        g_string_append_c (json, ',');
+      g_string_append (json, object->json);
       emitted++;
     }
-  yajl_gen_array_close (gen);
-  gen_text (gen, "metadata");
-  yajl_gen_map_open (gen);
-  gen_pair (gen, "resourceVersion", "1000");
+  g_string_append (json, "],\"metadata\":{\"resourceVersion\":\"1000\"");
   if (*next >= 0)
     {
       g_autofree char *plain = g_strdup_printf ("{\"offset\":%d}", *next);
       g_autofree char *token = g_base64_encode ((const guchar *) plain, strlen (plain));
-      gen_pair (gen, "continue", token);
+      g_string_append_printf (json, ",\"continue\":\"%s\"", token);
     }
-  yajl_gen_map_close (gen);
-  yajl_gen_map_close (gen);
-  return gen_finish (gen);
+  g_string_append (json, "}}");
+  return g_string_free (json, FALSE);
 }
 
 static int
@@ -699,6 +723,23 @@ discovery (const char *url)
   return NULL;
 }
 
+/* A bearer token equal to --token, or a client certificate that --client-ca signed. */
+static gboolean
+authenticated (struct MHD_Connection *connection)
+{
+  const char *authorization = MHD_lookup_connection_value (connection, MHD_HEADER_KIND, "Authorization");
+  if (server.token != NULL && authorization != NULL && g_str_has_prefix (authorization, "Bearer ")
+      && strcmp (authorization + 7, server.token) == 0)
+    return TRUE;
+  if (!server.client_ca)
+    return FALSE;
+  const union MHD_ConnectionInfo *info = MHD_get_connection_info (connection, MHD_CONNECTION_INFO_GNUTLS_SESSION);
+  unsigned int status = 0;
+  return info != NULL && info->tls_session != NULL
+         && gnutls_certificate_get_peers (info->tls_session, &(unsigned int){ 0 }) != NULL
+         && gnutls_certificate_verify_peers2 (info->tls_session, &status) == GNUTLS_E_SUCCESS && status == 0;
+}
+
 static enum MHD_Result
 on_request (void *cls, struct MHD_Connection *connection, const char *url, const char *method,
             const char *version, const char *upload_data, size_t *upload_size, void **state)
@@ -715,13 +756,8 @@ on_request (void *cls, struct MHD_Connection *connection, const char *url, const
   MHD_get_connection_values (connection, MHD_GET_ARGUMENT_KIND, collect_query, query);
   if (strcmp (method, "GET") != 0)
     return answer (connection, url, query->str, 405, status_json (405, "MethodNotAllowed", "only GET is served"), FALSE, 0);
-  if (server.token != NULL)
-    {
-      const char *authorization = MHD_lookup_connection_value (connection, MHD_HEADER_KIND, "Authorization");
-      if (authorization == NULL || !g_str_has_prefix (authorization, "Bearer ")
-          || strcmp (authorization + 7, server.token) != 0)
-        return answer (connection, url, query->str, 401, status_json (401, "Unauthorized", "Unauthorized"), FALSE, 0);
-    }
+  if ((server.token != NULL || server.client_ca) && !authenticated (connection))
+    return answer (connection, url, query->str, 401, status_json (401, "Unauthorized", "Unauthorized"), FALSE, 0);
   int fault = take_status_fault (url);
   if (fault != 0)
     return answer (connection, url, query->str, fault,
@@ -743,9 +779,7 @@ on_request (void *cls, struct MHD_Connection *connection, const char *url, const
           if (object->type == target.type && g_strcmp0 (object->name, target.name) == 0
               && (target.namespace == NULL || g_strcmp0 (object->namespace, target.namespace) == 0))
             {
-              yajl_gen gen = yajl_gen_alloc (NULL);
-              gen_object (gen, object);
-              return answer (connection, url, query->str, 200, gen_finish (gen), FALSE, 0);
+              return answer (connection, url, query->str, 200, g_strdup (object->json), FALSE, 0);
             }
         }
       g_autofree char *message = g_strdup_printf ("%s \"%s\" not found", target.type->resource, target.name);
@@ -809,7 +843,7 @@ int
 main (int argc, char **argv)
 {
   gint port = 0;
-  g_autofree char *port_file = NULL, *cert = NULL, *key = NULL, *log = NULL;
+  g_autofree char *port_file = NULL, *cert = NULL, *key = NULL, *log = NULL, *client_ca = NULL;
   g_auto (GStrv) faults = NULL;
   GOptionEntry entries[] = {
     { "port", 0, 0, G_OPTION_ARG_INT, &port, "Port (0: any free one)", "N" },
@@ -817,6 +851,7 @@ main (int argc, char **argv)
     { "tls-cert", 0, 0, G_OPTION_ARG_FILENAME, &cert, "Serve HTTPS with this certificate (PEM)", "FILE" },
     { "tls-key", 0, 0, G_OPTION_ARG_FILENAME, &key, "... and this key", "FILE" },
     { "token", 0, 0, G_OPTION_ARG_STRING, &server.token, "Require this bearer token", "TOKEN" },
+    { "client-ca", 0, 0, G_OPTION_ARG_FILENAME, &client_ca, "Accept client certificates this CA signed", "FILE" },
     { "fault", 0, 0, G_OPTION_ARG_STRING_ARRAY, &faults, "Inject a fault (see the source)", "SPEC" },
     { "watch-events", 0, 0, G_OPTION_ARG_FILENAME, &server.watch_events, "Watch events to stream", "FILE" },
     { "log", 0, 0, G_OPTION_ARG_FILENAME, &log, "Log requests here", "FILE" },
@@ -843,14 +878,23 @@ main (int argc, char **argv)
     if (!load_file (argv[i]))
       return 2;
   g_ptr_array_sort (server.objects, compare_objects);
+  for (guint i = 0; i < server.objects->len; i++)
+    {
+      Object *object = server.objects->pdata[i];
+      yajl_gen gen = yajl_gen_alloc (NULL);
+      gen_object (gen, object);
+      object->json = gen_finish (gen);
+    }
   if (log != NULL && (server.log = fopen (log, "a")) == NULL)
     {
       fprintf (stderr, "fakeapi: %s: cannot write\n", log);
       return 2;
     }
-  g_autofree char *cert_pem = NULL, *key_pem = NULL;
+  g_autofree char *cert_pem = NULL, *key_pem = NULL, *trust_pem = NULL;
+  server.client_ca = client_ca != NULL;
   if ((cert != NULL && !g_file_get_contents (cert, &cert_pem, NULL, &error))
-      || (key != NULL && !g_file_get_contents (key, &key_pem, NULL, &error)))
+      || (key != NULL && !g_file_get_contents (key, &key_pem, NULL, &error))
+      || (client_ca != NULL && !g_file_get_contents (client_ca, &trust_pem, NULL, &error)))
     {
       fprintf (stderr, "fakeapi: %s\n", error->message);
       return 2;
@@ -860,8 +904,12 @@ main (int argc, char **argv)
     flags |= MHD_USE_TLS;
   struct MHD_Daemon *daemon
       = cert_pem != NULL
-            ? MHD_start_daemon (flags, (uint16_t) port, NULL, NULL, on_request, NULL, MHD_OPTION_HTTPS_MEM_CERT,
-                                cert_pem, MHD_OPTION_HTTPS_MEM_KEY, key_pem, MHD_OPTION_END)
+            ? (trust_pem != NULL
+                   ? MHD_start_daemon (flags, (uint16_t) port, NULL, NULL, on_request, NULL, MHD_OPTION_HTTPS_MEM_CERT,
+                                       cert_pem, MHD_OPTION_HTTPS_MEM_KEY, key_pem, MHD_OPTION_HTTPS_MEM_TRUST,
+                                       trust_pem, MHD_OPTION_END)
+                   : MHD_start_daemon (flags, (uint16_t) port, NULL, NULL, on_request, NULL, MHD_OPTION_HTTPS_MEM_CERT,
+                                       cert_pem, MHD_OPTION_HTTPS_MEM_KEY, key_pem, MHD_OPTION_END))
             : MHD_start_daemon (flags, (uint16_t) port, NULL, NULL, on_request, NULL, MHD_OPTION_END);
   if (daemon == NULL)
     {
