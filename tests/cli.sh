@@ -83,6 +83,12 @@ check "why on k3s: the real scheduler's message" 0 "$bin" why -q -S "$fixtures/k
 expect "k3s: same message as recorded" 'length == 1 and .[0].agrees == true and (.[0].message | startswith("0/1 nodes are available: 1 Insufficient cpu."))'
 check "why --all table" 0 "$bin" why -q -S "$ex" --all -n production
 contains "why --all groups the 4 pods" "3 more Pending pods of ReplicaSet rag-api-7948f7fb7" out
+check "why --all -l: the selector picks rag-api" 0 "$bin" why -q -S "$ex" --all -A -l 'app in (rag-api, other),!missing' -o json
+expect "why -l: one owner's answer" 'length == 1 and .[0].owner == "ReplicaSet/rag-api-7948f7fb7"'
+check "why --all -l: nothing selected" 0 "$bin" why -q -S "$ex" --all -A -l app=nothing
+contains "why -l: says so" "No Pending pods without a node" out
+check "why -l: a bad selector" 2 "$bin" why -q -S "$ex" --all -l 'app=(bad'
+contains "why -l: quotes it" 'unable to parse requirement "app=(bad"' err
 check "why: unknown pod" 2 "$bin" why -q -S "$ex" production/nope
 contains "why: names the pod" 'pod "nope" not found' err
 

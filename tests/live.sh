@@ -46,11 +46,14 @@ contexts:
 current-context: fake
 YAML
 }
-# same NAME ARGS...: fitscale ARGS live (with $live_flags) and on the snapshot print the same
+# same NAME ARGS...: fitscale ARGS live (with $live_flags) and on $snapshot (paths, space
+# separated) print the same
 same() {
   local name=$1; shift
   "$bin" "$@" $live_flags >"$tmp/live.out" 2>"$tmp/live.err"; local live_status=$?
-  "$bin" "$@" -S "$snapshot" >"$tmp/snap.out" 2>"$tmp/snap.err"; local snap_status=$?
+  local from=() path
+  for path in $snapshot; do from+=(-S "$path"); done
+  "$bin" "$@" "${from[@]}" >"$tmp/snap.out" 2>"$tmp/snap.err"; local snap_status=$?
   cp "$tmp/live.out" "$tmp/out"; cp "$tmp/live.err" "$tmp/err"
   if [ "$live_status" = "$snap_status" ] && cmp -s "$tmp/live.out" "$tmp/snap.out"; then ok "$name"
   else echo "# exit live $live_status, snapshot $snap_status"; diff "$tmp/snap.out" "$tmp/live.out" | head -10 | sed 's/^/# /'; not_ok "$name"; fi
@@ -86,6 +89,22 @@ same "capacity --vary, live = snapshot" capacity -q --from deployment/rag-api -n
 same "hpa, live = snapshot" hpa -q production/rag-api-hpa --now 2026-10-09T14:00:00Z -o json
 same "plan, live = snapshot" plan -q deployment/rag-api -n production
 same "plan -o json --curve, live = snapshot" plan -q deployment/rag-api -n production -o json
+if command -v kubectl >/dev/null; then
+  # the design text's Hvpa (YAML), turned into JSON by kubectl against the fake's discovery
+  for yaml in "$src/tests/data/hvpa-design/hvpa.yaml" "$src/tests/data/hvpa-design/cluster.yaml" "$src/tests/data/plan/tight-nodes.yaml"; do
+    kubectl --kubeconfig "$tmp/plain.kubeconfig" create --dry-run=client --validate=false -o json -f "$yaml" 2>>"$tmp/convert.err" \
+      | jq -s '{apiVersion: "v1", kind: "List", items: .}' >"$tmp/$(basename "$yaml" .yaml).json"
+  done
+  serve hvpa "$tmp/hvpa.json" "$tmp/cluster.json" "$tmp/tight-nodes.json"
+  kubeconfig "$tmp/hvpa.kubeconfig" "http://127.0.0.1:$port"
+  saved_snapshot=$snapshot saved_flags=$live_flags saved_port=$port
+  snapshot="$src/tests/data/hvpa-design"
+  live_flags="--kubeconfig $tmp/hvpa.kubeconfig"
+  same "hvpa (the Hvpa served live, read from YAML offline)" hvpa -q default/hvpa-sample --now 2026-12-02T12:00:00Z -o json
+  snapshot="$src/tests/data/hvpa-design $src/tests/data/plan/tight-nodes.yaml"
+  same "plan hvpa/NAME on tight nodes, live = snapshot" plan -q hvpa/hvpa-sample --now 2026-12-02T12:00:00Z -o json
+  snapshot=$saved_snapshot live_flags=$saved_flags port=$saved_port
+fi
 check "live: only what nodes needs is listed" 0 grep -c . "$tmp/plain.log"
 : >"$tmp/plain.log"
 "$bin" why -q production/rag-api-7948f7fb7-dc5k8 $live_flags >/dev/null 2>&1

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "fitscale/fit.h"
+#include "fitscale/selector.h"
 
 /* ---------------------------------------------------------------------------------------------
  * Building snapshot structs by hand */
@@ -1248,10 +1249,51 @@ group_teardown (void **state)
   return 0;
 }
 
+/* apimachinery pkg/labels selector_test.go TestSelectorParse (good and bad strings), and what
+ * the parsed selectors match. */
+static void
+test_selector_parse (void **state)
+{
+  static const char *const good[] = { "x=a,y=b,z=c", "", "x!=a,y=b", "x=", "x= ", "x=,z= ", "x= ,z= ", "!x",
+                                      "x>1", "x>1,z<5", "x in (a, b)", "x notin (a),y", "app.kubernetes.io/name==web" };
+  static const char *const bad[] = { "x=a||y=b", "x==a==b", "!x=a", "x<a", "x in a", "x in (a", "-x=a", "x=a b" };
+  for (gsize i = 0; i < G_N_ELEMENTS (good); i++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (FsLabelSelector) selector = fs_label_selector_parse (good[i], &error);
+      if (selector == NULL)
+        fail_msg ("\"%s\" rejected: %s", good[i], error->message);
+    }
+  for (gsize i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (FsLabelSelector) selector = fs_label_selector_parse (bad[i], &error);
+      if (selector != NULL)
+        fail_msg ("\"%s\" accepted", bad[i]);
+      assert_non_null (strstr (error->message, bad[i]));
+    }
+  static const FsLabelSet *labels; /* {app: web, tier: front, replicas: 3} */
+  static struct { guint n; FsLabel items[3]; } set = { 3, { { "app", "web" }, { "replicas", "3" }, { "tier", "front" } } };
+  labels = (const FsLabelSet *) &set;
+  static const struct { const char *selector; gboolean matches; } cases[] = {
+    { "", TRUE }, { "app=web", TRUE }, { "app==web,tier=front", TRUE }, { "app!=web", FALSE },
+    { "app in (db, web)", TRUE }, { "app notin (db, web)", FALSE }, { "tier", TRUE }, { "!tier", FALSE },
+    { "!zone", TRUE }, { "replicas>2", TRUE }, { "replicas<3", FALSE }, { "zone=a", FALSE }, { "zone!=a", TRUE },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr (FsLabelSelector) selector = fs_label_selector_parse (cases[i].selector, NULL);
+      assert_non_null (selector);
+      if (fs_selector_matches (selector, labels) != cases[i].matches)
+        fail_msg ("\"%s\" should %smatch", cases[i].selector, cases[i].matches ? "" : "not ");
+    }
+}
+
 int
 main (void)
 {
   const struct CMUnitTest tests[] = {
+    cmocka_unit_test (test_selector_parse),
     cmocka_unit_test (test_resources_fit_upstream),
     cmocka_unit_test (test_resources_fit_order),
     cmocka_unit_test (test_resources_fit_rag_api),

@@ -6,12 +6,15 @@
 
 #include "commands.h"
 #include "fitscale/error.h"
+#include "fitscale/selector.h"
 #include "fitscale/why.h"
 
 typedef struct {
   FsCommonOptions common;
   char *namespace;
   gboolean all, all_namespaces;
+  char *selector;           /* -l: with --all, only the pods it selects */
+  const FsLabelSelector *parsed_selector;
   gboolean watch;
   gint watch_rounds;        /* 0: until interrupted */
   gint watch_timeout;
@@ -310,7 +313,8 @@ run_all (const FsSnapshot *snapshot, const WhyOptions *options, FsOutputFormat f
   for (guint i = 0; i < snapshot->n_pods; i++)
     {
       const FsPod *pod = &snapshot->pods[i];
-      if (!is_pending (pod) || (namespace != NULL && strcmp (pod->namespace, namespace) != 0))
+      if (!is_pending (pod) || (namespace != NULL && strcmp (pod->namespace, namespace) != 0)
+          || (options->parsed_selector != NULL && !fs_selector_matches (options->parsed_selector, pod->labels)))
         continue;
       /* pods of one owner with one spec are one question */
       if (pod->owner != NULL && !g_hash_table_add (owners_seen, (gpointer) pod->owner))
@@ -409,6 +413,8 @@ fs_cmd_why (int argc, char **argv)
       "Every Pending pod without a node (one answer per owner)", NULL },
     { "all-namespaces", 'A', 0, G_OPTION_ARG_NONE, &options.all_namespaces,
       "With --all: in every namespace", NULL },
+    { "selector", 'l', 0, G_OPTION_ARG_STRING, &options.selector,
+      "With --all: only the pods this label selector picks (key=value, key!=value, key in (a,b), !key, ...)", "SELECTOR" },
     { "watch", 'w', 0, G_OPTION_ARG_NONE, &options.watch,
       "Live only: answer, then watch the cluster and answer again whenever it changes", NULL },
     { "watch-timeout", 0, 0, G_OPTION_ARG_INT, &options.watch_timeout,
@@ -437,6 +443,7 @@ fs_cmd_why (int argc, char **argv)
   FsOutputFormat format = FS_OUTPUT_TABLE;
   g_autoptr (GError) error = NULL;
   g_autoptr (FsSnapshot) snapshot = NULL;
+  g_autoptr (FsLabelSelector) selector = NULL;
   int status = FS_EXIT_OK;
   if (!fs_cli_parse (context, "why", &argc, &argv))
     status = FS_EXIT_ERROR;
@@ -445,6 +452,17 @@ fs_cmd_why (int argc, char **argv)
   else if (options.all ? argc != 1 : argc != 2)
     {
       fprintf (stderr, "fitscale why: give one pod (NAMESPACE/NAME, or NAME with -n), or --all\n");
+      status = FS_EXIT_ERROR;
+    }
+  else if (options.selector != NULL
+           && (options.parsed_selector = selector = fs_label_selector_parse (options.selector, &error)) == NULL)
+    {
+      g_prefix_error (&error, "-l: ");
+      status = fs_cli_fail ("why", error);
+    }
+  else if (options.selector != NULL && !options.all)
+    {
+      fprintf (stderr, "fitscale why: -l selects among --all\n");
       status = FS_EXIT_ERROR;
     }
   else if (options.watch && options.common.snapshot_paths != NULL)
@@ -460,5 +478,6 @@ fs_cmd_why (int argc, char **argv)
     status = answer (snapshot, &options, format, options.all ? NULL : argv[1]);
   fs_cli_common_clear (&options.common);
   g_free (options.namespace);
+  g_free (options.selector);
   return status;
 }
