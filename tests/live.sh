@@ -89,6 +89,7 @@ same "capacity --vary, live = snapshot" capacity -q --from deployment/rag-api -n
 same "hpa, live = snapshot" hpa -q production/rag-api-hpa --now 2026-10-09T14:00:00Z -o json
 same "plan, live = snapshot" plan -q deployment/rag-api -n production
 same "plan -o json --curve, live = snapshot" plan -q deployment/rag-api -n production -o json
+same "simulate with placement, live = snapshot" simulate -q --hpa "$ex/hpa.json" --trace "$src/tests/data/trace-trap.csv" --replicas 2 --startup 30s --duration 600s -o json
 if command -v kubectl >/dev/null; then
   # the design text's Hvpa (YAML), turned into JSON by kubectl against the fake's discovery
   for yaml in "$src/tests/data/hvpa-design/hvpa.yaml" "$src/tests/data/hvpa-design/cluster.yaml" "$src/tests/data/plan/tight-nodes.yaml"; do

@@ -260,7 +260,7 @@ fs_cmd_simulate (int argc, char **argv)
   else if ((hpa_snapshot = load_hpa (options.hpa_path, &hpa, &error)) == NULL
            || !fs_trace_load (options.trace_path, &trace, &error))
     status = fs_cli_fail ("simulate", error);
-  else if (options.common.snapshot_paths != NULL
+  else if (fs_cli_names_cluster (&options.common)
            && (snapshot = fs_cli_load ("simulate", &options.common, FS_KUBE_NODES | FS_KUBE_PODS | FS_KUBE_NAMESPACES | FS_KUBE_WORKLOADS)) == NULL)
     status = FS_EXIT_ERROR;
   if (status == FS_EXIT_OK)

@@ -44,6 +44,9 @@ typedef struct {
 gboolean fs_cli_live_open (const char *command, FsCommonOptions *options, guint resources, FsCliLive *live);
 void fs_cli_live_close (FsCliLive *live);
 
+/* Whether the options name a cluster: --snapshot files or a connection flag. */
+gboolean fs_cli_names_cluster (const FsCommonOptions *options);
+
 /* FLAG (the command's -n), else the live context's namespace, else NULL. */
 const char *fs_cli_namespace (const FsCommonOptions *options, const char *flag);
 /* Splits "NAMESPACE/NAME" (or "NAME", in NAMESPACE or "default") into *NS (caller frees) and

@@ -60,6 +60,14 @@ fs_cli_common_clear (FsCommonOptions *options)
   fs_connection_flags_clear (&options->connection);
 }
 
+gboolean
+fs_cli_names_cluster (const FsCommonOptions *options)
+{
+  const FsConnectionFlags *flags = &options->connection;
+  return options->snapshot_paths != NULL || flags->kubeconfig != NULL || flags->context != NULL
+         || flags->cluster != NULL || flags->user != NULL || flags->server != NULL;
+}
+
 const char *
 fs_cli_namespace (const FsCommonOptions *options, const char *flag)
 {

@@ -6,12 +6,12 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <yajl/yajl_tree.h>
 
 #include "fitscale/client.h"
 #include "fitscale/decode.h"
 #include "fitscale/error.h"
 #include "fitscale/timeutil.h"
+#include "jsontree.h"
 
 #define PAGE_LIMIT 500
 #define MAX_ATTEMPTS 6
@@ -123,14 +123,6 @@ exec_info (const FsKubeClient *client)
   return g_string_free (json, FALSE);
 }
 
-static const char *
-tree_string (yajl_val root, const char *first, const char *second)
-{
-  const char *path[] = { first, second, NULL };
-  yajl_val value = yajl_tree_get (root, path, yajl_t_string);
-  return value != NULL ? YAJL_GET_STRING (value) : NULL;
-}
-
 /* Reads the plugin's ExecCredential: a token, or a client certificate and key. */
 static gboolean
 read_exec_credential (FsKubeClient *client, const char *output, GError **error)
@@ -143,11 +135,11 @@ read_exec_credential (FsKubeClient *client, const char *output, GError **error)
       g_set_error (error, FS_ERROR, FS_ERROR_INVALID, "exec plugin %s: its output is not JSON (%s)", exec->command, problem);
       return FALSE;
     }
-  const char *api_version = tree_string (root, "apiVersion", NULL);
-  const char *token = tree_string (root, "status", "token");
-  const char *cert = tree_string (root, "status", "clientCertificateData");
-  const char *key = tree_string (root, "status", "clientKeyData");
-  const char *expiry = tree_string (root, "status", "expirationTimestamp");
+  const char *api_version = fs_json_tree_string (root, "apiVersion", NULL);
+  const char *token = fs_json_tree_string (root, "status", "token");
+  const char *cert = fs_json_tree_string (root, "status", "clientCertificateData");
+  const char *key = fs_json_tree_string (root, "status", "clientKeyData");
+  const char *expiry = fs_json_tree_string (root, "status", "expirationTimestamp");
   gboolean ok = FALSE;
   if (g_strcmp0 (api_version, exec->api_version) != 0)
     g_set_error (error, FS_ERROR, FS_ERROR_INVALID, "exec plugin %s: it answered apiVersion %s, not the configured %s",
@@ -413,7 +405,7 @@ status_message (const GString *body)
 {
   char problem[128];
   yajl_val root = body->len > 0 ? yajl_tree_parse (body->str, problem, sizeof problem) : NULL;
-  const char *message = root != NULL ? tree_string (root, "message", NULL) : NULL;
+  const char *message = root != NULL ? fs_json_tree_string (root, "message", NULL) : NULL;
   char *text = message != NULL ? g_strdup (message)
                                : g_strndup (body->str, MIN (body->len, 200));
   if (root != NULL)

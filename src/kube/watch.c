@@ -2,12 +2,11 @@
 #include "config.h"
 
 #include <string.h>
-#include <yajl/yajl_gen.h>
-#include <yajl/yajl_tree.h>
 
 #include "fitscale/decode.h"
 #include "fitscale/error.h"
 #include "fitscale/watch.h"
+#include "jsontree.h"
 
 #define MAX_EVENT_BYTES (16u << 20)
 #define MAX_DEPTH 16           /* snapshots built on snapshots before a fresh list */
@@ -100,48 +99,10 @@ typedef struct {
   guint applied;
 } WatchStream;
 
-static const char *
-tree_string (yajl_val root, const char *first, const char *second)
-{
-  const char *path[] = { first, second, NULL };
-  yajl_val value = yajl_tree_get (root, path, yajl_t_string);
-  return value != NULL ? YAJL_GET_STRING (value) : NULL;
-}
-
-static void
-gen_value (yajl_gen gen, yajl_val value)
-{
-  if (YAJL_IS_STRING (value))
-    yajl_gen_string (gen, (const unsigned char *) value->u.string, strlen (value->u.string));
-  else if (YAJL_IS_NUMBER (value))
-    yajl_gen_number (gen, value->u.number.r, strlen (value->u.number.r));
-  else if (YAJL_IS_TRUE (value) || YAJL_IS_FALSE (value))
-    yajl_gen_bool (gen, YAJL_IS_TRUE (value));
-  else if (YAJL_IS_ARRAY (value))
-    {
-      yajl_gen_array_open (gen);
-      for (size_t i = 0; i < value->u.array.len; i++)
-        gen_value (gen, value->u.array.values[i]);
-      yajl_gen_array_close (gen);
-    }
-  else if (YAJL_IS_OBJECT (value))
-    {
-      yajl_gen_map_open (gen);
-      for (size_t i = 0; i < value->u.object.len; i++)
-        {
-          yajl_gen_string (gen, (const unsigned char *) value->u.object.keys[i], strlen (value->u.object.keys[i]));
-          gen_value (gen, value->u.object.values[i]);
-        }
-      yajl_gen_map_close (gen);
-    }
-  else
-    yajl_gen_null (gen);
-}
-
 static void
 resume_at (WatchStream *stream, yajl_val object)
 {
-  const char *version = tree_string (object, "metadata", "resourceVersion");
+  const char *version = fs_json_tree_string (object, "metadata", "resourceVersion");
   if (version == NULL)
     return;
   g_free (stream->cache->versions[stream->listing]);
@@ -168,7 +129,7 @@ apply_event (WatchStream *stream, const char *text, GError **error)
                    fs_kube_listings (&(guint){ 0 })[stream->listing].path, problem);
       return FALSE;
     }
-  const char *type = tree_string (root, "type", NULL);
+  const char *type = fs_json_tree_string (root, "type", NULL);
   const char *path[] = { "object", NULL };
   yajl_val object = yajl_tree_get (root, path, yajl_t_object);
   gboolean ok = TRUE;
@@ -179,7 +140,7 @@ apply_event (WatchStream *stream, const char *text, GError **error)
       stream->expired = code != NULL && YAJL_IS_INTEGER (code) && YAJL_GET_INTEGER (code) == 410;
       if (!stream->expired)
         {
-          const char *message = tree_string (object, "message", NULL);
+          const char *message = fs_json_tree_string (object, "message", NULL);
           g_set_error (error, FS_ERROR, FS_ERROR_IO, "watch: %s", message != NULL ? message : "an ERROR event");
           ok = FALSE;
         }
@@ -191,15 +152,15 @@ apply_event (WatchStream *stream, const char *text, GError **error)
     }
   else if (object != NULL && g_strcmp0 (type, "DELETED") == 0)
     {
-      fs_snapshot_builder_remove (builder_of (stream), tree_string (object, "kind", NULL),
-                                  tree_string (object, "metadata", "namespace"), tree_string (object, "metadata", "name"));
+      fs_snapshot_builder_remove (builder_of (stream), fs_json_tree_string (object, "kind", NULL),
+                                  fs_json_tree_string (object, "metadata", "namespace"), fs_json_tree_string (object, "metadata", "name"));
       resume_at (stream, object);
       stream->applied++;
     }
   else if (object != NULL && (g_strcmp0 (type, "ADDED") == 0 || g_strcmp0 (type, "MODIFIED") == 0))
     {
       yajl_gen gen = yajl_gen_alloc (NULL);
-      gen_value (gen, object);
+      fs_json_tree_gen (gen, object);
       const unsigned char *json;
       size_t length;
       yajl_gen_get_buf (gen, &json, &length);

@@ -33,6 +33,8 @@
 #include <glib.h>
 #include <gnutls/gnutls.h>
 
+#include "jsontree.h"
+
 typedef struct {
   const char *group;      /* "" for the core group */
   const char *version;
@@ -87,14 +89,6 @@ static struct {
 
 /* ---- loading ------------------------------------------------------------------------- */
 
-static const char *
-string_at (yajl_val object, const char *first, const char *second)
-{
-  const char *path[] = { first, second, NULL };
-  yajl_val value = yajl_tree_get (object, path, yajl_t_string);
-  return value != NULL ? YAJL_GET_STRING (value) : NULL;
-}
-
 static const ResourceType *
 type_of (const char *api_version, const char *kind)
 {
@@ -115,8 +109,8 @@ type_of (const char *api_version, const char *kind)
 static void
 add_object (yajl_val object, const char *list_kind, const char *list_version)
 {
-  const char *kind = string_at (object, "kind", NULL);
-  const char *api_version = string_at (object, "apiVersion", NULL);
+  const char *kind = fs_json_tree_string (object, "kind", NULL);
+  const char *api_version = fs_json_tree_string (object, "apiVersion", NULL);
   if (kind == NULL && list_kind != NULL && g_str_has_suffix (list_kind, "List"))
     {
       static GHashTable *kinds;
@@ -136,8 +130,8 @@ add_object (yajl_val object, const char *list_kind, const char *list_version)
     return;
   Object *entry = g_new0 (Object, 1);
   entry->type = type;
-  entry->namespace = g_strdup (string_at (object, "metadata", "namespace"));
-  entry->name = g_strdup (string_at (object, "metadata", "name"));
+  entry->namespace = g_strdup (fs_json_tree_string (object, "metadata", "namespace"));
+  entry->name = g_strdup (fs_json_tree_string (object, "metadata", "name"));
   entry->object = object;
   g_ptr_array_add (server.objects, entry);
 }
@@ -167,8 +161,8 @@ load_file (const char *path)
       add_object (root, NULL, NULL);
       return TRUE;
     }
-  const char *list_kind = string_at (root, "kind", NULL);
-  const char *list_version = string_at (root, "apiVersion", NULL);
+  const char *list_kind = fs_json_tree_string (root, "kind", NULL);
+  const char *list_version = fs_json_tree_string (root, "apiVersion", NULL);
   for (size_t i = 0; i < YAJL_GET_ARRAY (items)->len; i++)
     add_object (YAJL_GET_ARRAY (items)->values[i], list_kind, list_version);
   return TRUE;
@@ -194,7 +188,7 @@ field_of (const Object *object, const char *field)
   if (strcmp (field, "metadata.namespace") == 0)
     return object->namespace;
   g_auto (GStrv) parts = g_strsplit (field, ".", 2);
-  return string_at (object->object, parts[0], parts[1]);
+  return fs_json_tree_string (object->object, parts[0], parts[1]);
 }
 
 /* fieldSelector: TERM[,TERM...], TERM = FIELD=VALUE | FIELD==VALUE | FIELD!=VALUE */
@@ -254,39 +248,6 @@ labels_match (const Object *object, const char *selector)
 }
 
 /* ---- writing JSON ------------------------------------------------------------------------ */
-
-static void
-gen_value (yajl_gen gen, yajl_val value)
-{
-  if (YAJL_IS_STRING (value))
-    yajl_gen_string (gen, (const unsigned char *) value->u.string, strlen (value->u.string));
-  else if (YAJL_IS_NUMBER (value))
-    yajl_gen_number (gen, value->u.number.r, strlen (value->u.number.r));
-  else if (YAJL_IS_TRUE (value))
-    yajl_gen_bool (gen, 1);
-  else if (YAJL_IS_FALSE (value))
-    yajl_gen_bool (gen, 0);
-  else if (YAJL_IS_NULL (value))
-    yajl_gen_null (gen);
-  else if (YAJL_IS_ARRAY (value))
-    {
-      yajl_gen_array_open (gen);
-      for (size_t i = 0; i < YAJL_GET_ARRAY (value)->len; i++)
-        gen_value (gen, YAJL_GET_ARRAY (value)->values[i]);
-      yajl_gen_array_close (gen);
-    }
-  else
-    {
-      yajl_gen_map_open (gen);
-      for (size_t i = 0; i < YAJL_GET_OBJECT (value)->len; i++)
-        {
-          const char *key = YAJL_GET_OBJECT (value)->keys[i];
-          yajl_gen_string (gen, (const unsigned char *) key, strlen (key));
-          gen_value (gen, YAJL_GET_OBJECT (value)->values[i]);
-        }
-      yajl_gen_map_close (gen);
-    }
-}
 
 static void
 gen_text (yajl_gen gen, const char *text)
@@ -493,7 +454,7 @@ gen_object (yajl_gen gen, const Object *object)
       if (strcmp (key, "kind") == 0 || strcmp (key, "apiVersion") == 0)
         continue;
       gen_text (gen, key);
-      gen_value (gen, YAJL_GET_OBJECT (value)->values[i]);
+      fs_json_tree_gen (gen, YAJL_GET_OBJECT (value)->values[i]);
     }
   yajl_gen_map_close (gen);
 }
@@ -692,8 +653,8 @@ watch_stream (const ResourceType *type)
       yajl_val event = **line != '\0' ? yajl_tree_parse (*line, problem, sizeof problem) : NULL;
       if (event == NULL)
         continue;
-      const char *kind = string_at (event, "object", "kind");
-      if (g_strcmp0 (kind, type->kind) == 0 || g_strcmp0 (string_at (event, "type", NULL), "ERROR") == 0)
+      const char *kind = fs_json_tree_string (event, "object", "kind");
+      if (g_strcmp0 (kind, type->kind) == 0 || g_strcmp0 (fs_json_tree_string (event, "type", NULL), "ERROR") == 0)
         g_string_append_printf (stream, "%s\n", *line);
       yajl_tree_free (event);
     }
