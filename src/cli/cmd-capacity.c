@@ -149,12 +149,11 @@ reasons_text (const FsVerdict *verdict)
   return g_strjoinv (", ", (char **) reasons->pdata);
 }
 
-static void
-emit_answer (FsOutputFormat format, const FsSnapshot *snapshot, const FsShape *shape,
-             const FsCapacityAnswer *answer, int64_t replicas)
+void
+fs_cli_emit_capacity (FsEmitter *emitter, const FsSnapshot *snapshot, const FsShape *shape,
+                      const FsCapacityAnswer *answer, int64_t replicas)
 {
   const FsPodShape *pod = fs_shape_pod (shape);
-  g_autoptr (FsEmitter) emitter = fs_emitter_new (format, stdout);
   fs_emit_map_open (emitter);
   fs_emit_key (emitter, "shape");
   fs_emit_map_open (emitter);
@@ -414,7 +413,10 @@ fs_cmd_capacity (int argc, char **argv)
                                                                 options.replicas,
                                                                 fs_shape_workload (shape));
       if (format == FS_OUTPUT_JSON || format == FS_OUTPUT_YAML)
-        emit_answer (format, snapshot, shape, answer, options.replicas);
+        {
+          g_autoptr (FsEmitter) emitter = fs_emitter_new (format, stdout);
+          fs_cli_emit_capacity (emitter, snapshot, shape, answer, options.replicas);
+        }
       else
         print_answer (format == FS_OUTPUT_WIDE, snapshot, shape, answer, options.replicas);
       if (options.replicas >= 0 && answer->pack.pending > 0)

@@ -520,11 +520,9 @@ emit_sources (FsEmitter *emitter, const FsPlanAnswer *answer)
   fs_emit_map_close (emitter);
 }
 
-static void
-emit_answer (FsOutputFormat format, const FsPlanAnswer *answer)
+void
+fs_cli_emit_plan_fields (FsEmitter *emitter, const FsPlanAnswer *answer)
 {
-  g_autoptr (FsEmitter) emitter = fs_emitter_new (format, stdout);
-  fs_emit_map_open (emitter);
   emit_sources (emitter, answer);
   fs_emit_key (emitter, "current");
   emit_candidate (emitter, answer, &answer->current);
@@ -569,6 +567,14 @@ emit_answer (FsOutputFormat format, const FsPlanAnswer *answer)
   fs_emit_int (emitter, answer->n_candidates);
   fs_emit_key (emitter, "reason");
   fs_emit_string (emitter, answer->reason);
+}
+
+static void
+emit_answer (FsOutputFormat format, const FsPlanAnswer *answer)
+{
+  g_autoptr (FsEmitter) emitter = fs_emitter_new (format, stdout);
+  fs_emit_map_open (emitter);
+  fs_cli_emit_plan_fields (emitter, answer);
   fs_emit_map_close (emitter);
 }
 

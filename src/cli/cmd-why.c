@@ -77,9 +77,9 @@ emit_fix (FsEmitter *emitter, const FsFix *fix)
   fs_emit_map_close (emitter);
 }
 
-static void
-emit_diagnosis (FsEmitter *emitter, const FsSnapshot *snapshot, const FsDiagnosis *diagnosis,
-                guint similar)
+void
+fs_cli_emit_diagnosis (FsEmitter *emitter, const FsSnapshot *snapshot, const FsDiagnosis *diagnosis,
+                       guint similar)
 {
   const FsPod *pod = diagnosis->pod;
   fs_emit_map_open (emitter);
@@ -325,7 +325,7 @@ run_all (const FsSnapshot *snapshot, const WhyOptions *options, FsOutputFormat f
                    && snapshot->pods[j].spec == pod->spec;
       g_autoptr (FsDiagnosis) diagnosis = fs_diagnose (snapshot, pod);
       if (emitter != NULL)
-        emit_diagnosis (emitter, snapshot, diagnosis, similar);
+        fs_cli_emit_diagnosis (emitter, snapshot, diagnosis, similar);
       else
         {
           if (diagnosed > 0)
@@ -359,7 +359,7 @@ answer (const FsSnapshot *snapshot, const WhyOptions *options, FsOutputFormat fo
   if (format == FS_OUTPUT_JSON || format == FS_OUTPUT_YAML)
     {
       g_autoptr (FsEmitter) emitter = fs_emitter_new (format, stdout);
-      emit_diagnosis (emitter, snapshot, diagnosis, 0);
+      fs_cli_emit_diagnosis (emitter, snapshot, diagnosis, 0);
     }
   else
     print_diagnosis (snapshot, diagnosis, 0, format == FS_OUTPUT_WIDE);

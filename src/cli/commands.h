@@ -6,6 +6,10 @@
 #include <glib.h>
 
 #include "fitscale/client.h"
+#include "fitscale/capacity.h"
+#include "fitscale/plan.h"
+#include "fitscale/shape.h"
+#include "fitscale/why.h"
 #include "fitscale/watch.h"
 #include "fitscale/snapshot.h"
 #include "output.h"
@@ -58,9 +62,18 @@ gboolean fs_cli_parse_now (const char *command, const char *text, int64_t *secon
 /* Prints "fitscale CMD: MESSAGE" to stderr and returns FS_EXIT_ERROR. */
 int fs_cli_fail (const char *command, const GError *error);
 
+/* The documents `plan -o json` and `why -o json` print, for the server to answer with:
+ * the plan's keys inside a map the caller opened; one diagnosis as a map. */
+void fs_cli_emit_plan_fields (FsEmitter *emitter, const FsPlanAnswer *answer);
+void fs_cli_emit_diagnosis (FsEmitter *emitter, const FsSnapshot *snapshot,
+                            const FsDiagnosis *diagnosis, guint similar);
+void fs_cli_emit_capacity (FsEmitter *emitter, const FsSnapshot *snapshot, const FsShape *shape,
+                           const FsCapacityAnswer *answer, int64_t replicas);
+
 int fs_cmd_capacity (int argc, char **argv);
 int fs_cmd_plan (int argc, char **argv);
 int fs_cmd_quantity (int argc, char **argv);
+int fs_cmd_serve (int argc, char **argv);
 int fs_cmd_simulate (int argc, char **argv);
 int fs_cmd_hpa (int argc, char **argv);
 int fs_cmd_hvpa (int argc, char **argv);

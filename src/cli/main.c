@@ -21,6 +21,7 @@ static const Command commands[] = {
   { "nodes", fs_cmd_nodes, "Per-node allocatable, requested and free resources" },
   { "plan", fs_cmd_plan, "The replicas and requests that schedule, closest to the HPA and VPA" },
   { "quantity", fs_cmd_quantity, "Parse Kubernetes quantities and print their exact values" },
+  { "serve", fs_cmd_serve, "The planner, why and capacity as an HTTP JSON service" },
   { "simulate", fs_cmd_simulate, "Replay a load trace through the HPA loop, sync by sync" },
   { "why", fs_cmd_why, "Why a pod is Pending, and the smallest fixes" },
 };

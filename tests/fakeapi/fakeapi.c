@@ -56,6 +56,14 @@ static const ResourceType types[] = {
   { "autoscaling.k8s.io", "v1", "verticalpodautoscalers", "VerticalPodAutoscaler", TRUE, "vpa" },
   { "autoscaling.k8s.io", "v1alpha1", "hvpas", "Hvpa", TRUE, NULL },
   { "metrics.k8s.io", "v1beta1", "pods", "PodMetrics", TRUE, NULL },
+  /* what deploy/ holds, for kubectl create --dry-run=client */
+  { "", "v1", "serviceaccounts", "ServiceAccount", TRUE, "sa" },
+  { "", "v1", "services", "Service", TRUE, "svc" },
+  { "rbac.authorization.k8s.io", "v1", "clusterroles", "ClusterRole", FALSE, NULL },
+  { "rbac.authorization.k8s.io", "v1", "clusterrolebindings", "ClusterRoleBinding", FALSE, NULL },
+  { "policy", "v1", "poddisruptionbudgets", "PodDisruptionBudget", TRUE, "pdb" },
+  { "networking.k8s.io", "v1", "networkpolicies", "NetworkPolicy", TRUE, "netpol" },
+  { "monitoring.coreos.com", "v1", "servicemonitors", "ServiceMonitor", TRUE, NULL },
 };
 
 typedef struct {

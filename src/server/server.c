@@ -1,0 +1,438 @@
+/* fitscale — the HTTP server (see include/fitscale/server.h). */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <string.h>
+#include <yajl/yajl_gen.h>
+
+#include "fitscale/error.h"
+#include "fitscale/server.h"
+
+static const double buckets[] = { 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5 };
+#define N_BUCKETS G_N_ELEMENTS (buckets)
+
+typedef struct {
+  char *method;
+  char *prefix;
+  char *endpoint;
+  FsHttpHandler handler;
+  gpointer user_data;
+} Route;
+
+/* Counts and latencies of one endpoint and status code. */
+typedef struct {
+  guint64 count;
+  guint64 in_bucket[N_BUCKETS];
+  double seconds;
+} Series;
+
+struct FsServer {
+  FsServerOptions options;
+  char *listen;
+  char *tls_cert_pem, *tls_key_pem;
+  GPtrArray *routes;
+  struct MHD_Daemon *daemon;
+  guint16 port;
+  gint in_flight;
+  GMutex lock;                 /* guards series */
+  GHashTable *series;          /* "endpoint\tcode" -> Series */
+};
+
+/* Per connection: the body as it arrives. */
+typedef struct {
+  GString *body;
+  gboolean too_large;
+  gint64 started;
+} Upload;
+
+/* ---- logs and errors --------------------------------------------------------------------- */
+
+void
+fs_log (int level, int verbosity, const char *message, ...)
+{
+  if (verbosity < level)
+    return;
+  yajl_gen gen = yajl_gen_alloc (NULL);
+  yajl_gen_map_open (gen);
+  g_autoptr (GDateTime) now = g_date_time_new_now_utc ();
+  g_autofree char *stamp = g_date_time_format (now, "%Y-%m-%dT%H:%M:%S.%fZ");
+  const char *pairs[] = { "ts", stamp, "level", level == 0 ? "error" : level == 1 ? "info" : "debug", "msg", message };
+  for (gsize i = 0; i < G_N_ELEMENTS (pairs); i++)
+    yajl_gen_string (gen, (const unsigned char *) pairs[i], strlen (pairs[i]));
+  va_list args;
+  va_start (args, message);
+  for (const char *key = va_arg (args, const char *); key != NULL; key = va_arg (args, const char *))
+    {
+      const char *value = va_arg (args, const char *);
+      yajl_gen_string (gen, (const unsigned char *) key, strlen (key));
+      yajl_gen_string (gen, (const unsigned char *) (value != NULL ? value : ""), value != NULL ? strlen (value) : 0);
+    }
+  va_end (args);
+  yajl_gen_map_close (gen);
+  const unsigned char *line;
+  size_t length;
+  yajl_gen_get_buf (gen, &line, &length);
+  fprintf (stderr, "%.*s\n", (int) length, line);
+  yajl_gen_free (gen);
+}
+
+void
+fs_http_error (FsHttpResponse *response, int status, const char *reason, const char *format, ...)
+{
+  va_list args;
+  va_start (args, format);
+  g_autofree char *message = g_strdup_vprintf (format, args);
+  va_end (args);
+  yajl_gen gen = yajl_gen_alloc (NULL);
+  yajl_gen_map_open (gen);
+  const char *pairs[] = { "kind", "Status", "apiVersion", "v1", "status", "Failure", "message", message, "reason", reason };
+  for (gsize i = 0; i < G_N_ELEMENTS (pairs); i++)
+    yajl_gen_string (gen, (const unsigned char *) pairs[i], strlen (pairs[i]));
+  yajl_gen_string (gen, (const unsigned char *) "code", 4);
+  yajl_gen_integer (gen, status);
+  yajl_gen_map_close (gen);
+  const unsigned char *text;
+  size_t length;
+  yajl_gen_get_buf (gen, &text, &length);
+  g_free (response->body);
+  response->body = g_strndup ((const char *) text, length);
+  response->status = status;
+  response->content_type = "application/json";
+  yajl_gen_free (gen);
+}
+
+/* ---- routes ------------------------------------------------------------------------------ */
+
+FsServer *
+fs_server_new (const FsServerOptions *options)
+{
+  FsServer *server = g_new0 (FsServer, 1);
+  server->options = *options;
+  server->listen = g_strdup (options->listen != NULL ? options->listen : ":8443");
+  server->options.listen = server->listen;
+  if (server->options.threads == 0)
+    server->options.threads = g_get_num_processors ();
+  if (server->options.max_in_flight == 0)
+    server->options.max_in_flight = 64;
+  if (server->options.max_body == 0)
+    server->options.max_body = 1u << 20;
+  if (server->options.client_timeout_s == 0)
+    server->options.client_timeout_s = 10;
+  server->routes = g_ptr_array_new ();
+  server->series = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_mutex_init (&server->lock);
+  return server;
+}
+
+void
+fs_server_free (FsServer *server)
+{
+  if (server == NULL)
+    return;
+  for (guint i = 0; i < server->routes->len; i++)
+    {
+      Route *route = server->routes->pdata[i];
+      g_free (route->method);
+      g_free (route->prefix);
+      g_free (route->endpoint);
+      g_free (route);
+    }
+  g_ptr_array_unref (server->routes);
+  g_hash_table_unref (server->series);
+  g_mutex_clear (&server->lock);
+  g_free (server->listen);
+  g_free (server->tls_cert_pem);
+  g_free (server->tls_key_pem);
+  g_free (server);
+}
+
+void
+fs_server_route (FsServer *server, const char *method, const char *prefix, const char *endpoint,
+                 FsHttpHandler handler, gpointer user_data)
+{
+  Route *route = g_new0 (Route, 1);
+  route->method = g_strdup (method);
+  route->prefix = g_strdup (prefix);
+  route->endpoint = g_strdup (endpoint);
+  route->handler = handler;
+  route->user_data = user_data;
+  g_ptr_array_add (server->routes, route);
+}
+
+/* The route for PATH: the longest prefix that ends at a segment boundary.  *PATH_KNOWN: some
+ * route has the path, whatever its method (405 rather than 404). */
+static const Route *
+find_route (const FsServer *server, const char *method, const char *path, gboolean *path_known)
+{
+  const Route *best = NULL;
+  *path_known = FALSE;
+  for (guint i = 0; i < server->routes->len; i++)
+    {
+      const Route *route = server->routes->pdata[i];
+      gsize length = strlen (route->prefix);
+      gboolean prefix = strncmp (path, route->prefix, length) == 0
+                        && (path[length] == '\0' || path[length] == '/' || route->prefix[length - 1] == '/');
+      if (!prefix)
+        continue;
+      *path_known = TRUE;
+      if (strcmp (route->method, method) == 0 && (best == NULL || length > strlen (best->prefix)))
+        best = route;
+    }
+  return best;
+}
+
+/* ---- metrics ----------------------------------------------------------------------------- */
+
+static void
+record (FsServer *server, const char *endpoint, int status, double seconds)
+{
+  g_autofree char *key = g_strdup_printf ("%s\t%d", endpoint, status);
+  g_mutex_lock (&server->lock);
+  Series *series = g_hash_table_lookup (server->series, key);
+  if (series == NULL)
+    {
+      series = g_new0 (Series, 1);
+      g_hash_table_insert (server->series, g_steal_pointer (&key), series);
+    }
+  series->count++;
+  series->seconds += seconds;
+  for (gsize b = 0; b < N_BUCKETS; b++)
+    series->in_bucket[b] += seconds <= buckets[b];
+  g_mutex_unlock (&server->lock);
+}
+
+static gint
+compare_keys (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(const char *const *) a, *(const char *const *) b);
+}
+
+void
+fs_server_metrics (FsServer *server, GString *out)
+{
+  g_mutex_lock (&server->lock);
+  g_autoptr (GPtrArray) keys = g_ptr_array_new ();
+  GHashTableIter iter;
+  gpointer key;
+  g_hash_table_iter_init (&iter, server->series);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    g_ptr_array_add (keys, key);
+  g_ptr_array_sort (keys, compare_keys);
+  g_string_append (out, "# HELP fitscale_http_requests_total HTTP requests answered, by endpoint and status code.\n"
+                        "# TYPE fitscale_http_requests_total counter\n");
+  for (guint i = 0; i < keys->len; i++)
+    {
+      g_auto (GStrv) parts = g_strsplit (keys->pdata[i], "\t", 2);
+      const Series *series = g_hash_table_lookup (server->series, keys->pdata[i]);
+      g_string_append_printf (out, "fitscale_http_requests_total{endpoint=\"%s\",code=\"%s\"} %" G_GUINT64_FORMAT "\n",
+                              parts[0], parts[1], series->count);
+    }
+  g_string_append (out, "# HELP fitscale_http_request_duration_seconds Time to answer, by endpoint and status code.\n"
+                        "# TYPE fitscale_http_request_duration_seconds histogram\n");
+  for (guint i = 0; i < keys->len; i++)
+    {
+      g_auto (GStrv) parts = g_strsplit (keys->pdata[i], "\t", 2);
+      const Series *series = g_hash_table_lookup (server->series, keys->pdata[i]);
+      for (gsize b = 0; b < N_BUCKETS; b++)
+        g_string_append_printf (out, "fitscale_http_request_duration_seconds_bucket{endpoint=\"%s\",code=\"%s\",le=\"%g\"} %"
+                                G_GUINT64_FORMAT "\n", parts[0], parts[1], buckets[b], series->in_bucket[b]);
+      g_string_append_printf (out, "fitscale_http_request_duration_seconds_bucket{endpoint=\"%s\",code=\"%s\",le=\"+Inf\"} %"
+                              G_GUINT64_FORMAT "\n", parts[0], parts[1], series->count);
+      g_string_append_printf (out, "fitscale_http_request_duration_seconds_sum{endpoint=\"%s\",code=\"%s\"} %.6f\n",
+                              parts[0], parts[1], series->seconds);
+      g_string_append_printf (out, "fitscale_http_request_duration_seconds_count{endpoint=\"%s\",code=\"%s\"} %"
+                              G_GUINT64_FORMAT "\n", parts[0], parts[1], series->count);
+    }
+  g_string_append_printf (out, "# HELP fitscale_http_requests_in_flight Requests being answered now.\n"
+                               "# TYPE fitscale_http_requests_in_flight gauge\nfitscale_http_requests_in_flight %d\n",
+                          g_atomic_int_get (&server->in_flight));
+  g_mutex_unlock (&server->lock);
+}
+
+/* ---- answering --------------------------------------------------------------------------- */
+
+static enum MHD_Result
+send_response (FsServer *server, struct MHD_Connection *connection, const char *method, const char *path,
+               const char *endpoint, FsHttpResponse *response, gint64 started)
+{
+  if (response->body == NULL)
+    response->body = g_strdup ("");
+  gsize length = strlen (response->body);
+  struct MHD_Response *reply = MHD_create_response_from_buffer (length, g_steal_pointer (&response->body),
+                                                                MHD_RESPMEM_MUST_FREE);
+  MHD_add_response_header (reply, "Content-Type", response->content_type != NULL ? response->content_type
+                                                                                  : "application/json");
+  if (response->retry_after > 0)
+    {
+      char seconds[16];
+      g_snprintf (seconds, sizeof seconds, "%d", response->retry_after);
+      MHD_add_response_header (reply, "Retry-After", seconds);
+    }
+  enum MHD_Result result = MHD_queue_response (connection, (unsigned int) response->status, reply);
+  MHD_destroy_response (reply);
+  double seconds = (double) (g_get_monotonic_time () - started) / G_USEC_PER_SEC;
+  record (server, endpoint, response->status, seconds);
+  if (server->options.verbosity >= 2)
+    {
+      char status[8], ms[32];
+      g_snprintf (status, sizeof status, "%d", response->status);
+      g_snprintf (ms, sizeof ms, "%.3f", seconds * 1e3);
+      fs_log (2, server->options.verbosity, "request", "method", method, "path", path, "status", status,
+              "durationMs", ms, NULL);
+    }
+  return result;
+}
+
+static enum MHD_Result
+on_request (void *cls, struct MHD_Connection *connection, const char *url, const char *method,
+            const char *version, const char *upload_data, size_t *upload_size, void **state)
+{
+  FsServer *server = cls;
+  Upload *upload = *state;
+  if (upload == NULL)
+    {
+      upload = g_new0 (Upload, 1);
+      upload->body = g_string_new (NULL);
+      upload->started = g_get_monotonic_time ();
+      *state = upload;
+      return MHD_YES;
+    }
+  if (*upload_size > 0)
+    {
+      if (upload->body->len + *upload_size > server->options.max_body)
+        upload->too_large = TRUE;
+      else
+        g_string_append_len (upload->body, upload_data, (gssize) *upload_size);
+      *upload_size = 0;
+      return MHD_YES;
+    }
+  FsHttpResponse response = { .status = 200 };
+  gboolean path_known = FALSE;
+  const Route *route = find_route (server, method, url, &path_known);
+  const char *endpoint = route != NULL ? route->endpoint : "other";
+  if (upload->too_large)
+    fs_http_error (&response, 413, "RequestEntityTooLarge", "the body is over %" G_GSIZE_FORMAT " bytes",
+                   server->options.max_body);
+  else if (route == NULL && path_known)
+    fs_http_error (&response, 405, "MethodNotAllowed", "%s is not served on %s", method, url);
+  else if (route == NULL)
+    fs_http_error (&response, 404, "NotFound", "no endpoint %s", url);
+  else if (g_atomic_int_add (&server->in_flight, 1) >= (gint) server->options.max_in_flight)
+    {
+      g_atomic_int_add (&server->in_flight, -1);
+      fs_http_error (&response, 503, "ServiceUnavailable", "over %u requests in flight", server->options.max_in_flight);
+      response.retry_after = 1;
+    }
+  else
+    {
+      FsHttpRequest request = { method, url, url + strlen (route->prefix), upload->body->str, upload->body->len,
+                                MHD_lookup_connection_value (connection, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE) };
+      route->handler (&request, &response, route->user_data);
+      g_atomic_int_add (&server->in_flight, -1);
+    }
+  return send_response (server, connection, method, url, endpoint, &response, upload->started);
+}
+
+static void
+on_completed (void *cls, struct MHD_Connection *connection, void **state, enum MHD_RequestTerminationCode code)
+{
+  Upload *upload = *state;
+  if (upload == NULL)
+    return;
+  g_string_free (upload->body, TRUE);
+  g_free (upload);
+  *state = NULL;
+}
+
+static gboolean
+parse_listen (const char *listen, struct sockaddr_in *address, GError **error)
+{
+  const char *colon = strrchr (listen, ':');
+  const char *port_text = colon != NULL ? colon + 1 : listen;
+  char *end = NULL;
+  guint64 port = g_ascii_strtoull (port_text, &end, 10);
+  memset (address, 0, sizeof *address);
+  address->sin_family = AF_INET;
+  address->sin_addr.s_addr = htonl (INADDR_ANY);
+  if (end == port_text || *end != '\0' || port > 65535)
+    {
+      g_set_error (error, FS_ERROR, FS_ERROR_USAGE, "--listen \"%s\": give HOST:PORT, :PORT or PORT", listen);
+      return FALSE;
+    }
+  address->sin_port = htons ((uint16_t) port);
+  if (colon != NULL && colon > listen)
+    {
+      g_autofree char *host = g_strndup (listen, colon - listen);
+      if (strcmp (host, "localhost") == 0)
+        address->sin_addr.s_addr = htonl (INADDR_LOOPBACK);
+      else if (inet_pton (AF_INET, host, &address->sin_addr) != 1)
+        {
+          g_set_error (error, FS_ERROR, FS_ERROR_USAGE, "--listen \"%s\": \"%s\" is not an IPv4 address", listen, host);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+gboolean
+fs_server_start (FsServer *server, GError **error)
+{
+  struct sockaddr_in address;
+  if (!parse_listen (server->listen, &address, error))
+    return FALSE;
+  const FsServerOptions *options = &server->options;
+  if ((options->tls_cert == NULL) != (options->tls_key == NULL))
+    {
+      g_set_error (error, FS_ERROR, FS_ERROR_USAGE, "--tls-cert and --tls-key go together");
+      return FALSE;
+    }
+  if (options->tls_cert != NULL
+      && (!g_file_get_contents (options->tls_cert, &server->tls_cert_pem, NULL, error)
+          || !g_file_get_contents (options->tls_key, &server->tls_key_pem, NULL, error)))
+    return FALSE;
+  unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG | MHD_USE_EPOLL | MHD_USE_ITC;
+  if (server->tls_cert_pem != NULL)
+    flags |= MHD_USE_TLS;
+  struct MHD_OptionItem tls[] = {
+    { MHD_OPTION_HTTPS_MEM_CERT, 0, server->tls_cert_pem },
+    { MHD_OPTION_HTTPS_MEM_KEY, 0, server->tls_key_pem },
+    { MHD_OPTION_END, 0, NULL },
+  };
+  server->daemon = MHD_start_daemon (flags, 0, NULL, NULL, on_request, server,
+                                     MHD_OPTION_SOCK_ADDR, &address,
+                                     MHD_OPTION_THREAD_POOL_SIZE, (unsigned int) options->threads,
+                                     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int) options->client_timeout_s,
+                                     MHD_OPTION_CONNECTION_LIMIT, (unsigned int) (options->max_in_flight * 4),
+                                     MHD_OPTION_NOTIFY_COMPLETED, on_completed, server,
+                                     MHD_OPTION_ARRAY, server->tls_cert_pem != NULL ? tls : tls + 2,
+                                     MHD_OPTION_END);
+  if (server->daemon == NULL)
+    {
+      g_set_error (error, FS_ERROR, FS_ERROR_IO, "cannot listen on %s", server->listen);
+      return FALSE;
+    }
+  const union MHD_DaemonInfo *info = MHD_get_daemon_info (server->daemon, MHD_DAEMON_INFO_BIND_PORT);
+  server->port = info != NULL ? info->port : 0;
+  return TRUE;
+}
+
+guint16
+fs_server_port (const FsServer *server)
+{
+  return server->port;
+}
+
+void
+fs_server_stop (FsServer *server)
+{
+  if (server->daemon == NULL)
+    return;
+  MHD_quiesce_daemon (server->daemon); /* no new connections */
+  while (g_atomic_int_get (&server->in_flight) > 0)
+    g_usleep (10000);
+  MHD_stop_daemon (server->daemon);
+  server->daemon = NULL;
+}

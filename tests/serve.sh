@@ -1,0 +1,153 @@
+#!/usr/bin/env bash
+# End-to-end: fitscale serve on the bundled example (files) and on the fake API server (live):
+# every documented example (docs/api/*.request.json) posted and its answer compared with the
+# CLI's and with docs/api/*.response.json; health, readiness and metrics; bad input of every
+# kind, including thousands of random and truncated bodies (every answer a 4xx, the server
+# still serving); SIGTERM ends it with status 0.  Speaks TAP for automake's driver.
+set -u
+bin="${FS_BUILDDIR:-.}/fitscale"
+fake="${FS_BUILDDIR:-.}/tests/fakeapi/fakeapi"
+src="${FS_SRCDIR:-.}"
+ex="$src/examples/rag-api"
+api="$src/docs/api"
+tmp=$(mktemp -d)
+pids=()
+cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null; done; wait 2>/dev/null; rm -rf "$tmp"; }
+trap cleanup EXIT
+. "$src/tests/tap.sh"
+unset KUBERNETES_SERVICE_HOST KUBERNETES_SERVICE_PORT
+export KUBECONFIG="$tmp/none" FS_RETRY_BASE_MS=1
+
+# start NAME ARGS...: fitscale serve ARGS on a free port; $url, $serve_pid
+start() {
+  local name=$1; shift
+  "$bin" serve --listen 127.0.0.1:0 "$@" >"$tmp/$name.port" 2>"$tmp/$name.log" &
+  serve_pid=$!
+  pids+=($serve_pid)
+  for _ in $(seq 100); do [ -s "$tmp/$name.port" ] && break; sleep 0.05; done
+  url="http://127.0.0.1:$(head -1 "$tmp/$name.port")"
+}
+# post NAME PATH FILE [CONTENT-TYPE]: status in $code, body in $tmp/out
+post() {
+  code=$(curl -s -o "$tmp/out" -w '%{http_code}' -X POST -H "Content-Type: ${4:-application/json}" \
+              --data-binary "@$3" "$url$2")
+}
+get() { code=$(curl -s -o "$tmp/out" -w '%{http_code}' "$url$1"); }
+is() { if [ "$code" = "$2" ]; then ok "$1"; else echo "# HTTP $code, wanted $2"; not_ok "$1"; fi; }
+# same_json NAME FILE: $tmp/out without .snapshot equals FILE (both sorted)
+same_json() {
+  if [ "$(jq -S 'del(.snapshot)' "$tmp/out")" = "$(jq -S 'del(.snapshot)' "$2")" ]; then ok "$1"
+  else diff <(jq -S 'del(.snapshot)' "$2") <(jq -S 'del(.snapshot)' "$tmp/out") | head -10 | sed 's/^/# /'; not_ok "$1"; fi
+}
+
+start files -S "$ex" -v 2
+get /healthz; is "healthz" 200
+get /livez; is "livez" 200
+get /readyz; is "readyz once the snapshot is loaded" 200
+post "plan" /v1/plan "$api/plan.request.json"; is "POST /v1/plan" 200
+expect "plan: the snapshot's resourceVersion and age" '.snapshot.resourceVersion == "48250509" and (.snapshot.ageSeconds | type) == "number"'
+"$bin" plan -q -S "$ex" deployment/rag-api -n production -o json >"$tmp/cli-plan.json"
+same_json "plan: the CLI's document" "$tmp/cli-plan.json"
+same_json "plan: docs/api/plan.response.json" "$api/plan.response.json"
+post "plan with overrides" /v1/plan "$api/plan-overrides.request.json"; is "POST /v1/plan with overrides" 200
+"$bin" plan -q -S "$ex" deployment/rag-api -n production --hpa-desired 4 --vpa-target rag-api:memory=3Gi --vpa-weight 1 -o json >"$tmp/cli-plan2.json"
+same_json "plan with overrides: the CLI's document" "$tmp/cli-plan2.json"
+same_json "plan with overrides: docs/api/plan-overrides.response.json" "$api/plan-overrides.response.json"
+post "capacity" /v1/capacity "$api/capacity.request.json"; is "POST /v1/capacity" 200
+"$bin" capacity -q -S "$ex" --from deployment/rag-api -n production --replicas 6 -o json >"$tmp/cli-capacity.json"
+same_json "capacity: the CLI's document" "$tmp/cli-capacity.json"
+same_json "capacity: docs/api/capacity.response.json" "$api/capacity.response.json"
+post "capacity of a shape" /v1/capacity "$api/capacity-shape.request.json"; is "POST /v1/capacity (a shape)" 200
+same_json "capacity of a shape: docs/api/capacity-shape.response.json" "$api/capacity-shape.response.json"
+get /v1/why/production/rag-api-7948f7fb7-dc5k8; is "GET /v1/why" 200
+"$bin" why -q -S "$ex" production/rag-api-7948f7fb7-dc5k8 -o json >"$tmp/cli-why.json"
+same_json "why: the CLI's document" "$tmp/cli-why.json"
+same_json "why: docs/api/why.response.json" "$api/why.response.json"
+
+# bad input
+get /v1/why/production/nope; is "why: an unknown pod is 404" 404
+expect "404: a Status naming the pod" '.kind == "Status" and .code == 404 and (.message | test("nope"))'
+get /v1/why/production; is "why: no pod is 404" 404
+get /nope; is "an unknown path is 404" 404
+code=$(curl -s -o "$tmp/out" -w '%{http_code}' -X DELETE "$url/v1/plan"); is "DELETE /v1/plan is 405" 405
+post "plan as text" /v1/plan "$api/plan.request.json" text/plain; is "a body that is not JSON by type is 415" 415
+printf '{"kind":"deployment","name":"rag-api","namespace":"production","replica":3}' >"$tmp/unknown.json"
+post "unknown field" /v1/plan "$tmp/unknown.json"; is "an unknown field is 400" 400
+expect "400: names the field" '.message == "unknown field \"replica\""'
+printf '{"namespace":"production"}' >"$tmp/missing.json"
+post "missing" /v1/plan "$tmp/missing.json"; is "no kind and name is 422" 422
+printf '{"kind":"deployment","name":"rag-api","namespace":"production","hpaDesiredReplicas":"six"}' >"$tmp/type.json"
+post "wrong type" /v1/plan "$tmp/type.json"; is "a field of the wrong type is 422" 422
+expect "422: names the field" '.message | test("hpaDesiredReplicas")'
+printf '{"kind":"deployment","name":"nope","namespace":"production"}' >"$tmp/absent.json"
+post "absent workload" /v1/plan "$tmp/absent.json"; is "an absent workload is 404" 404
+python3 -c 'print("[" * 100 + "]" * 100)' >"$tmp/deep.json"
+post "deep" /v1/plan "$tmp/deep.json"; is "deep nesting is 400" 400
+head -c 2000000 /dev/zero | tr '\0' ' ' >"$tmp/big.json"
+post "big" /v1/plan "$tmp/big.json"; is "a body over 1 MiB is 413" 413
+python3 - "$url" "$api/plan.request.json" >"$tmp/fuzz.out" <<'PY'
+import http.client, random, sys, urllib.parse
+url = urllib.parse.urlparse(sys.argv[1]); valid = open(sys.argv[2], "rb").read().strip()
+random.seed(7); bad = 0; total = 2000
+conn = http.client.HTTPConnection(url.hostname, url.port, timeout=10)
+for i in range(total):
+    if i % 2:
+        body = valid[: random.randrange(len(valid))]
+    else:
+        body = bytes(random.randrange(256) for _ in range(random.randrange(1, 200)))
+    path = random.choice(["/v1/plan", "/v1/capacity"])
+    conn.request("POST", path, body, {"Content-Type": "application/json"})
+    r = conn.getresponse(); r.read()
+    if not 400 <= r.status < 500:
+        bad += 1; print("status", r.status, body[:60])
+print("non-4xx", bad, "of", total)
+PY
+if grep -q '^non-4xx 0 of 2000$' "$tmp/fuzz.out"; then ok "2000 random and truncated bodies: every answer a 4xx"; else head -5 "$tmp/fuzz.out" | sed 's/^/# /'; not_ok "random bodies"; fi
+get /healthz; is "still serving after them" 200
+get /metrics; is "GET /metrics" 200
+contains "metrics: requests by endpoint and code" 'fitscale_http_requests_total{endpoint="plan",code="200"} 2' out
+contains "metrics: latency histogram" 'fitscale_http_request_duration_seconds_bucket{endpoint="plan",code="200",le="+Inf"} 2' out
+contains "metrics: plans by outcome" 'fitscale_plans_total{outcome="adjusted"} 1' out
+contains "metrics: snapshot objects" 'fitscale_snapshot_objects{kind="Pod"} 22' out
+kill -TERM "$serve_pid"; wait "$serve_pid"; status=$?
+if [ "$status" = 0 ]; then ok "SIGTERM: exit 0"; else not_ok "SIGTERM: exit $status"; fi
+if grep -q '"msg":"request"' "$tmp/files.log" && jq -e . "$tmp/files.log" >/dev/null 2>&1; then ok "logs: one JSON object per line"; else not_ok "logs: JSON lines"; fi
+
+# live, on the fake API server, logging what it is asked for
+rm -f "$tmp/fake.port"
+"$fake" --port-file "$tmp/fake.port" --log "$tmp/fake.log" "$ex"/*.json >/dev/null 2>&1 &
+pids+=($!)
+for _ in $(seq 100); do [ -s "$tmp/fake.port" ] && break; sleep 0.05; done
+start live --server "http://127.0.0.1:$(cat "$tmp/fake.port")" --watch-timeout 1
+get /readyz; is "live: ready after the first list" 200
+post "live plan" /v1/plan "$api/plan.request.json"; is "live: POST /v1/plan" 200
+same_json "live: the same plan as on the files" "$tmp/cli-plan.json"
+sleep 1.5
+get /metrics
+contains "live: API server requests counted" "fitscale_apiserver_requests_total" out
+if grep -q 'watch=1' "$tmp/fake.log"; then ok "live: the cache watches"; else not_ok "live: the cache watches"; fi
+kill -TERM "$serve_pid"; wait "$serve_pid"; status=$?
+if [ "$status" = 0 ]; then ok "live: SIGTERM, exit 0"; else not_ok "live: SIGTERM, exit $status"; fi
+if command -v kubectl >/dev/null; then
+  check "deploy/: kubectl create --dry-run=client reads every manifest" 0 \
+    kubectl --server "http://127.0.0.1:$(cat "$tmp/fake.port")" create --dry-run=client --validate=false -o json \
+    -f "$src/deploy/fitscale.yaml" -f "$src/deploy/servicemonitor.yaml"
+  jq -s . "$tmp/out" >"$tmp/manifests.json" && cp "$tmp/manifests.json" "$tmp/out"
+  expect "deploy/: every kind the issue lists" '[.[].kind] | sort == ["ClusterRole","ClusterRoleBinding","Deployment","NetworkPolicy","PodDisruptionBudget","Service","ServiceAccount","ServiceMonitor"]'
+  expect "deploy/: hardened pod" '(.[] | select(.kind == "Deployment") | .spec.template.spec) as $p | $p.securityContext.runAsNonRoot and $p.containers[0].securityContext.readOnlyRootFilesystem and $p.containers[0].securityContext.allowPrivilegeEscalation == false and $p.containers[0].securityContext.capabilities.drop == ["ALL"] and $p.securityContext.seccompProfile.type == "RuntimeDefault"'
+else
+  skip "deploy/: manifests read by kubectl" "kubectl not installed"
+fi
+# every request the server made is one the deployed ClusterRole allows
+if [ -f "$src/deploy/fitscale.yaml" ]; then
+  grep -E '[?&](limit|watch)=' "$tmp/fake.log" | sed -n 's|^GET \(/apis\{0,1\}/[^?]*\).*|\1|p' | sort -u >"$tmp/paths"
+  missing=0
+  while read -r path; do
+    resource=${path##*/}
+    case $path in /api/*) group='""' ;; *) group=$(echo "$path" | cut -d/ -f3) ;; esac
+    grep -q "resources:.*\b$resource\b" "$src/deploy/fitscale.yaml" || { echo "# $path: $resource not in the ClusterRole"; missing=1; }
+  done <"$tmp/paths"
+  if [ "$missing" = 0 ]; then ok "RBAC: the ClusterRole covers every resource the server listed and watched"; else not_ok "RBAC coverage"; fi
+fi
+
+tap_end
