@@ -16,6 +16,24 @@
 #define SERVE_RESOURCES (FS_KUBE_NODES | FS_KUBE_PODS | FS_KUBE_NAMESPACES | FS_KUBE_WORKLOADS | FS_KUBE_HPAS \
                          | FS_KUBE_VPAS | FS_KUBE_HVPAS | FS_KUBE_POD_METRICS | FS_KUBE_EVENTS)
 #define MAX_JSON_DEPTH 32
+#define CACHE_TTL_US (1 * G_USEC_PER_SEC)
+#define CACHE_ENTRIES 4096
+
+/* A plan is a pure function of the snapshot and the request (and of the time, through the
+ * HVPA's windows): an answer is reused for the same snapshot and body within a second. */
+typedef struct {
+  char *body;
+  FsPlanOutcome outcome;
+  gint64 expires;
+} CachedPlan;
+
+static void
+cached_plan_free (gpointer data)
+{
+  CachedPlan *cached = data;
+  g_free (cached->body);
+  g_free (cached);
+}
 
 typedef struct {
   FsSnapshot *offline;         /* --snapshot files, else NULL */
@@ -27,7 +45,37 @@ typedef struct {
   guint watch_timeout;
   int verbosity;
   gint64 loaded_at;            /* offline: when the files were read */
+  GMutex cache_lock;
+  GHashTable *plan_cache;      /* "snapshot pointer|body" -> CachedPlan */
+  gint cache_hits;
 } Service;
+
+static char *
+cache_lookup (Service *service, const char *key, FsPlanOutcome *outcome)
+{
+  char *body = NULL;
+  g_mutex_lock (&service->cache_lock);
+  CachedPlan *cached = g_hash_table_lookup (service->plan_cache, key);
+  if (cached != NULL && cached->expires > g_get_monotonic_time ())
+    {
+      body = g_strdup (cached->body);
+      *outcome = cached->outcome;
+    }
+  g_mutex_unlock (&service->cache_lock);
+  return body;
+}
+
+static void
+cache_store (Service *service, const char *key, const char *body, FsPlanOutcome outcome)
+{
+  CachedPlan *cached = g_new (CachedPlan, 1);
+  *cached = (CachedPlan){ g_strdup (body), outcome, g_get_monotonic_time () + CACHE_TTL_US };
+  g_mutex_lock (&service->cache_lock);
+  if (g_hash_table_size (service->plan_cache) >= CACHE_ENTRIES)
+    g_hash_table_remove_all (service->plan_cache);
+  g_hash_table_replace (service->plan_cache, g_strdup (key), cached);
+  g_mutex_unlock (&service->cache_lock);
+}
 
 static FsSnapshot *
 current_snapshot (Service *service)
@@ -303,15 +351,23 @@ handle_plan (const FsHttpRequest *request, FsHttpResponse *response, gpointer da
   if (read_plan_request (body, &plan_request, response))
     {
       g_autoptr (FsSnapshot) snapshot = current_snapshot (service);
+      g_autofree char *key = g_strdup_printf ("%p|%s", (void *) snapshot, request->body);
+      FsPlanOutcome outcome;
       g_autoptr (GError) error = NULL;
-      g_autoptr (FsPlanAnswer) answer = fs_plan (snapshot, &plan_request, &error);
-      if (answer == NULL)
+      g_autoptr (FsPlanAnswer) answer = NULL;
+      if ((response->body = cache_lookup (service, key, &outcome)) != NULL)
+        {
+          g_atomic_int_inc (&service->cache_hits);
+          g_atomic_int_inc (&service->plans[outcome]);
+        }
+      else if ((answer = fs_plan (snapshot, &plan_request, &error)) == NULL)
         answer_error (response, error);
       else
         {
           g_atomic_int_inc (&service->plans[answer->outcome]);
           PlanDocument document = { service, snapshot, answer };
           response->body = emit_to_string (write_plan, &document);
+          cache_store (service, key, response->body, answer->outcome);
         }
     }
   yajl_tree_free (body);
@@ -437,6 +493,9 @@ handle_metrics (const FsHttpRequest *request, FsHttpResponse *response, gpointer
   for (int i = 0; i < 3; i++)
     g_string_append_printf (out, "fitscale_plans_total{outcome=\"%s\"} %d\n", outcomes[i],
                             g_atomic_int_get (&service->plans[i]));
+  g_string_append_printf (out, "# HELP fitscale_plan_cache_hits_total Plans answered from the one-second cache.\n"
+                               "# TYPE fitscale_plan_cache_hits_total counter\nfitscale_plan_cache_hits_total %d\n",
+                          g_atomic_int_get (&service->cache_hits));
   g_autoptr (FsSnapshot) snapshot = current_snapshot (service);
   g_string_append_printf (out, "# HELP fitscale_snapshot_age_seconds Time since the snapshot last changed.\n"
                                "# TYPE fitscale_snapshot_age_seconds gauge\nfitscale_snapshot_age_seconds %.3f\n",
@@ -562,6 +621,8 @@ fs_cmd_serve (int argc, char **argv)
   g_option_context_add_main_entries (context, entries, NULL);
   fs_cli_add_common (context, &common, TRUE);
   Service service = { .watch_timeout = (guint) MAX (watch_timeout, 1) };
+  g_mutex_init (&service.cache_lock);
+  service.plan_cache = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, cached_plan_free);
   int status = FS_EXIT_OK;
   if (!fs_cli_parse (context, "serve", &argc, &argv))
     status = FS_EXIT_ERROR;
@@ -590,6 +651,8 @@ fs_cmd_serve (int argc, char **argv)
       status = run (&service, &options);
     }
   fs_snapshot_unref (service.offline);
+  g_hash_table_unref (service.plan_cache);
+  g_mutex_clear (&service.cache_lock);
   if (service.is_live)
     fs_cli_live_close (&service.live);
   fs_cli_common_clear (&common);

@@ -328,13 +328,28 @@ score (const Planner *planner, FsPlanCandidate *candidate)
   candidate->schedulable = candidate->pending == 0;
 }
 
+/* What the ranking reads of a pair. */
+typedef struct {
+  double served;     /* at most 1 */
+  double distance;
+  double size;
+  int32_t replicas;
+  double weight;
+} Rank;
+
+static Rank
+rank_of (const FsPlanCandidate *candidate)
+{
+  return (Rank){ MIN (candidate->served, 1.0), candidate->distance, candidate->size, candidate->replicas,
+                 candidate->weight };
+}
+
 /* The ranking of docs/algorithm.md: serving the demand, distance, size, replicas, weight. */
 static int
-compare_candidates (const FsPlanCandidate *a, const FsPlanCandidate *b)
+compare_ranks (const Rank *a, const Rank *b)
 {
-  double served_a = MIN (a->served, 1.0), served_b = MIN (b->served, 1.0);
-  if (served_a != served_b)
-    return served_a > served_b ? -1 : 1;
+  if (a->served != b->served)
+    return a->served > b->served ? -1 : 1;
   if (a->distance != b->distance)
     return a->distance < b->distance ? -1 : 1;
   if (a->size != b->size)
@@ -834,29 +849,21 @@ set_from_output (FsPlanAnswer *answer, FsPlanCandidate *candidate, gboolean appl
 }
 
 typedef struct {
+  Rank rank;         /* weight holds the step index: the same order */
   guint step;
-  int32_t replicas;
-  double served;
-  double distance;
-  double size;
 } Ranked;
 
 static int
-compare_ranked (gconstpointer pa, gconstpointer pb)
+compare_ranked (gconstpointer a, gconstpointer b)
 {
-  const Ranked *a = pa, *b = pb;
-  FsPlanCandidate ca = { .replicas = a->replicas, .served = a->served, .distance = a->distance,
-                         .size = a->size, .weight = a->step };
-  FsPlanCandidate cb = { .replicas = b->replicas, .served = b->served, .distance = b->distance,
-                         .size = b->size, .weight = b->step };
-  return compare_candidates (&ca, &cb);
+  return compare_ranks (&((const Ranked *) a)->rank, &((const Ranked *) b)->rank);
 }
 
 static FsPlanCandidate
 materialize (Planner *planner, const Ranked *ranked)
 {
   FsPlanCandidate candidate = planner->answer->steps[ranked->step];
-  candidate.replicas = ranked->replicas;
+  candidate.replicas = ranked->rank.replicas;
   score (planner, &candidate);
   return candidate;
 }
@@ -882,7 +889,8 @@ rank_grid (Planner *planner)
         {
           candidate.replicas = n;
           score (planner, &candidate);
-          Ranked entry = { k, n, MIN (candidate.served, 1.0), candidate.distance, candidate.size };
+          Ranked entry = { rank_of (&candidate), k };
+          entry.rank.weight = k;
           g_array_append_val (ranked, entry);
         }
       answer->n_candidates += (guint) MAX (0, to - from + 1);
@@ -900,7 +908,7 @@ pick_alternatives (Planner *planner, GArray *ranked)
   for (guint i = 0; i < ranked->len && answer->alternatives->len < N_ALTERNATIVES; i++)
     {
       const Ranked *entry = &g_array_index (ranked, Ranked, i);
-      if (!g_hash_table_add (seen, GINT_TO_POINTER (entry->replicas)))
+      if (!g_hash_table_add (seen, GINT_TO_POINTER (entry->rank.replicas)))
         continue;
       FsPlanCandidate candidate = materialize (planner, entry);
       g_array_append_val (answer->alternatives, candidate);
@@ -928,7 +936,8 @@ choose (Planner *planner)
   FsPlanCandidate best = answer->current;
   if (ranked->len > 0)
     best = materialize (planner, &g_array_index (ranked, Ranked, 0));
-  gboolean is_target = target_fits && (ranked->len == 0 || compare_candidates (&answer->target, &best) <= 0);
+  Rank target_rank = rank_of (&answer->target), best_rank = rank_of (&best);
+  gboolean is_target = target_fits && (ranked->len == 0 || compare_ranks (&target_rank, &best_rank) <= 0);
   answer->plan = is_target ? answer->target : best;
   if (is_target)
     answer->rollout = answer->target_rollout;
