@@ -113,6 +113,17 @@ kill -TERM "$serve_pid"; wait "$serve_pid"; status=$?
 if [ "$status" = 0 ]; then ok "SIGTERM: exit 0"; else not_ok "SIGTERM: exit $status"; fi
 if grep -q '"msg":"request"' "$tmp/files.log" && jq -e . "$tmp/files.log" >/dev/null 2>&1; then ok "logs: one JSON object per line"; else not_ok "logs: JSON lines"; fi
 
+# more requests at once than --max-in-flight: 503 with Retry-After
+FS_SERVE_TEST_DELAY_MS=500 start busy -S "$ex" --max-in-flight 1 --threads 4
+curl -s -o /dev/null "$url/healthz" &
+slow=$!
+sleep 0.1
+code=$(curl -s -D "$tmp/headers" -o "$tmp/out" -w '%{http_code}' "$url/livez")
+is "over --max-in-flight: 503" 503
+contains "503: Retry-After" "Retry-After: 1" headers
+wait "$slow"
+kill -TERM "$serve_pid"; wait "$serve_pid"
+
 # live, on the fake API server, logging what it is asked for
 rm -f "$tmp/fake.port"
 "$fake" --port-file "$tmp/fake.port" --log "$tmp/fake.log" "$ex"/*.json >/dev/null 2>&1 &

@@ -40,6 +40,7 @@ typedef struct {
   gsize max_body;              /* 0: 1 MiB */
   guint client_timeout_s;      /* 0: 10 */
   int verbosity;               /* 0 errors, 1 + start/stop, 2 + every request */
+  guint test_delay_ms;         /* tests: every handler waits this long first */
 } FsServerOptions;
 
 typedef struct FsServer FsServer;

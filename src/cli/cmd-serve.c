@@ -646,8 +646,10 @@ fs_cmd_serve (int argc, char **argv)
   service.watch_timeout = (guint) MAX (watch_timeout, 1);
   if (status == FS_EXIT_OK)
     {
+      const char *delay = g_getenv ("FS_SERVE_TEST_DELAY_MS"); /* tests: requests that stay in flight */
       FsServerOptions options = { listen, tls_cert, tls_key, (guint) threads, (guint) max_in_flight,
-                                  (gsize) max_body_kib << 10, 10, verbosity };
+                                  (gsize) max_body_kib << 10, 10, verbosity,
+                                  delay != NULL ? (guint) g_ascii_strtoull (delay, NULL, 10) : 0 };
       status = run (&service, &options);
     }
   fs_snapshot_unref (service.offline);

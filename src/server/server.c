@@ -328,6 +328,8 @@ on_request (void *cls, struct MHD_Connection *connection, const char *url, const
     }
   else
     {
+      if (server->options.test_delay_ms > 0)
+        g_usleep ((gulong) server->options.test_delay_ms * 1000);
       FsHttpRequest request = { method, url, url + strlen (route->prefix), upload->body->str, upload->body->len,
                                 MHD_lookup_connection_value (connection, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE) };
       route->handler (&request, &response, route->user_data);
