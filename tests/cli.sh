@@ -30,6 +30,9 @@ check "nodes on the bundled example" 0 "$bin" nodes -S "$src/examples/rag-api" -
 expect "example: 2 nodes" '.nodes | length == 2'
 expect "example: 4 rag-api pods Pending" '.total.podsPending == 4'
 expect "example: no node has 6Gi free" '[.nodes[].free.memory] | all(. != null)'
+check "nodes -l: the nodes of one zone" 0 "$bin" nodes -S "$src/examples/rag-api" -o json -q -l 'topology.kubernetes.io/zone in (us-east-1a)'
+expect "nodes -l: one node, its 9 pods, the 4 Pending still counted" '(.nodes | length) == 1 and .nodes[0].name == "ip-10-0-1-23.ec2.internal" and .total.nodes == 1 and .total.podsBound == 9 and .total.podsPending == 4'
+check "nodes -l: a bad selector" 2 "$bin" nodes -S "$src/examples/rag-api" -l '=x'
 check "nodes table" 0 "$bin" nodes -S "$src/examples/rag-api"
 contains "nodes table footer" "largest free piece" out
 

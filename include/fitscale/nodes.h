@@ -25,9 +25,12 @@ typedef struct {
   int64_t pods_pending;      /* Pending pods without a node */
 } FsClusterSummary;
 
-/* Fills ROWS (snapshot->n_nodes entries) and TOTAL.  FALSE only on too many extended
- * resource names across the nodes (FS_ERROR_LIMIT). */
-gboolean fs_nodes_summarize (const FsSnapshot *snapshot, FsNodeSummary *rows,
-                             FsClusterSummary *total, GError **error);
+/* Fills ROWS (room for snapshot->n_nodes entries; *N_ROWS used) and TOTAL with the nodes
+ * SELECTOR picks (NULL: every node); pods_bound counts those on them, pods_pending every
+ * Pending pod without a node.  FALSE only on too many extended resource names across the
+ * nodes (FS_ERROR_LIMIT). */
+gboolean fs_nodes_summarize (const FsSnapshot *snapshot, const FsLabelSelector *selector,
+                             FsNodeSummary *rows, guint *n_rows, FsClusterSummary *total,
+                             GError **error);
 
 G_END_DECLS

@@ -8,6 +8,7 @@
 #include "commands.h"
 #include "fitscale/names.h"
 #include "fitscale/nodes.h"
+#include "fitscale/selector.h"
 
 
 static const char *
@@ -247,6 +248,13 @@ int
 fs_cmd_nodes (int argc, char **argv)
 {
   FsCommonOptions options = { 0 };
+  g_autofree char *selector_text = NULL;
+  GOptionEntry entries[] = {
+    { "selector", 'l', 0, G_OPTION_ARG_STRING, &selector_text,
+      "Only the nodes this label selector picks (key=value, key!=value, key in (a,b), !key, ...); "
+      "the total row sums them", "SELECTOR" },
+    { NULL }
+  };
   g_autoptr (GOptionContext) context = g_option_context_new ("- what each node offers");
   g_option_context_set_summary (
       context, "For every node of the snapshot: allocatable resources, what its bound pods\n"
@@ -259,11 +267,14 @@ fs_cmd_nodes (int argc, char **argv)
                                     "  kubectl get nodes,pods -A -o json > cluster.json\n"
                                     "  fitscale nodes --snapshot cluster.json\n"
                                     "  fitscale nodes -S examples/rag-api -o wide\n"
-                                    "  fitscale nodes -S nodes.json -S pods.json -o json\n");
+                                    "  fitscale nodes -S nodes.json -S pods.json -o json\n"
+                                    "  fitscale nodes -l node.kubernetes.io/instance-type=m5.xlarge\n");
+  g_option_context_add_main_entries (context, entries, NULL);
   fs_cli_add_common (context, &options, TRUE);
   FsOutputFormat format = FS_OUTPUT_TABLE;
   g_autoptr (GError) error = NULL;
   g_autoptr (FsSnapshot) snapshot = NULL;
+  g_autoptr (FsLabelSelector) selector = NULL;
   int status = FS_EXIT_OK;
   if (!fs_cli_parse (context, "nodes", &argc, &argv))
     status = FS_EXIT_ERROR;
@@ -274,6 +285,11 @@ fs_cmd_nodes (int argc, char **argv)
       fprintf (stderr, "fitscale nodes: unexpected argument \"%s\"\n", argv[1]);
       status = FS_EXIT_ERROR;
     }
+  else if (selector_text != NULL && (selector = fs_label_selector_parse (selector_text, &error)) == NULL)
+    {
+      g_prefix_error (&error, "-l: ");
+      status = fs_cli_fail ("nodes", error);
+    }
   else if ((snapshot = fs_cli_load ("nodes", &options, FS_KUBE_NODES | FS_KUBE_PODS)) == NULL)
     status = FS_EXIT_ERROR;
   if (status != FS_EXIT_OK)
@@ -283,12 +299,13 @@ fs_cmd_nodes (int argc, char **argv)
     }
   g_autofree FsNodeSummary *rows = g_new0 (FsNodeSummary, MAX (snapshot->n_nodes, 1));
   FsClusterSummary total;
-  if (!fs_nodes_summarize (snapshot, rows, &total, &error))
+  guint n_rows = 0;
+  if (!fs_nodes_summarize (snapshot, selector, rows, &n_rows, &total, &error))
     status = fs_cli_fail ("nodes", error);
   else if (format == FS_OUTPUT_JSON || format == FS_OUTPUT_YAML)
-    emit_document (format, rows, snapshot->n_nodes, &total);
+    emit_document (format, rows, n_rows, &total);
   else
-    print_table (format == FS_OUTPUT_WIDE, rows, snapshot->n_nodes, &total);
+    print_table (format == FS_OUTPUT_WIDE, rows, n_rows, &total);
   fs_cli_common_clear (&options);
   return status;
 }

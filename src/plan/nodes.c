@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "fitscale/fit.h"
 #include "fitscale/nodes.h"
 
 static gboolean
@@ -12,28 +13,33 @@ node_is_ready (const FsNode *node)
 }
 
 static void
-count_pods (const FsSnapshot *snapshot, FsClusterSummary *total)
+count_pods (const FsSnapshot *snapshot, const gboolean *selected, FsClusterSummary *total)
 {
   for (guint i = 0; i < snapshot->n_pods; i++)
     {
       const FsPod *pod = &snapshot->pods[i];
       if (pod->node_index >= 0 && fs_pod_counts_on_node (pod))
-        total->pods_bound++;
+        total->pods_bound += selected[pod->node_index];
       else if (pod->node_name == NULL && pod->phase == FS_PHASE_PENDING)
         total->pods_pending++;
     }
 }
 
 gboolean
-fs_nodes_summarize (const FsSnapshot *snapshot, FsNodeSummary *rows, FsClusterSummary *total,
-                    GError **error)
+fs_nodes_summarize (const FsSnapshot *snapshot, const FsLabelSelector *selector, FsNodeSummary *rows,
+                    guint *n_rows, FsClusterSummary *total, GError **error)
 {
   memset (total, 0, sizeof *total);
-  total->n_nodes = snapshot->n_nodes;
+  g_autofree gboolean *selected = g_new0 (gboolean, snapshot->n_nodes + 1);
+  *n_rows = 0;
   for (guint i = 0; i < snapshot->n_nodes; i++)
     {
       const FsNode *node = &snapshot->nodes[i];
-      FsNodeSummary *row = &rows[i];
+      if (selector != NULL && !fs_selector_matches (selector, node->labels))
+        continue;
+      selected[i] = TRUE;
+      total->n_nodes++;
+      FsNodeSummary *row = &rows[(*n_rows)++];
       /* the pod count takes a slot of allocatable "pods" (NodeResourcesFit's pod check) */
       FsResources requested = node->requested;
       requested.pods = node->pod_count;
@@ -48,6 +54,6 @@ fs_nodes_summarize (const FsSnapshot *snapshot, FsNodeSummary *rows, FsClusterSu
         return FALSE;
       total->n_ready += node_is_ready (node);
     }
-  count_pods (snapshot, total);
+  count_pods (snapshot, selected, total);
   return TRUE;
 }
