@@ -261,6 +261,13 @@ SH
     "    certificate-authority-data: $(base64 -w0 "$tmp/ca.crt")"
   check "a missing exec plugin" 2 "$bin" nodes --kubeconfig "$tmp/noexec.kubeconfig"
   contains "missing plugin: its installHint" "install no-such-plugin from example.com" err
+  printf '#!/bin/sh\nhead -c 3000000 /dev/zero | tr "\\0" x\n' >"$tmp/chatty"
+  chmod +x "$tmp/chatty"
+  kubeconfig "$tmp/chatty.kubeconfig" "https://127.0.0.1:$port" \
+    "{exec: {apiVersion: client.authentication.k8s.io/v1, command: ./chatty, interactiveMode: Never}}" \
+    "    certificate-authority-data: $(base64 -w0 "$tmp/ca.crt")"
+  check "an exec plugin that writes 3 MB" 2 "$bin" nodes --kubeconfig "$tmp/chatty.kubeconfig"
+  contains "its output is capped" "over 1 MiB of output" err
   # in-cluster: the service account's token, ca.crt and namespace
   mkdir -p "$tmp/sa"
   cp "$tmp/ca.crt" "$tmp/sa/ca.crt"; printf '%s' "$secret" >"$tmp/sa/token"; printf 'production' >"$tmp/sa/namespace"

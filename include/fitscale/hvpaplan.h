@@ -44,8 +44,8 @@ gboolean fs_hvpa_gather_workload (const FsSnapshot *snapshot, const FsWorkload *
                                   double vpa_weight, int64_t now_ms, FsHvpaAnswer *answer,
                                   GError **error);
 
-/* The HPA (FS_KIND_HPA: spec.scaleTargetRef) or VPA (FS_KIND_VPA: spec.targetRef) of TARGET,
- * or NULL. */
+/* The HPA (FS_KIND_HPA: spec.scaleTargetRef), VPA or Hvpa (FS_KIND_VPA, FS_KIND_HVPA:
+ * spec.targetRef) of TARGET, or NULL. */
 const FsGenericObject *fs_snapshot_find_autoscaler (const FsSnapshot *snapshot, FsGenericKind kind,
                                                     const FsWorkload *target);
 

@@ -55,6 +55,21 @@ int64_t fs_resources_capacity (const FsResources *allocatable, const FsNodeLoad 
 void fs_pack_base_loads (const FsSnapshot *snapshot, const FsPackOptions *options,
                          FsNodeLoad *loads);
 
+/* The topology key of a required anti-affinity term the replicas of POD select themselves
+ * with (each domain of it then takes one), or NULL. */
+const char *fs_pack_self_anti_affinity_key (const FsSnapshot *snapshot, const FsPodShape *pod);
+
+/* Whether packing POD reads other pods (pod affinity, anti-affinity or spread, its own or
+ * an existing pod's anti-affinity); when not, capacity is a division per node and resource
+ * over the nodes fs_pack_usable_nodes marks. */
+gboolean fs_pack_needs_pods (const FsSnapshot *snapshot, const FsPodShape *pod);
+
+/* USABLE[i] (snapshot->n_nodes entries): whether node i passes every filter that does not
+ * depend on the request (NodeUnschedulable, NodeName, TaintToleration, NodeAffinity, and
+ * NodeResourcesFit's pod count), with LOADS on it. */
+void fs_pack_usable_nodes (const FsSnapshot *snapshot, const FsPodShape *pod, const FsNodeLoad *loads,
+                           gboolean *usable);
+
 /* The node's load as the snapshot has it. */
 FsNodeLoad fs_node_load (const FsNode *node);
 

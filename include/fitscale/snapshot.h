@@ -390,6 +390,9 @@ const FsPod *fs_snapshot_find_pod (const FsSnapshot *snapshot, const char *names
  * scaleTargetRef names it) NAMESPACE/NAME, or NULL. */
 const FsWorkload *fs_snapshot_find_workload (const FsSnapshot *snapshot, const char *namespace,
                                              const char *kind, const char *name);
+/* kubectl's names for a workload kind (deployment, deployments, deploy, statefulset, sts,
+ * replicaset, rs, ..., any case): TRUE and *KIND when TEXT is one. */
+gboolean fs_workload_kind_parse (const char *text, FsWorkloadKind *kind);
 /* "Deployment", "StatefulSet", "ReplicaSet". */
 const char *fs_workload_kind_name (FsWorkloadKind kind);
 

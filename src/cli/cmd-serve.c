@@ -16,6 +16,7 @@
 #define SERVE_RESOURCES (FS_KUBE_NODES | FS_KUBE_PODS | FS_KUBE_NAMESPACES | FS_KUBE_WORKLOADS | FS_KUBE_HPAS \
                          | FS_KUBE_VPAS | FS_KUBE_HVPAS | FS_KUBE_POD_METRICS | FS_KUBE_EVENTS)
 #define MAX_JSON_DEPTH 32
+#define MAX_API_STEPS 200   /* 1,000 replica counts x 200 steps: 8 MB a request at most */
 #define CACHE_TTL_US (1 * G_USEC_PER_SEC)
 #define CACHE_ENTRIES 4096
 
@@ -289,7 +290,7 @@ read_plan_request (yajl_val body, FsPlanRequest *request, FsHttpResponse *respon
     return FALSE;
   request->has_hpa_desired = present;
   request->hpa_desired = (int32_t) number;
-  if (!int_field (body, "steps", 2, 1000, &present, &number, response))
+  if (!int_field (body, "steps", 2, MAX_API_STEPS, &present, &number, response))
     return FALSE;
   request->steps = present ? (guint) number : 0;
   const char *weight_path[] = { "vpaWeight", NULL };

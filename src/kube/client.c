@@ -4,7 +4,9 @@
 #include <curl/curl.h>
 #include <stdio.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "fitscale/client.h"
@@ -198,29 +200,40 @@ run_exec_plugin (FsKubeClient *client, GError **error)
     }
   g_autofree char *info = exec_info (client);
   envp = g_environ_setenv (envp, "KUBERNETES_EXEC_INFO", info, TRUE);
-  g_autofree char *output = NULL;
-  gint wait_status = 0;
+  GPid child;
+  gint out_fd = -1;
   GError *spawn_error = NULL;
-  if (!g_spawn_sync (NULL, (char **) argv->pdata, envp, G_SPAWN_SEARCH_PATH | G_SPAWN_CHILD_INHERITS_STDIN,
-                     NULL, NULL, &output, NULL, &wait_status, &spawn_error))
+  if (!g_spawn_async_with_pipes (NULL, (char **) argv->pdata, envp,
+                                 G_SPAWN_SEARCH_PATH | G_SPAWN_CHILD_INHERITS_STDIN | G_SPAWN_DO_NOT_REAP_CHILD,
+                                 NULL, NULL, &child, NULL, &out_fd, NULL, &spawn_error))
     {
       g_set_error (error, FS_ERROR, FS_ERROR_IO, "exec plugin %s: %s%s%s", exec->command, spawn_error->message,
                    exec->install_hint != NULL ? "\n" : "", exec->install_hint != NULL ? exec->install_hint : "");
       g_error_free (spawn_error);
       return FALSE;
     }
-  if (!g_spawn_check_wait_status (wait_status, NULL))
-    {
-      g_set_error (error, FS_ERROR, FS_ERROR_IO, "exec plugin %s failed (its messages are above)", exec->command);
-      return FALSE;
-    }
-  if (strlen (output) > MAX_EXEC_OUTPUT)
-    {
-      g_set_error (error, FS_ERROR, FS_ERROR_LIMIT, "exec plugin %s: over 1 MiB of output", exec->command);
-      return FALSE;
-    }
-  gboolean ok = read_exec_credential (client, output, error);
-  explicit_bzero (output, strlen (output));
+  /* read at most MAX_EXEC_OUTPUT: a plugin that writes more is stopped, not buffered */
+  GString *output = g_string_new (NULL);
+  char chunk[4096];
+  ssize_t got;
+  while ((got = read (out_fd, chunk, sizeof chunk)) > 0 && output->len <= MAX_EXEC_OUTPUT)
+    g_string_append_len (output, chunk, got);
+  gboolean too_much = output->len > MAX_EXEC_OUTPUT;
+  if (too_much)
+    kill (child, SIGKILL);
+  close (out_fd);
+  int wait_status = 0;
+  waitpid (child, &wait_status, 0);
+  g_spawn_close_pid (child);
+  gboolean ok = FALSE;
+  if (too_much)
+    g_set_error (error, FS_ERROR, FS_ERROR_LIMIT, "exec plugin %s: over 1 MiB of output", exec->command);
+  else if (!g_spawn_check_wait_status (wait_status, NULL))
+    g_set_error (error, FS_ERROR, FS_ERROR_IO, "exec plugin %s failed (its messages are above)", exec->command);
+  else
+    ok = read_exec_credential (client, output->str, error);
+  explicit_bzero (output->str, output->len);
+  g_string_free (output, TRUE);
   return ok;
 }
 

@@ -463,6 +463,25 @@ fs_workload_kind_name (FsWorkloadKind kind)
   return names[kind];
 }
 
+gboolean
+fs_workload_kind_parse (const char *text, FsWorkloadKind *kind)
+{
+  static const struct { const char *name; FsWorkloadKind kind; } names[] = {
+    { "deployment", FS_WORKLOAD_DEPLOYMENT }, { "deployments", FS_WORKLOAD_DEPLOYMENT },
+    { "deploy", FS_WORKLOAD_DEPLOYMENT }, { "statefulset", FS_WORKLOAD_STATEFULSET },
+    { "statefulsets", FS_WORKLOAD_STATEFULSET }, { "sts", FS_WORKLOAD_STATEFULSET },
+    { "replicaset", FS_WORKLOAD_REPLICASET }, { "replicasets", FS_WORKLOAD_REPLICASET },
+    { "rs", FS_WORKLOAD_REPLICASET },
+  };
+  for (gsize i = 0; text != NULL && i < G_N_ELEMENTS (names); i++)
+    if (g_ascii_strcasecmp (text, names[i].name) == 0)
+      {
+        *kind = names[i].kind;
+        return TRUE;
+      }
+  return FALSE;
+}
+
 const FsWorkload *
 fs_snapshot_find_workload (const FsSnapshot *snapshot, const char *namespace, const char *kind,
                            const char *name)

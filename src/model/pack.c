@@ -275,18 +275,39 @@ best_single_domain (const Packing *packing, const char *key)
   return best;
 }
 
-/* Whether the replicas select themselves with an anti-affinity term on TOPOLOGY_KEY: then
- * each domain of that key takes at most one of them. */
-static const char *
-self_anti_affinity_key (const Packing *packing)
+const char *
+fs_pack_self_anti_affinity_key (const FsSnapshot *snapshot, const FsPodShape *pod)
 {
-  const FsPodShape *pod = packing->pod;
   const FsPodAffinityTermList *terms = pod->spec->placement->pod_anti_affinity;
   for (guint t = 0; terms != NULL && t < terms->n; t++)
-    if (term_matches_pod (packing->snapshot, &terms->items[t], pod->namespace, pod->namespace,
-                          pod->labels))
+    if (term_matches_pod (snapshot, &terms->items[t], pod->namespace, pod->namespace, pod->labels))
       return terms->items[t].topology_key;
   return NULL;
+}
+
+gboolean
+fs_pack_needs_pods (const FsSnapshot *snapshot, const FsPodShape *pod)
+{
+  const FsPlacement *placement = pod->spec->placement;
+  return placement->pod_affinity != NULL || placement->pod_anti_affinity != NULL
+         || placement->spread != NULL || snapshot->n_pods_with_anti_affinity > 0;
+}
+
+void
+fs_pack_usable_nodes (const FsSnapshot *snapshot, const FsPodShape *pod, const FsNodeLoad *loads,
+                      gboolean *usable)
+{
+  /* the node-only filters do not depend on the request: run them with none */
+  FsPodSpec unsized_spec = *pod->spec;
+  memset (&unsized_spec.request, 0, sizeof unsized_spec.request);
+  FsPodShape unsized = *pod;
+  unsized.spec = &unsized_spec;
+  for (guint i = 0; i < snapshot->n_nodes; i++)
+    {
+      FsVerdict verdict;
+      usable[i] = fs_fit_node (&snapshot->nodes[i], &loads[i], &unsized, &verdict)
+                  || verdict.filter == FS_FILTER_NODE_RESOURCES_FIT;
+    }
 }
 
 /* Capacity when each domain of KEY takes at most one replica. */
@@ -585,7 +606,7 @@ fs_pack (const FsSnapshot *snapshot, const FsPodShape *pod, const FsPackOptions 
       room[i] = 0;
 
   int64_t total = 0;
-  const char *self_key = self_anti_affinity_key (&packing);
+  const char *self_key = fs_pack_self_anti_affinity_key (snapshot, pod);
   if (self_key != NULL)
     {
       total = one_per_domain (&packing, self_key);

@@ -97,13 +97,6 @@ fs_capacity_answer (const FsSnapshot *snapshot, const FsPodShape *pod, int64_t r
   return answer;
 }
 
-static gboolean
-has_pod_rules (const FsSnapshot *snapshot, const FsPlacement *placement)
-{
-  return placement->pod_affinity != NULL || placement->pod_anti_affinity != NULL
-         || placement->spread != NULL || snapshot->n_pods_with_anti_affinity > 0;
-}
-
 gboolean
 fs_capacity_frontier (const FsSnapshot *snapshot, const FsPodShape *pod,
                       const FsWorkload *replacing, const char *name, int64_t from, int64_t to,
@@ -120,24 +113,12 @@ fs_capacity_frontier (const FsSnapshot *snapshot, const FsPodShape *pod,
   varied.spec = &spec;
   g_autofree FsNodeFit *fits = g_new0 (FsNodeFit, snapshot->n_nodes + 1);
   g_autofree gboolean *usable = g_new0 (gboolean, snapshot->n_nodes + 1);
-  gboolean simple = !has_pod_rules (snapshot, pod->spec->placement);
+  gboolean simple = !fs_pack_needs_pods (snapshot, pod);
   FsPackOptions options = pack_options (replacing, -1);
   g_autofree FsNodeLoad *loads = g_new (FsNodeLoad, snapshot->n_nodes + 1);
   fs_pack_base_loads (snapshot, &options, loads);
   if (simple)
-    {
-      /* the node-only filters do not depend on the request: evaluate them once */
-      FsPodSpec zero = spec;
-      memset (&zero.request, 0, sizeof zero.request);
-      FsPodShape unsized = *pod;
-      unsized.spec = &zero;
-      for (guint i = 0; i < snapshot->n_nodes; i++)
-        {
-          FsVerdict verdict;
-          usable[i] = fs_fit_node (&snapshot->nodes[i], &loads[i], &unsized, &verdict)
-                      || verdict.filter == FS_FILTER_NODE_RESOURCES_FIT;
-        }
-    }
+    fs_pack_usable_nodes (snapshot, pod, loads, usable);
   for (int64_t amount = from; amount <= to; amount += step)
     {
       if (!fs_resources_set (&spec.request, name, amount, error))

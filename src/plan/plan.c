@@ -47,13 +47,6 @@ typedef struct {
 
 static const char *const resource_names[FS_HVPA_N_RESOURCES] = { "cpu", "memory" };
 
-static gboolean
-has_pod_rules (const FsSnapshot *snapshot, const FsPlacement *placement)
-{
-  return placement->pod_affinity != NULL || placement->pod_anti_affinity != NULL
-         || placement->spread != NULL || snapshot->n_pods_with_anti_affinity > 0;
-}
-
 static void
 find_old_pods (Planner *planner)
 {
@@ -72,17 +65,6 @@ find_old_pods (Planner *planner)
       OldPod old = { p, pod->node_index, (pod->flags & FS_POD_READY) != 0 };
       g_array_append_val (planner->old_pods, old);
     }
-}
-
-/* The anti-affinity topology key the replicas select themselves with, or NULL. */
-static const char *
-self_anti_affinity_key (const FsPodShape *shape)
-{
-  const FsPodAffinityTermList *terms = shape->spec->placement->pod_anti_affinity;
-  for (guint t = 0; terms != NULL && t < terms->n; t++)
-    if (fs_selector_matches (terms->items[t].label_selector, shape->labels))
-      return terms->items[t].topology_key;
-  return NULL;
 }
 
 static int32_t
@@ -113,24 +95,18 @@ planner_init (Planner *planner, const FsSnapshot *snapshot, FsPlanAnswer *answer
   planner->spec.containers = &planner->container_set;
   planner->shape = (FsPodShape){ .namespace = workload->namespace, .labels = workload->template_labels,
                                  .spec = &planner->spec, .priority = template_priority (planner) };
-  planner->simple = !has_pod_rules (snapshot, workload->template->placement);
-  planner->self_anti_key = self_anti_affinity_key (&planner->shape);
+  planner->simple = !fs_pack_needs_pods (snapshot, &planner->shape);
+  planner->self_anti_key = fs_pack_self_anti_affinity_key (snapshot, &planner->shape);
   planner->usable = g_new0 (gboolean, n_nodes + 1);
   planner->loads_now = g_new0 (FsNodeLoad, n_nodes + 1);
   planner->loads_without = g_new0 (FsNodeLoad, n_nodes + 1);
   planner->fits = g_new0 (FsNodeFit, n_nodes + 1);
   FsPackOptions options = { .exclude = fs_workload_owns_pod, .exclude_data = (gpointer) workload };
   fs_pack_base_loads (snapshot, &options, planner->loads_without);
-  FsPodSpec unsized = planner->spec;
-  memset (&unsized.request, 0, sizeof unsized.request);
-  FsPodShape probe = planner->shape;
-  probe.spec = &unsized;
+  fs_pack_usable_nodes (snapshot, &planner->shape, planner->loads_without, planner->usable);
   for (guint i = 0; i < n_nodes; i++)
     {
       planner->loads_now[i] = fs_node_load (&snapshot->nodes[i]);
-      FsVerdict verdict;
-      planner->usable[i] = fs_fit_node (&snapshot->nodes[i], &planner->loads_without[i], &probe, &verdict)
-                           || verdict.filter == FS_FILTER_NODE_RESOURCES_FIT;
       if (planner->usable[i])
         {
           planner->alloc_cpu += (double) snapshot->nodes[i].allocatable.cpu_milli;
@@ -702,38 +678,13 @@ pending_message (Planner *planner, FsPlanCandidate *candidate)
 
 /* ---- gathering ------------------------------------------------------------------------ */
 
-static const FsGenericObject *
-find_hvpa_of (const FsSnapshot *snapshot, const FsWorkload *workload)
-{
-  for (guint i = 0; i < snapshot->n_generic; i++)
-    {
-      const FsGenericObject *object = &snapshot->generic[i];
-      if (object->kind == FS_KIND_HVPA && g_strcmp0 (object->namespace, workload->namespace) == 0
-          && g_strcmp0 (fs_tree_text (object->object, "spec.targetRef.kind"), fs_workload_kind_name (workload->kind)) == 0
-          && g_strcmp0 (fs_tree_text (object->object, "spec.targetRef.name"), workload->name) == 0)
-        return object;
-    }
-  return NULL;
-}
-
-static gboolean
-kind_is (const char *kind, const char *const *names)
-{
-  for (; *names != NULL; names++)
-    if (g_ascii_strcasecmp (kind, *names) == 0)
-      return TRUE;
-  return FALSE;
-}
-
 static gboolean
 gather_inputs (const FsSnapshot *snapshot, FsPlanAnswer *answer, GError **error)
 {
   const FsPlanRequest *request = &answer->request;
-  static const char *const hvpa_names[] = { "hvpa", "hvpas", NULL };
-  static const char *const deployment_names[] = { "deployment", "deployments", "deploy", NULL };
-  static const char *const statefulset_names[] = { "statefulset", "statefulsets", "sts", NULL };
   const FsGenericObject *hvpa = NULL;
-  if (kind_is (request->kind, hvpa_names))
+  FsWorkloadKind workload_kind;
+  if (g_ascii_strcasecmp (request->kind, "hvpa") == 0 || g_ascii_strcasecmp (request->kind, "hvpas") == 0)
     {
       hvpa = fs_snapshot_find_hvpa (snapshot, request->namespace, request->name);
       if (hvpa == NULL)
@@ -745,8 +696,9 @@ gather_inputs (const FsSnapshot *snapshot, FsPlanAnswer *answer, GError **error)
     }
   else
     {
-      const char *kind = kind_is (request->kind, deployment_names) ? "Deployment"
-                         : kind_is (request->kind, statefulset_names) ? "StatefulSet" : NULL;
+      gboolean plannable = fs_workload_kind_parse (request->kind, &workload_kind)
+                           && workload_kind != FS_WORKLOAD_REPLICASET; /* its Deployment owns it */
+      const char *kind = plannable ? fs_workload_kind_name (workload_kind) : NULL;
       if (kind == NULL)
         {
           g_set_error (error, FS_ERROR, FS_ERROR_USAGE,
@@ -761,7 +713,7 @@ gather_inputs (const FsSnapshot *snapshot, FsPlanAnswer *answer, GError **error)
           return FALSE;
         }
       if (!request->has_vpa_weight)
-        hvpa = find_hvpa_of (snapshot, answer->workload);
+        hvpa = fs_snapshot_find_autoscaler (snapshot, FS_KIND_HVPA, answer->workload);
     }
   answer->from_hvpa = hvpa != NULL;
   if (hvpa != NULL)

@@ -256,12 +256,6 @@ shape_adopt_spec (FsShape *shape, const FsPodSpec *spec, const FsShapeFlags *fla
   return copy->placement != NULL;
 }
 
-static const char *const workload_kinds[] = {
-  [FS_WORKLOAD_DEPLOYMENT] = "deployment",
-  [FS_WORKLOAD_STATEFULSET] = "statefulset",
-  [FS_WORKLOAD_REPLICASET] = "replicaset",
-};
-
 static gboolean
 shape_from_snapshot (FsShape *shape, const FsSnapshot *snapshot, const char *kind,
                      const char *name, const char *namespace, const FsShapeFlags *flags,
@@ -282,14 +276,8 @@ shape_from_snapshot (FsShape *shape, const FsSnapshot *snapshot, const char *kin
   for (guint i = 0; i < snapshot->n_workloads; i++)
     {
       const FsWorkload *workload = &snapshot->workloads[i];
-      gboolean kind_matches = g_ascii_strncasecmp (kind, workload_kinds[workload->kind],
-                                                   strlen (workload_kinds[workload->kind])) == 0
-                              || (g_ascii_strcasecmp (kind, "deploy") == 0
-                                  && workload->kind == FS_WORKLOAD_DEPLOYMENT)
-                              || (g_ascii_strcasecmp (kind, "sts") == 0
-                                  && workload->kind == FS_WORKLOAD_STATEFULSET)
-                              || (g_ascii_strcasecmp (kind, "rs") == 0
-                                  && workload->kind == FS_WORKLOAD_REPLICASET);
+      FsWorkloadKind wanted;
+      gboolean kind_matches = fs_workload_kind_parse (kind, &wanted) && wanted == workload->kind;
       if (kind_matches && (name == NULL || strcmp (workload->name, name) == 0)
           && (namespace == NULL || strcmp (workload->namespace, namespace) == 0))
         {
@@ -334,7 +322,7 @@ fs_shape_from_file (const char *path, const FsShapeFlags *flags, GError **error)
     return NULL;
   g_autoptr (FsShape) shape = shape_new ();
   const char *kind = snapshot->n_pods > 0 ? "pod" : snapshot->n_workloads > 0
-                     ? workload_kinds[snapshot->workloads[0].kind] : NULL;
+                     ? fs_workload_kind_name (snapshot->workloads[0].kind) : NULL;
   if (kind == NULL)
     {
       g_set_error (error, FS_ERROR, FS_ERROR_INVALID,

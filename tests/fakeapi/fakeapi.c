@@ -33,6 +33,8 @@
 #include <glib.h>
 #include <gnutls/gnutls.h>
 
+#include "fitscale/fit.h"
+#include "fitscale/selector.h"
 #include "jsontree.h"
 
 typedef struct {
@@ -72,6 +74,7 @@ typedef struct {
   char *name;
   yajl_val object;
   char *json;             /* the object as served, written once */
+  FsLabelSet *labels;
 } Object;
 
 typedef struct {
@@ -114,6 +117,28 @@ type_of (const char *api_version, const char *kind)
   return NULL;
 }
 
+/* metadata.labels as the selector rules read them (model/fit.c fs_selector_matches, sorted
+ * by key); the selector itself is parsed by model/selector.c, as the API server's labels.Parse. */
+static gint
+compare_labels (gconstpointer a, gconstpointer b)
+{
+  return strcmp (((const FsLabel *) a)->key, ((const FsLabel *) b)->key);
+}
+
+static FsLabelSet *
+labels_of (yajl_val object)
+{
+  const char *path[] = { "metadata", "labels", NULL };
+  yajl_val labels = yajl_tree_get (object, path, yajl_t_object);
+  guint n = labels != NULL ? (guint) labels->u.object.len : 0;
+  FsLabelSet *set = g_malloc0 (sizeof (FsLabelSet) + n * sizeof (FsLabel));
+  for (guint i = 0; i < n; i++)
+    if (YAJL_IS_STRING (labels->u.object.values[i]))
+      set->items[set->n++] = (FsLabel){ labels->u.object.keys[i], labels->u.object.values[i]->u.string };
+  qsort (set->items, set->n, sizeof (FsLabel), compare_labels);
+  return set;
+}
+
 static void
 add_object (yajl_val object, const char *list_kind, const char *list_version)
 {
@@ -140,6 +165,7 @@ add_object (yajl_val object, const char *list_kind, const char *list_version)
   entry->type = type;
   entry->namespace = g_strdup (fs_json_tree_string (object, "metadata", "namespace"));
   entry->name = g_strdup (fs_json_tree_string (object, "metadata", "name"));
+  entry->labels = labels_of (object);
   entry->object = object;
   g_ptr_array_add (server.objects, entry);
 }
@@ -224,36 +250,6 @@ fields_match (const Object *object, const char *selector)
   return TRUE;
 }
 
-/* labelSelector: TERM[,TERM...], TERM = KEY=VALUE | KEY==VALUE | KEY!=VALUE | KEY | !KEY */
-static gboolean
-labels_match (const Object *object, const char *selector)
-{
-  if (selector == NULL || *selector == '\0')
-    return TRUE;
-  g_auto (GStrv) terms = g_strsplit (selector, ",", -1);
-  for (char **term = terms; *term != NULL; term++)
-    {
-      char *op = strstr (*term, "!=");
-      gboolean negate = op != NULL;
-      if (op == NULL)
-        op = strchr (*term, '=');
-      const char *key = **term == '!' ? *term + 1 : *term;
-      g_autofree char *name = op != NULL ? g_strndup (*term, op - *term) : g_strdup (key);
-      const char *path[] = { "metadata", "labels", name, NULL };
-      yajl_val label = yajl_tree_get (object->object, path, yajl_t_string);
-      if (op == NULL)
-        {
-          if ((label != NULL) == (**term == '!'))
-            return FALSE;
-          continue;
-        }
-      const char *value = op + (negate ? 2 : op[1] == '=' ? 2 : 1);
-      gboolean equal = label != NULL && strcmp (label->u.string, value) == 0;
-      if (equal == negate)
-        return FALSE;
-    }
-  return TRUE;
-}
 
 /* ---- writing JSON ------------------------------------------------------------------------ */
 
@@ -482,12 +478,15 @@ selected (const Target *target, const char *fields, const char *labels)
   GArray *indices = g_hash_table_lookup (queries, key);
   if (indices == NULL)
     {
+      /* an empty or bad labelSelector selects every object (a real server answers 400) */
+      g_autoptr (FsLabelSelector) selector = labels != NULL && *labels != '\0'
+          ? fs_label_selector_parse (labels, NULL) : NULL;
       indices = g_array_new (FALSE, FALSE, sizeof (guint));
       for (guint i = 0; i < server.objects->len; i++)
         {
           const Object *object = server.objects->pdata[i];
           if (object->type == target->type && (target->namespace == NULL || g_strcmp0 (object->namespace, target->namespace) == 0)
-              && fields_match (object, fields) && labels_match (object, labels))
+              && fields_match (object, fields) && (selector == NULL || fs_selector_matches (selector, object->labels)))
             g_array_append_val (indices, i);
         }
       g_hash_table_insert (queries, key, indices);
