@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "testutil.h"
+#include "fitscale/tree.h"
 
 #define NODE(name, cpu, memory)                                                              \
   "{\"kind\":\"Node\",\"metadata\":{\"name\":\"" name "\",\"labels\":{\"kubernetes.io/hostname\":\"" name "\"}},"\
@@ -97,6 +98,44 @@ test_yaml_documents (void **state)
   assert_int_equal (tolerations->n, 1);
   assert_int_equal (tolerations->items[0].op, FS_TOLERATION_EXISTS);
   assert_null (tolerations->items[0].key);
+}
+
+/* kubectl's `List` names its kind after the items, so each item's capture waits for its own
+ * apiVersion and kind: a Pod costs no tree, a generic object keeps every key in order. */
+static void
+test_generic_items_of_a_kindless_list (void **state)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (FsSnapshot) snapshot = test_load_text (
+      "{\"apiVersion\":\"v1\",\"items\":["
+      "{\"apiVersion\":\"autoscaling/v2\",\"kind\":\"HorizontalPodAutoscaler\","
+      "\"metadata\":{\"name\":\"a\",\"namespace\":\"x\"},\"spec\":{\"maxReplicas\":3}},"
+      POD ("p", "n", "Running", "1", "1Gi") ","
+      "{\"kind\":\"HorizontalPodAutoscaler\",\"apiVersion\":\"autoscaling/v2\","
+      "\"metadata\":{\"name\":\"b\",\"namespace\":\"x\"}},"
+      "{\"apiVersion\":\"autoscaling/v2\",\"metadata\":{\"name\":\"c\",\"namespace\":\"x\"},"
+      "\"kind\":\"HorizontalPodAutoscaler\",\"spec\":{\"maxReplicas\":5}}"
+      "],\"kind\":\"List\",\"metadata\":{\"resourceVersion\":\"\"}}",
+      &error);
+  if (snapshot == NULL)
+    fail_msg ("%s", error->message);
+  assert_int_equal (snapshot->n_pods, 1);
+  assert_int_equal (snapshot->n_generic, 3);
+  static const char *const keys_a[] = { "apiVersion", "kind", "metadata", "spec" };
+  const FsTree *a = snapshot->generic[0].object;
+  assert_int_equal (a->n, G_N_ELEMENTS (keys_a));
+  for (guint i = 0; i < a->n; i++)
+    assert_string_equal (a->keys[i], keys_a[i]);
+  assert_string_equal (fs_tree_text (a, "apiVersion"), "autoscaling/v2");
+  assert_string_equal (fs_tree_text (a, "kind"), "HorizontalPodAutoscaler");
+  assert_string_equal (fs_tree_text (a, "spec.maxReplicas"), "3");
+  const FsTree *b = snapshot->generic[1].object;
+  assert_string_equal (fs_tree_text (b, "kind"), "HorizontalPodAutoscaler");
+  assert_string_equal (fs_tree_text (b, "metadata.name"), "b");
+  const FsTree *c = snapshot->generic[2].object; /* kind after metadata: captured all along */
+  assert_string_equal (fs_tree_text (c, "apiVersion"), "autoscaling/v2");
+  assert_string_equal (fs_tree_text (c, "kind"), "HorizontalPodAutoscaler");
+  assert_string_equal (fs_tree_text (c, "spec.maxReplicas"), "5");
 }
 
 static void
@@ -231,6 +270,7 @@ main (void)
     cmocka_unit_test (test_yaml_documents),
     cmocka_unit_test (test_later_copy_wins),
     cmocka_unit_test (test_generic_tree_keeps_spec_drops_managed_fields),
+    cmocka_unit_test (test_generic_items_of_a_kindless_list),
     cmocka_unit_test (test_errors_name_object_and_field),
     cmocka_unit_test (test_limits),
     cmocka_unit_test (test_missing_file),

@@ -35,14 +35,33 @@ fs_output_parse (const char *text, FsOutputFormat *format, GError **error)
 struct FsEmitter {
   FsOutputFormat format;
   FILE *out;
-  yajl_gen json;
+  yajl_gen json;       /* writes into its own buffer; json_flush hands it to OUT */
+  guint json_depth;    /* open maps and lists */
   yaml_emitter_t yaml;
 };
 
+#define JSON_FLUSH_BYTES (64 * 1024)
+
+/* JSON goes out in pieces of about 64 KiB, and whenever a top-level value is complete (so
+ * `why --watch -o json` shows each answer at once), not one write per token. */
 static void
-write_json (void *ctx, const char *text, size_t len)
+json_flush (FsEmitter *emitter, gsize at_least)
 {
-  fwrite (text, 1, len, ctx);
+  const unsigned char *text;
+  size_t len;
+  yajl_gen_get_buf (emitter->json, &text, &len);
+  if (len == 0 || len < at_least)
+    return;
+  fwrite (text, 1, len, emitter->out);
+  yajl_gen_clear (emitter->json);
+}
+
+static void
+json_closed (FsEmitter *emitter)
+{
+  if (emitter->json_depth > 0)
+    emitter->json_depth--;
+  json_flush (emitter, emitter->json_depth == 0 ? 0 : JSON_FLUSH_BYTES);
 }
 
 static int
@@ -69,7 +88,6 @@ fs_emitter_new (FsOutputFormat format, FILE *out)
       emitter->json = yajl_gen_alloc (NULL);
       yajl_gen_config (emitter->json, yajl_gen_beautify, format == FS_OUTPUT_JSON);
       yajl_gen_config (emitter->json, yajl_gen_indent_string, "  ");
-      yajl_gen_config (emitter->json, yajl_gen_print_callback, write_json, out);
       return emitter;
     }
   yaml_emitter_initialize (&emitter->yaml);
@@ -91,6 +109,7 @@ fs_emitter_free (FsEmitter *emitter)
     return;
   if (emitter->format == FS_OUTPUT_JSON)
     {
+      json_flush (emitter, 0);
       yajl_gen_free (emitter->json);
       fputc ('\n', emitter->out);
     }
@@ -124,6 +143,7 @@ fs_emit_map_open (FsEmitter *emitter)
   if (emitter->format == FS_OUTPUT_JSON)
     {
       yajl_gen_map_open (emitter->json);
+      emitter->json_depth++;
       return;
     }
   yaml_event_t event;
@@ -137,6 +157,7 @@ fs_emit_map_close (FsEmitter *emitter)
   if (emitter->format == FS_OUTPUT_JSON)
     {
       yajl_gen_map_close (emitter->json);
+      json_closed (emitter);
       return;
     }
   yaml_event_t event;
@@ -150,6 +171,7 @@ fs_emit_list_open (FsEmitter *emitter)
   if (emitter->format == FS_OUTPUT_JSON)
     {
       yajl_gen_array_open (emitter->json);
+      emitter->json_depth++;
       return;
     }
   yaml_event_t event;
@@ -163,6 +185,7 @@ fs_emit_list_close (FsEmitter *emitter)
   if (emitter->format == FS_OUTPUT_JSON)
     {
       yajl_gen_array_close (emitter->json);
+      json_closed (emitter);
       return;
     }
   yaml_event_t event;

@@ -329,8 +329,12 @@ typedef struct {
 
 #define TREE_MAX_NODES 200000
 
+/* An object whose kind is not known yet (the first item of a kubectl `List`, whose kind
+ * comes after its items) may be generic.  Its capture is deferred while only apiVersion and
+ * kind are read, which is where a real object says what it is: a Pod then costs no tree. */
 typedef struct {
   gboolean active;
+  gboolean pending;      /* deferred: starts at the object's first other key, or its kind */
   guint object_level;    /* the object (builder level) whose tree this is */
   guint skip_depth;      /* > 0 inside managedFields / annotations */
   GArray *frames;        /* TreeFrame */
@@ -351,6 +355,7 @@ typedef struct {
 #define MAX_OBJECT_LEVELS 4
 
 struct FsDecoder {
+  const SchemaNode *root;           /* schema_root () */
   FsSnapshotBuilder *snapshot_builder;
   FsPool *pool;
   char *source;
@@ -372,6 +377,7 @@ FsDecoder *
 fs_decoder_new (FsSnapshotBuilder *builder, const char *source)
 {
   FsDecoder *decoder = g_new0 (FsDecoder, 1);
+  decoder->root = schema_root ();
   decoder->snapshot_builder = builder;
   decoder->pool = fs_snapshot_builder_pool (builder);
   decoder->source = g_strdup (source);
@@ -532,6 +538,7 @@ tree_abort (TreeCapture *tree)
     tree_frame_clear (&g_array_index (tree->frames, TreeFrame, i));
   g_array_set_size (tree->frames, 0);
   tree->active = FALSE;
+  tree->pending = FALSE;
   tree->skip_depth = 0;
   tree->result = NULL;
   tree->n_nodes = 0;
@@ -695,7 +702,13 @@ object_begin (FsDecoder *decoder)
     decoder->objects[level] = fs_object_builder_new (decoder->snapshot_builder);
   fs_object_begin (decoder->objects[level], kind);
   decoder->n_objects_open++;
-  if (kind == NULL || fs_kind_is_generic (kind))
+  if (kind == NULL)
+    {
+      tree_abort (&decoder->tree);
+      decoder->tree.pending = TRUE;
+      decoder->tree.object_level = level;
+    }
+  else if (fs_kind_is_generic (kind))
     {
       tree_start (&decoder->tree, level);
       tree_open (decoder, FS_TREE_MAP);
@@ -703,11 +716,37 @@ object_begin (FsDecoder *decoder)
   return TRUE;
 }
 
+/* The deferred capture starts: the object's map, with the apiVersion read so far. */
+static void
+tree_resume (FsDecoder *decoder)
+{
+  TreeCapture *tree = &decoder->tree;
+  tree_start (tree, tree->object_level);
+  tree_open (decoder, FS_TREE_MAP);
+  const char *api_version = fs_object_api_version (decoder->objects[tree->object_level]);
+  if (api_version != NULL)
+    {
+      tree_key (decoder, "apiVersion", 10);
+      tree_scalar (decoder, FS_SCALAR_STRING, api_version, strlen (api_version));
+    }
+}
+
+/* Whether the key being read is at the root of the object whose capture is deferred. */
+static gboolean
+tree_pending_here (const FsDecoder *decoder)
+{
+  guint level = decoder->tree.object_level;
+  return decoder->tree.pending && decoder->skip_depth == 0 && level + 1 == decoder->n_objects_open
+         && decoder->object_frame[level] + 1 == decoder->depth;
+}
+
 static gboolean
 object_end (FsDecoder *decoder)
 {
   guint level = decoder->n_objects_open - 1;
   const FsTree *tree = NULL;
+  if (decoder->tree.pending && decoder->tree.object_level == level)
+    decoder->tree.pending = FALSE;
   if (decoder->tree.active && decoder->tree.object_level == level)
     {
       tree = decoder->tree.result;
@@ -729,8 +768,19 @@ object_kind_known (FsDecoder *decoder)
 {
   guint level = decoder->n_objects_open - 1;
   const char *kind = fs_object_kind (decoder->objects[level]);
-  if (decoder->tree.active && decoder->tree.object_level == level && kind != NULL
-      && !fs_kind_is_generic (kind))
+  if (kind == NULL || decoder->tree.object_level != level)
+    return;
+  if (decoder->tree.pending)
+    {
+      decoder->tree.pending = FALSE;
+      if (fs_kind_is_generic (kind))
+        {
+          tree_resume (decoder);
+          tree_key (decoder, "kind", 4);
+          tree_scalar (decoder, FS_SCALAR_STRING, kind, strlen (kind));
+        }
+    }
+  else if (decoder->tree.active && !fs_kind_is_generic (kind))
     tree_abort (&decoder->tree);
 }
 
@@ -741,7 +791,7 @@ static const SchemaNode *
 value_target (FsDecoder *decoder)
 {
   if (decoder->depth == 0)
-    return schema_root ();
+    return decoder->root;
   const Frame *top = &decoder->frames[decoder->depth - 1];
   return top->is_list ? top->node->elem : top->child;
 }
@@ -880,21 +930,29 @@ map_key_slow (FsDecoder *decoder, const char *key, gsize len)
     return fail_with (decoder, g_error_new (FS_ERROR, FS_ERROR_LIMIT,
                                             "a key longer than %u bytes",
                                             FS_DECODE_MAX_STRING));
+  Frame *top = &decoder->frames[decoder->depth - 1];
+  const SchemaNode *child = decoder->skip_depth > 0 ? NULL : schema_lookup (top->node, key, len);
+  if (G_UNLIKELY (decoder->tree.pending) && tree_pending_here (decoder)
+      && (child == NULL || (child->field != F_KIND && child->field != F_API_VERSION)))
+    {
+      if (child != NULL && child->elem == decoder->root)
+        decoder->tree.pending = FALSE; /* a list's items: the list itself is not generic */
+      else
+        tree_resume (decoder);
+    }
   tree_key (decoder, key, len);
   if (decoder->skip_depth > 0)
     return TRUE;
-  Frame *top = &decoder->frames[decoder->depth - 1];
-  const SchemaNode *child = schema_lookup (top->node, key, len);
   top->child = child;
   top->key = child != NULL ? child->key : NULL;
   if (child != NULL && child == top->node->any)
     {
       top->key = "*";
-      g_string_truncate (decoder->any_key, 0);
-      g_string_append_len (decoder->any_key, key, len);
+      g_string_set_size (decoder->any_key, len);
+      memcpy (decoder->any_key->str, key, len);
     }
   /* A list's items are never generic objects themselves: stop capturing the list. */
-  if (child != NULL && child->elem == schema_root () && decoder->tree.active
+  if (child != NULL && child->elem == decoder->root && decoder->tree.active
       && decoder->tree.object_level == decoder->n_objects_open - 1)
     tree_abort (&decoder->tree);
   return TRUE;

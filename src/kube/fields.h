@@ -76,6 +76,8 @@ void fs_object_builder_free (FsObjectBuilder *builder);
 void fs_object_begin (FsObjectBuilder *builder, const char *inherited_kind);
 /* The object's kind as known so far (its own "kind", else the inherited one), or NULL. */
 const char *fs_object_kind (const FsObjectBuilder *builder);
+/* The object's apiVersion as read so far, or NULL. */
+const char *fs_object_api_version (const FsObjectBuilder *builder);
 /* Whether objects of KIND are kept as generic trees (HPA, VPA, Hvpa, metric values). */
 gboolean fs_kind_is_generic (const char *kind);
 /* A short description for error messages: `Pod production/rag-api-x`, or "" if unknown. */

@@ -184,6 +184,12 @@ fs_object_kind (const FsObjectBuilder *builder)
   return builder->st.inherited_kind[0] != '\0' ? builder->st.inherited_kind : NULL;
 }
 
+const char *
+fs_object_api_version (const FsObjectBuilder *builder)
+{
+  return builder->st.api_version[0] != '\0' ? builder->st.api_version : NULL;
+}
+
 gboolean
 fs_kind_is_generic (const char *kind)
 {

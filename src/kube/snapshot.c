@@ -228,7 +228,7 @@ fs_snapshot_builder_take_continue (FsSnapshotBuilder *builder)
 static int
 compare_names (const char *ns_a, const char *name_a, const char *ns_b, const char *name_b)
 {
-  int by_ns = g_strcmp0 (ns_a, ns_b);
+  int by_ns = ns_a == ns_b ? 0 : g_strcmp0 (ns_a, ns_b); /* interned: equal is one pointer */
   return by_ns != 0 ? by_ns : g_strcmp0 (name_a, name_b);
 }
 
@@ -267,28 +267,44 @@ compare_elements (gconstpointer a, gconstpointer b, gpointer user_data)
                         field_string (b, layout->offset_name));
 }
 
-static void
-sort_and_dedupe (GArray *array, const KeyLayout *layout)
+/* Keeps the last of each run of adjacent equal keys (a later copy of the same object wins)
+ * and says whether the elements were in order.  Dropping an earlier copy never changes
+ * which copy is last, so a pass over unordered elements leaves them ready to sort. */
+static gboolean
+dedupe_adjacent (GArray *array, const KeyLayout *layout)
 {
-  if (array->len < 2)
-    return;
-  /* g_array_sort_with_data is a stable merge sort since GLib 2.32 (g_qsort_with_data). */
-  g_array_sort_with_data (array, compare_elements, (gpointer) layout);
   gsize size = g_array_get_element_size (array);
   char *data = array->data;
+  gboolean ordered = TRUE;
   guint kept = 0;
   for (guint i = 0; i < array->len; i++)
     {
       char *element = data + (gsize) i * size;
-      gboolean same_as_next = i + 1 < array->len
-                              && compare_elements (element, element + size, (gpointer) layout) == 0;
-      if (same_as_next)
-        continue; /* a later copy of the same object wins */
+      int versus_next = i + 1 < array->len
+                            ? compare_elements (element, element + size, (gpointer) layout) : -1;
+      ordered = ordered && versus_next <= 0;
+      if (versus_next == 0)
+        continue;
       if (kept != i)
         memcpy (data + (gsize) kept * size, element, size);
       kept++;
     }
   g_array_set_size (array, kept);
+  return ordered;
+}
+
+static void
+sort_and_dedupe (GArray *array, const KeyLayout *layout)
+{
+  if (array->len < 2)
+    return;
+  /* A list from the API server is already in this order (etcd's key order), so usually
+   * nothing moves.  g_array_sort_with_data is a stable merge sort since GLib 2.32
+   * (g_qsort_with_data). */
+  if (dedupe_adjacent (array, layout))
+    return;
+  g_array_sort_with_data (array, compare_elements, (gpointer) layout);
+  dedupe_adjacent (array, layout);
 }
 
 #define LAYOUT(type, ns_field, kind_field)                                                   \
@@ -360,10 +376,17 @@ account_pods (FsSnapshot *snapshot, GError **error)
   return TRUE;
 }
 
+/* Node names in pods are interned with the nodes' own: equal is usually one pointer. */
+static gboolean
+node_name_equal (gconstpointer a, gconstpointer b)
+{
+  return a == b || strcmp (a, b) == 0;
+}
+
 static void
 index_nodes (FsSnapshot *snapshot)
 {
-  snapshot->node_index = g_hash_table_new (g_str_hash, g_str_equal);
+  snapshot->node_index = g_hash_table_new (g_str_hash, node_name_equal);
   FsNode *nodes = (FsNode *) snapshot->nodes;
   for (guint i = 0; i < snapshot->n_nodes; i++)
     {
