@@ -13,7 +13,7 @@
 #define POOL_BLOCK_SIZE (256 * 1024)
 /* Once a pool holds this much (a cluster of thousands of pods), it takes its memory in
  * 2 MiB blocks the kernel may back with transparent huge pages: a 150,000-pod snapshot
- * then costs a few dozen page faults instead of tens of thousands. */
+ * then takes a few dozen faults for its arena instead of about 20,000. */
 #define POOL_HUGE_AFTER (8 * 1024 * 1024)
 #define HUGE_PAGE_SIZE (2 * 1024 * 1024)
 
@@ -47,36 +47,43 @@ struct FsPool {
   guint depth;           /* parents above */
 };
 
-/* SIZE bytes aligned to a huge page and marked for transparent huge pages (advice only:
- * where THP is off or "never", they are ordinary pages).  Free with g_aligned_free. */
+/* *SIZE bytes, rounded up to whole huge pages (and *SIZE with them), aligned and marked
+ * for transparent huge pages (advice only: where THP is off, they are ordinary pages).
+ * Free with g_aligned_free. */
 static void *
-huge_alloc (gsize size)
+huge_alloc (gsize *size)
 {
-  gsize rounded = (size + HUGE_PAGE_SIZE - 1) & ~(gsize) (HUGE_PAGE_SIZE - 1);
-  void *bytes = g_aligned_alloc (1, rounded, HUGE_PAGE_SIZE);
+  *size = (*size + HUGE_PAGE_SIZE - 1) & ~(gsize) (HUGE_PAGE_SIZE - 1);
+  void *bytes = g_aligned_alloc (1, *size, HUGE_PAGE_SIZE);
 #ifdef MADV_HUGEPAGE
-  (void) madvise (bytes, rounded, MADV_HUGEPAGE);
+  (void) madvise (bytes, *size, MADV_HUGEPAGE);
 #endif
   return bytes;
 }
 
 /* Slot arrays of a megabyte or more (the tables of a large snapshot) on huge pages too. */
+static gboolean
+slots_are_huge (gsize capacity)
+{
+  return capacity * sizeof (Slot) >= HUGE_PAGE_SIZE / 2;
+}
+
 static Slot *
 slots_new (gsize capacity)
 {
-  gsize bytes = capacity * sizeof (Slot);
-  if (bytes < HUGE_PAGE_SIZE / 2)
+  if (!slots_are_huge (capacity))
     return g_new0 (Slot, capacity);
-  return memset (huge_alloc (bytes), 0, bytes);
+  gsize bytes = capacity * sizeof (Slot);
+  return memset (huge_alloc (&bytes), 0, capacity * sizeof (Slot));
 }
 
 static void
 slots_free (Slot *slots, gsize capacity)
 {
-  if (capacity * sizeof (Slot) < HUGE_PAGE_SIZE / 2)
-    g_free (slots);
-  else
+  if (slots_are_huge (capacity))
     g_aligned_free (slots);
+  else
+    g_free (slots);
 }
 
 static void
@@ -136,8 +143,7 @@ pool_take (FsPool *pool, gsize size)
       char *block;
       if (huge)
         {
-          block_size = (block_size + HUGE_PAGE_SIZE - 1) & ~(gsize) (HUGE_PAGE_SIZE - 1);
-          block = huge_alloc (block_size);
+          block = huge_alloc (&block_size);
           g_ptr_array_add (pool->huge_blocks, block);
         }
       else
