@@ -220,6 +220,40 @@ test_errors_name_object_and_field (void **state)
                      "Gt and Lt are for node selectors only", NULL);
 }
 
+/* Integers: decimal digits after an optional sign, range-checked; fractions and exponents
+ * are not integers, as with g_ascii_string_to_signed. */
+static void
+test_integer_fields (void **state)
+{
+#define PRIORITY_POD(value)                                                                  \
+  "{\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\",\"namespace\":\"d\"},\"spec\":{\"priority\":" value "}}"
+  static const struct { const char *text; int32_t priority; } accepted[] = {
+    { "0", 0 },
+    { "-0", 0 },
+    { "7", 7 },
+    { "2147483647", G_MAXINT32 },
+    { "-2147483648", G_MININT32 },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS (accepted); i++)
+    {
+      g_autofree char *text = g_strdup_printf (PRIORITY_POD ("%s"), accepted[i].text);
+      g_autoptr (FsSnapshot) snapshot = test_load_valid_text (text);
+      assert_int_equal (snapshot->pods[0].priority, accepted[i].priority);
+    }
+  static const char *const rejected[] = { "2147483648", "-2147483649", "1.5", "1e3",
+                                          "99999999999999999999", "-9223372036854775809" };
+  for (gsize i = 0; i < G_N_ELEMENTS (rejected); i++)
+    {
+      g_autofree char *text = g_strdup_printf (PRIORITY_POD ("%s"), rejected[i]);
+      test_expect_error (text, "spec.priority", rejected[i], "is not an integer", NULL);
+    }
+  /* YAML: a plain +7 is the integer 7 (go-yaml resolves it so) */
+  g_autoptr (FsSnapshot) yaml = test_load_valid_text ("kind: Pod\nmetadata:\n  name: p\n  namespace: d\n"
+                                                      "spec:\n  priority: +7\n");
+  assert_int_equal (yaml->pods[0].priority, 7);
+#undef PRIORITY_POD
+}
+
 static void
 test_limits (void **state)
 {
@@ -272,6 +306,7 @@ main (void)
     cmocka_unit_test (test_generic_tree_keeps_spec_drops_managed_fields),
     cmocka_unit_test (test_generic_items_of_a_kindless_list),
     cmocka_unit_test (test_errors_name_object_and_field),
+    cmocka_unit_test (test_integer_fields),
     cmocka_unit_test (test_limits),
     cmocka_unit_test (test_missing_file),
   };

@@ -10,6 +10,30 @@
 #include "fitscale/quantity.h"
 #include "fitscale/timeutil.h"
 
+/* A growable byte string written field by field: appends of a few bytes are inline moves,
+ * not library calls (a pod's spec key takes dozens of them). */
+typedef struct {
+  char *data;
+  gsize len, size;
+} Bytes;
+
+static void
+bytes_grow (Bytes *bytes, gsize more)
+{
+  bytes->size = MAX (64, MAX (bytes->size * 2, bytes->len + more));
+  bytes->data = g_realloc (bytes->data, bytes->size);
+}
+
+static inline void
+bytes_put (Bytes *bytes, const void *data, gsize size)
+{
+  if (G_UNLIKELY (bytes->size - bytes->len < size))
+    bytes_grow (bytes, size);
+  if (size > 0)
+    memcpy (bytes->data + bytes->len, data, size);
+  bytes->len += size;
+}
+
 /* Plain per-object values; zeroed when an object begins. */
 typedef struct {
   char kind[96];
@@ -84,14 +108,14 @@ struct FsObjectBuilder {
   GArray *usages;                 /* FsContainerUsage */
   GString *cond_message;          /* the condition being read */
   guint n_nameless;               /* metric values numbered so far */
-  GString *raw_labels;            /* metadata.labels as read: "key\0value\0" pairs */
+  Bytes raw_labels;               /* metadata.labels as read: "key\0value\0" pairs */
   /* the last string interned for each field: consecutive objects (the pods of one
    * ReplicaSet, listed together) mostly repeat them, and a compare beats a table lookup */
   const char *last_value[F_N_FIELDS][2];  /* two ways: a pod's two tolerations, two containers */
   gsize last_len[F_N_FIELDS][2];
   guint8 last_next[F_N_FIELDS];
   GHashTable *label_sets;         /* interned raw labels -> their FsLabelSet */
-  GByteArray *spec_key;           /* the pod spec being read, compactly (see spec_key_*) */
+  Bytes spec_key;                 /* the pod spec being read, compactly (see spec_key_*) */
   GHashTable *pod_specs;          /* interned compact spec -> its FsPodSpec */
   char description[256];
 };
@@ -129,9 +153,7 @@ fs_object_builder_new (FsSnapshotBuilder *snapshot_builder)
   builder->spread_label_keys = g_ptr_array_new ();
   builder->usages = array_of (sizeof (FsContainerUsage));
   builder->cond_message = g_string_new (NULL);
-  builder->raw_labels = g_string_new (NULL);
   builder->label_sets = g_hash_table_new (NULL, NULL);
-  builder->spec_key = g_byte_array_new ();
   builder->pod_specs = g_hash_table_new (NULL, NULL);
   return builder;
 }
@@ -156,9 +178,9 @@ fs_object_builder_free (FsObjectBuilder *builder)
   EACH_ARRAY (builder, FREE_ARRAY)
   EACH_PTR_ARRAY (builder, FREE_PTR_ARRAY)
   g_string_free (builder->cond_message, TRUE);
-  g_string_free (builder->raw_labels, TRUE);
+  g_free (builder->raw_labels.data);
   g_hash_table_unref (builder->label_sets);
-  g_byte_array_unref (builder->spec_key);
+  g_free (builder->spec_key.data);
   g_hash_table_unref (builder->pod_specs);
   g_free (builder);
 }
@@ -166,12 +188,12 @@ fs_object_builder_free (FsObjectBuilder *builder)
 void
 fs_object_begin (FsObjectBuilder *builder, const char *inherited_kind)
 {
-#define TRUNCATE(array) g_array_set_size (array, 0);
-#define TRUNCATE_PTR(array) g_ptr_array_set_size (array, 0);
+#define TRUNCATE(array) if (array->len > 0) g_array_set_size (array, 0);
+#define TRUNCATE_PTR(array) if (array->len > 0) g_ptr_array_set_size (array, 0);
   EACH_ARRAY (builder, TRUNCATE)
   EACH_PTR_ARRAY (builder, TRUNCATE_PTR)
   memset (&builder->st, 0, sizeof builder->st);
-  g_string_truncate (builder->raw_labels, 0);
+  builder->raw_labels.len = 0;
   if (inherited_kind != NULL)
     g_strlcpy (builder->st.inherited_kind, inherited_kind, sizeof builder->st.inherited_kind);
 }
@@ -289,14 +311,23 @@ scalar_int (const FsScalar *scalar, int64_t min, int64_t max, int64_t *out, GErr
 {
   if (scalar->type != FS_SCALAR_NUMBER)
     return type_error (scalar, "an integer", error);
-  char digits[32];
-  gboolean ok = scalar->len < sizeof digits;
-  if (ok)
+  /* decimal digits after an optional sign, as g_ascii_string_to_signed takes them (YAML
+   * plain scalars may carry a '+'), without the copy and the locale-free strtoll */
+  gboolean negative = scalar->len > 0 && scalar->text[0] == '-';
+  gsize at = scalar->len > 0 && (scalar->text[0] == '-' || scalar->text[0] == '+') ? 1 : 0;
+  guint64 magnitude = 0;
+  gboolean ok = at < scalar->len;
+  for (; ok && at < scalar->len; at++)
     {
-      memcpy (digits, scalar->text, scalar->len);
-      digits[scalar->len] = '\0';
-      ok = g_ascii_string_to_signed (digits, 10, min, max, out, NULL);
+      guint digit = (guint) (guchar) scalar->text[at] - '0';
+      ok = digit <= 9 && magnitude <= ((guint64) G_MAXINT64 + 1 - digit) / 10;
+      magnitude = magnitude * 10 + digit;
     }
+  ok = ok && magnitude <= (guint64) G_MAXINT64 + negative;
+  int64_t value = negative ? (int64_t) (0 - magnitude) : (int64_t) magnitude;
+  ok = ok && value >= min && value <= max;
+  if (ok)
+    *out = value;
   if (!ok)
     g_set_error (error, FS_ERROR, FS_ERROR_INVALID,
                  "%.*s is not an integer from %" G_GINT64_FORMAT " to %" G_GINT64_FORMAT,
@@ -491,9 +522,9 @@ metadata_scalar (FsObjectBuilder *builder, FsField field, const char *key,
           g_set_error (error, FS_ERROR, FS_ERROR_INVALID, "a label value holds a NUL character");
           return FALSE;
         }
-      g_string_append_len (builder->raw_labels, key, (gssize) strlen (key) + 1);
-      g_string_append_len (builder->raw_labels, scalar->text, (gssize) scalar->len);
-      g_string_append_c (builder->raw_labels, '\0');
+      bytes_put (&builder->raw_labels, key, strlen (key) + 1);
+      bytes_put (&builder->raw_labels, scalar->text, scalar->len);
+      bytes_put (&builder->raw_labels, "", 1);
       return TRUE;
     case F_ANNOTATION:
       {
@@ -862,24 +893,24 @@ intern_labels (FsObjectBuilder *builder, GArray *labels)
 static const FsLabelSet *
 intern_object_labels (FsObjectBuilder *builder)
 {
-  GString *raw = builder->raw_labels;
+  const Bytes *raw = &builder->raw_labels;
   if (raw->len == 0)
     return NULL;
-  const void *key = fs_pool_intern_blob (builder->pool, raw->str, raw->len);
+  const void *key = fs_pool_intern_blob (builder->pool, raw->data, raw->len);
   const FsLabelSet *known = g_hash_table_lookup (builder->label_sets, key);
   if (known != NULL)
     return known;
   g_array_set_size (builder->labels, 0);
   for (gsize at = 0; at < raw->len;)
     {
-      const char *label_key = raw->str + at;
+      const char *label_key = raw->data + at;
       const char *value = label_key + strlen (label_key) + 1;
-      g_assert (value < raw->str + raw->len); /* every key is followed by its value */
+      g_assert (value < raw->data + raw->len); /* every key is followed by its value */
       gsize value_len = strlen (value);
       FsLabel label = { fs_pool_intern (builder->pool, label_key, strlen (label_key)),
                         fs_pool_intern (builder->pool, value, value_len) };
       g_array_append_val (builder->labels, label);
-      at = (gsize) (value - raw->str) + value_len + 1;
+      at = (gsize) (value - raw->data) + value_len + 1;
     }
   const FsLabelSet *set = intern_labels (builder, builder->labels);
   g_hash_table_insert (builder->label_sets, (gpointer) key, (gpointer) set);
@@ -1183,49 +1214,42 @@ intern_placement (FsObjectBuilder *builder)
  * extended slots: the pods of one ReplicaSet are matched by a compact key of the same
  * content first, and only a spec not seen before is built, defaulted and summed. */
 static void
-spec_key_bytes (GByteArray *key, const void *data, gsize size)
+spec_key_resources (Bytes *key, const FsResources *resources)
 {
-  g_byte_array_append (key, data, (guint) size);
-}
-
-static void
-spec_key_resources (GByteArray *key, const FsResources *resources)
-{
-  spec_key_bytes (key, &resources->cpu_milli, sizeof resources->cpu_milli);
-  spec_key_bytes (key, &resources->memory_bytes, sizeof resources->memory_bytes);
-  spec_key_bytes (key, &resources->ephemeral_bytes, sizeof resources->ephemeral_bytes);
-  spec_key_bytes (key, &resources->pods, sizeof resources->pods);
+  int64_t basic[4] = { resources->cpu_milli, resources->memory_bytes, resources->ephemeral_bytes,
+                       resources->pods };
+  bytes_put (key, basic, sizeof basic);
   guint8 header[2] = { resources->present, resources->n_extended };
-  spec_key_bytes (key, header, sizeof header);
+  bytes_put (key, header, sizeof header);
   for (guint i = 0; i < resources->n_extended; i++)
     {
-      spec_key_bytes (key, &resources->extended[i].name, sizeof (const char *));
-      spec_key_bytes (key, &resources->extended[i].value, sizeof (int64_t));
+      bytes_put (key, &resources->extended[i].name, sizeof (const char *));
+      bytes_put (key, &resources->extended[i].value, sizeof (int64_t));
     }
 }
 
 static void
-spec_key_containers (GByteArray *key, GArray *containers)
+spec_key_containers (Bytes *key, GArray *containers)
 {
   guint32 count = containers->len;
-  spec_key_bytes (key, &count, sizeof count);
+  bytes_put (key, &count, sizeof count);
   for (guint i = 0; i < containers->len; i++)
     {
       const FsContainer *container = &g_array_index (containers, FsContainer, i);
       guint8 restartable = (guint8) container->restartable;
-      spec_key_bytes (key, &container->name, sizeof container->name);
-      spec_key_bytes (key, &restartable, 1);
+      bytes_put (key, &container->name, sizeof container->name);
+      bytes_put (key, &restartable, 1);
       spec_key_resources (key, &container->requests);
       spec_key_resources (key, &container->limits);
     }
 }
 
 static void
-spec_key_array (GByteArray *key, GArray *array)
+spec_key_array (Bytes *key, GArray *array)
 {
   guint32 count = array->len;
-  spec_key_bytes (key, &count, sizeof count);
-  spec_key_bytes (key, array->data, array->len * g_array_get_element_size (array));
+  bytes_put (key, &count, sizeof count);
+  bytes_put (key, array->data, array->len * g_array_get_element_size (array));
 }
 
 /* The compact key: the containers, pod-level resources and overhead, and the placement as
@@ -1234,14 +1258,14 @@ static const void *
 spec_key_intern (FsObjectBuilder *builder, gboolean default_requests)
 {
   ObjectState *st = &builder->st;
-  GByteArray *key = builder->spec_key;
-  g_byte_array_set_size (key, 0);
+  Bytes *key = &builder->spec_key;
+  key->len = 0;
   guint8 flags[5] = { (guint8) default_requests, (guint8) st->has_pod_level,
                       (guint8) st->has_overhead, (guint8) st->has_required_affinity,
                       (guint8) st->preempt_never };
-  spec_key_bytes (key, flags, sizeof flags);
+  bytes_put (key, flags, sizeof flags);
   const char *names[2] = { st->scheduler_name, st->priority_class };
-  spec_key_bytes (key, names, sizeof names);
+  bytes_put (key, names, sizeof names);
   spec_key_containers (key, builder->containers);
   spec_key_containers (key, builder->init_containers);
   if (st->has_pod_level)

@@ -22,10 +22,15 @@ read_digits (const char *text, gsize len, gsize *pos, guint count, int *out)
 static gboolean
 expect_char (const char *text, gsize len, gsize *pos, const char *accepted)
 {
-  if (*pos >= len || strchr (accepted, text[*pos]) == NULL || text[*pos] == '\0')
+  if (*pos >= len)
     return FALSE;
-  (*pos)++;
-  return TRUE;
+  for (const char *candidate = accepted; *candidate != '\0'; candidate++) /* inlined: no strchr */
+    if (text[*pos] == *candidate)
+      {
+        (*pos)++;
+        return TRUE;
+      }
+  return FALSE;
 }
 
 /* Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's days_from_civil). */
