@@ -301,13 +301,48 @@ schema_root (void)
   return root;
 }
 
-static const SchemaNode *
+/* Whether A and B (LEN bytes each, LEN > 0) are equal: schema keys are short, and two
+ * overlapping loads per side beat a call to memcmp. */
+static inline gboolean
+same_bytes (const char *a, const char *b, gsize len)
+{
+  if (len >= 8)
+    {
+      for (gsize at = 0; at + 8 < len; at += 8)
+        {
+          guint64 wa, wb;
+          memcpy (&wa, a + at, 8);
+          memcpy (&wb, b + at, 8);
+          if (wa != wb)
+            return FALSE;
+        }
+      guint64 ta, tb;
+      memcpy (&ta, a + len - 8, 8);
+      memcpy (&tb, b + len - 8, 8);
+      return ta == tb;
+    }
+  if (len >= 4)
+    {
+      guint32 ha, hb, ta, tb;
+      memcpy (&ha, a, 4);
+      memcpy (&hb, b, 4);
+      memcpy (&ta, a + len - 4, 4);
+      memcpy (&tb, b + len - 4, 4);
+      return ha == hb && ta == tb;
+    }
+  for (gsize at = 0; at < len; at++)
+    if (a[at] != b[at])
+      return FALSE;
+  return TRUE;
+}
+
+static inline __attribute__ ((always_inline)) const SchemaNode *
 schema_lookup (const SchemaNode *parent, const char *key, gsize len)
 {
   if (len > 0)
     for (const SchemaNode *child = parent->buckets[key_bucket (key, len)]; child != NULL;
          child = child->next_in_bucket)
-      if (child->key_len == len && child->key[0] == key[0] && memcmp (child->key, key, len) == 0)
+      if (child->key_len == len && same_bytes (child->key, key, len))
         return child;
   return parent->any;
 }
@@ -496,7 +531,8 @@ fs_decoder_take_error (FsDecoder *decoder)
 }
 
 /* Records ERROR (taken) with the context; always returns FALSE. */
-static gboolean
+/* The failures are out of line (and cold), so that the event paths need no stack frame. */
+G_GNUC_NO_INLINE __attribute__ ((cold)) static gboolean
 fail_with (FsDecoder *decoder, GError *error)
 {
   if (decoder->error == NULL)
@@ -510,7 +546,7 @@ fail_with (FsDecoder *decoder, GError *error)
 }
 
 G_GNUC_PRINTF (2, 3)
-static gboolean
+G_GNUC_NO_INLINE __attribute__ ((cold)) static gboolean
 fail (FsDecoder *decoder, const char *format, ...)
 {
   va_list args;
@@ -796,14 +832,20 @@ value_target (FsDecoder *decoder)
   return top->is_list ? top->node->elem : top->child;
 }
 
+G_GNUC_NO_INLINE __attribute__ ((cold)) static gboolean
+too_deep (FsDecoder *decoder)
+{
+  return fail_with (decoder, g_error_new (FS_ERROR, FS_ERROR_LIMIT, "nesting deeper than %d",
+                                          FS_DECODE_MAX_DEPTH));
+}
+
 static gboolean
 container_begin (FsDecoder *decoder, gboolean is_list)
 {
   if (decoder->skip_depth > 0)
     {
       if (decoder->depth + ++decoder->skip_depth > FS_DECODE_MAX_DEPTH)
-        return fail_with (decoder, g_error_new (FS_ERROR, FS_ERROR_LIMIT,
-                                                "nesting deeper than %d", FS_DECODE_MAX_DEPTH));
+        return too_deep (decoder);
       return TRUE;
     }
   const SchemaNode *target = value_target (decoder);
@@ -819,8 +861,7 @@ container_begin (FsDecoder *decoder, gboolean is_list)
     return fail (decoder, "expected %s, got an object",
                  target->elem != NULL ? "a list" : "a single value");
   if (decoder->depth == FS_DECODE_MAX_DEPTH)
-    return fail_with (decoder, g_error_new (FS_ERROR, FS_ERROR_LIMIT,
-                                            "nesting deeper than %d", FS_DECODE_MAX_DEPTH));
+    return too_deep (decoder);
   decoder->frames[decoder->depth++] = (Frame){ .node = target, .is_list = is_list };
   if (target->record == R_OBJECT)
     return object_begin (decoder);
@@ -865,8 +906,7 @@ static gboolean
 skipped_container_begin (FsDecoder *decoder)
 {
   if (G_UNLIKELY (decoder->depth + ++decoder->skip_depth > FS_DECODE_MAX_DEPTH))
-    return fail_with (decoder, g_error_new (FS_ERROR, FS_ERROR_LIMIT, "nesting deeper than %d",
-                                            FS_DECODE_MAX_DEPTH));
+    return too_deep (decoder);
   return TRUE;
 }
 
@@ -923,8 +963,19 @@ fs_decoder_list_end (FsDecoder *decoder)
   return SKIPPING (decoder) ? skipped_container_end (decoder) : container_end_slow (decoder);
 }
 
+/* A key read through a "*" node: kept for the value's field (a label's key, say). */
 G_GNUC_NO_INLINE static gboolean
-map_key_slow (FsDecoder *decoder, const char *key, gsize len)
+any_key_read (FsDecoder *decoder, Frame *top, const char *key, gsize len)
+{
+  top->key = "*";
+  g_string_set_size (decoder->any_key, len);
+  memcpy (decoder->any_key->str, key, len);
+  return TRUE;
+}
+
+/* A key while a tree is captured or deferred, or inside a skipped subtree being captured. */
+G_GNUC_NO_INLINE static gboolean
+map_key_captured (FsDecoder *decoder, const char *key, gsize len)
 {
   if (len > FS_DECODE_MAX_STRING)
     return fail_with (decoder, g_error_new (FS_ERROR, FS_ERROR_LIMIT,
@@ -946,11 +997,7 @@ map_key_slow (FsDecoder *decoder, const char *key, gsize len)
   top->child = child;
   top->key = child != NULL ? child->key : NULL;
   if (child != NULL && child == top->node->any)
-    {
-      top->key = "*";
-      g_string_set_size (decoder->any_key, len);
-      memcpy (decoder->any_key->str, key, len);
-    }
+    any_key_read (decoder, top, key, len);
   /* A list's items are never generic objects themselves: stop capturing the list. */
   if (child != NULL && child->elem == decoder->root && decoder->tree.active
       && decoder->tree.object_level == decoder->n_objects_open - 1)
@@ -958,10 +1005,31 @@ map_key_slow (FsDecoder *decoder, const char *key, gsize len)
   return TRUE;
 }
 
+/* A key of a map somebody reads, with no tree in the way: the schema says what follows. */
+G_GNUC_NO_INLINE static gboolean
+map_key_read (FsDecoder *decoder, const char *key, gsize len)
+{
+  if (G_UNLIKELY (decoder->tree.pending || decoder->tree.active || decoder->skip_depth > 0
+                  || len > FS_DECODE_MAX_STRING))
+    return map_key_captured (decoder, key, len);
+  Frame *top = &decoder->frames[decoder->depth - 1];
+  const SchemaNode *child = schema_lookup (top->node, key, len);
+  top->child = child;
+  if (child == NULL)
+    {
+      top->key = NULL;
+      return TRUE;
+    }
+  if (child == top->node->any)
+    return any_key_read (decoder, top, key, len);
+  top->key = child->key;
+  return TRUE;
+}
+
 gboolean
 fs_decoder_map_key (FsDecoder *decoder, const char *key, gsize len)
 {
-  return SKIPPING (decoder) ? TRUE : map_key_slow (decoder, key, len);
+  return SKIPPING (decoder) ? TRUE : map_key_read (decoder, key, len);
 }
 
 G_GNUC_NO_INLINE static gboolean
@@ -1002,4 +1070,61 @@ gboolean
 fs_decoder_scalar (FsDecoder *decoder, FsScalarType type, const char *text, gsize len)
 {
   return SKIPPING (decoder) ? TRUE : scalar_slow (decoder, type, text, len);
+}
+
+/* ---- the same events in yajl's callback shapes (decode.h) ---------------------------- */
+
+int
+fs_decoder_yajl_null (void *decoder)
+{
+  return fs_decoder_scalar (decoder, FS_SCALAR_NULL, "null", 4);
+}
+
+int
+fs_decoder_yajl_boolean (void *decoder, int value)
+{
+  return value ? fs_decoder_scalar (decoder, FS_SCALAR_BOOL, "true", 4)
+               : fs_decoder_scalar (decoder, FS_SCALAR_BOOL, "false", 5);
+}
+
+int
+fs_decoder_yajl_number (void *decoder, const char *text, size_t len)
+{
+  return fs_decoder_scalar (decoder, FS_SCALAR_NUMBER, text, len);
+}
+
+int
+fs_decoder_yajl_string (void *decoder, const unsigned char *text, size_t len)
+{
+  return fs_decoder_scalar (decoder, FS_SCALAR_STRING, (const char *) text, len);
+}
+
+int
+fs_decoder_yajl_map_begin (void *decoder)
+{
+  return fs_decoder_map_begin (decoder);
+}
+
+int
+fs_decoder_yajl_map_key (void *decoder, const unsigned char *key, size_t len)
+{
+  return fs_decoder_map_key (decoder, (const char *) key, len);
+}
+
+int
+fs_decoder_yajl_map_end (void *decoder)
+{
+  return fs_decoder_map_end (decoder);
+}
+
+int
+fs_decoder_yajl_list_begin (void *decoder)
+{
+  return fs_decoder_list_begin (decoder);
+}
+
+int
+fs_decoder_yajl_list_end (void *decoder)
+{
+  return fs_decoder_list_end (decoder);
 }

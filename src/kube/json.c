@@ -1,4 +1,5 @@
-/* fitscale — the JSON front end: yajl callbacks into an FsDecoder, fed chunk by chunk.
+/* fitscale — the JSON front end: yajl, whose callbacks are the FsDecoder's own
+ * (fs_decoder_yajl_*), fed chunk by chunk.
  * (see include/fitscale/decode.h) */
 #include "config.h"
 
@@ -19,71 +20,16 @@ struct FsJsonFeed {
   guint64 run_start;      /* offset just after the last unescaped quote */
 };
 
-static int
-on_null (void *ctx)
-{
-  return fs_decoder_scalar (ctx, FS_SCALAR_NULL, "null", 4);
-}
-
-static int
-on_boolean (void *ctx, int value)
-{
-  return value ? fs_decoder_scalar (ctx, FS_SCALAR_BOOL, "true", 4)
-               : fs_decoder_scalar (ctx, FS_SCALAR_BOOL, "false", 5);
-}
-
-static int
-on_number (void *ctx, const char *text, size_t len)
-{
-  return fs_decoder_scalar (ctx, FS_SCALAR_NUMBER, text, len);
-}
-
-static int
-on_string (void *ctx, const unsigned char *text, size_t len)
-{
-  return fs_decoder_scalar (ctx, FS_SCALAR_STRING, (const char *) text, len);
-}
-
-static int
-on_start_map (void *ctx)
-{
-  return fs_decoder_map_begin (ctx);
-}
-
-static int
-on_map_key (void *ctx, const unsigned char *key, size_t len)
-{
-  return fs_decoder_map_key (ctx, (const char *) key, len);
-}
-
-static int
-on_end_map (void *ctx)
-{
-  return fs_decoder_map_end (ctx);
-}
-
-static int
-on_start_array (void *ctx)
-{
-  return fs_decoder_list_begin (ctx);
-}
-
-static int
-on_end_array (void *ctx)
-{
-  return fs_decoder_list_end (ctx);
-}
-
 static const yajl_callbacks callbacks = {
-  .yajl_null = on_null,
-  .yajl_boolean = on_boolean,
-  .yajl_number = on_number,
-  .yajl_string = on_string,
-  .yajl_start_map = on_start_map,
-  .yajl_map_key = on_map_key,
-  .yajl_end_map = on_end_map,
-  .yajl_start_array = on_start_array,
-  .yajl_end_array = on_end_array,
+  .yajl_null = fs_decoder_yajl_null,
+  .yajl_boolean = fs_decoder_yajl_boolean,
+  .yajl_number = fs_decoder_yajl_number,
+  .yajl_string = fs_decoder_yajl_string,
+  .yajl_start_map = fs_decoder_yajl_map_begin,
+  .yajl_map_key = fs_decoder_yajl_map_key,
+  .yajl_end_map = fs_decoder_yajl_map_end,
+  .yajl_start_array = fs_decoder_yajl_list_begin,
+  .yajl_end_array = fs_decoder_yajl_list_end,
 };
 
 FsJsonFeed *

@@ -34,6 +34,19 @@ bytes_put (Bytes *bytes, const void *data, gsize size)
   bytes->len += size;
 }
 
+static inline gboolean
+bytes_equal (const Bytes *a, const Bytes *b)
+{
+  return a->len == b->len && (a->len == 0 || memcmp (a->data, b->data, a->len) == 0);
+}
+
+static void
+bytes_copy (Bytes *to, const Bytes *from)
+{
+  to->len = 0;
+  bytes_put (to, from->data, from->len);
+}
+
 /* Plain per-object values; zeroed when an object begins. */
 typedef struct {
   char kind[96];
@@ -115,6 +128,11 @@ struct FsObjectBuilder {
   gsize last_len[F_N_FIELDS][2];
   guint8 last_next[F_N_FIELDS];
   GHashTable *label_sets;         /* interned raw labels -> their FsLabelSet */
+  /* The previous object's raw labels and spec key with what they gave: the pods of one
+   * ReplicaSet come one after another, and a compare beats hashing a few hundred bytes. */
+  Bytes previous_labels, previous_spec_key;
+  const FsLabelSet *previous_label_set;
+  const FsPodSpec *previous_spec;
   Bytes spec_key;                 /* the pod spec being read, compactly (see spec_key_*) */
   GHashTable *pod_specs;          /* interned compact spec -> its FsPodSpec */
   char description[256];
@@ -181,6 +199,8 @@ fs_object_builder_free (FsObjectBuilder *builder)
   g_free (builder->raw_labels.data);
   g_hash_table_unref (builder->label_sets);
   g_free (builder->spec_key.data);
+  g_free (builder->previous_labels.data);
+  g_free (builder->previous_spec_key.data);
   g_hash_table_unref (builder->pod_specs);
   g_free (builder);
 }
@@ -888,6 +908,8 @@ intern_labels (FsObjectBuilder *builder, GArray *labels)
   return fs_pool_intern_blob (builder->pool, set, sizeof (FsLabelSet) + set->n * sizeof (FsLabel));
 }
 
+static const FsLabelSet *find_labels (FsObjectBuilder *builder, const Bytes *raw);
+
 /* The object's metadata.labels: looked up by their raw bytes first, so that only a label set
  * not seen before costs its strings' interning and a sort. */
 static const FsLabelSet *
@@ -896,6 +918,18 @@ intern_object_labels (FsObjectBuilder *builder)
   const Bytes *raw = &builder->raw_labels;
   if (raw->len == 0)
     return NULL;
+  if (builder->previous_label_set != NULL && bytes_equal (raw, &builder->previous_labels))
+    return builder->previous_label_set;
+  const FsLabelSet *set = find_labels (builder, raw);
+  bytes_copy (&builder->previous_labels, raw);
+  builder->previous_label_set = set;
+  return set;
+}
+
+/* The label set of RAW ("key\0value\0" pairs), interned. */
+static const FsLabelSet *
+find_labels (FsObjectBuilder *builder, const Bytes *raw)
+{
   const void *key = fs_pool_intern_blob (builder->pool, raw->data, raw->len);
   const FsLabelSet *known = g_hash_table_lookup (builder->label_sets, key);
   if (known != NULL)
@@ -1252,10 +1286,11 @@ spec_key_array (Bytes *key, GArray *array)
   bytes_put (key, array->data, array->len * g_array_get_element_size (array));
 }
 
-/* The compact key: the containers, pod-level resources and overhead, and the placement as
- * read (its parts hold interned pointers, so equal placements have equal bytes). */
-static const void *
-spec_key_intern (FsObjectBuilder *builder, gboolean default_requests)
+/* The compact key, into builder->spec_key: the containers, pod-level resources and
+ * overhead, and the placement as read (its parts hold interned pointers, so equal
+ * placements have equal bytes). */
+static void
+spec_key_build (FsObjectBuilder *builder, gboolean default_requests)
 {
   ObjectState *st = &builder->st;
   Bytes *key = &builder->spec_key;
@@ -1276,15 +1311,33 @@ spec_key_intern (FsObjectBuilder *builder, gboolean default_requests)
                           builder->affinity_terms, builder->anti_affinity_terms, builder->spreads };
   for (gsize i = 0; i < G_N_ELEMENTS (placement); i++)
     spec_key_array (key, placement[i]);
-  return fs_pool_intern_blob (builder->pool, key->data, key->len);
 }
+
+static const FsPodSpec *find_pod_spec (FsObjectBuilder *builder, gboolean default_requests,
+                                       GError **error);
 
 /* The pod spec of a Pod (DEFAULT_REQUESTS false) or of a workload's template (true: the
  * API server has not copied limits into absent requests there). */
 static const FsPodSpec *
 intern_pod_spec (FsObjectBuilder *builder, gboolean default_requests, GError **error)
 {
-  const void *key = spec_key_intern (builder, default_requests);
+  spec_key_build (builder, default_requests);
+  if (builder->previous_spec != NULL && bytes_equal (&builder->spec_key, &builder->previous_spec_key))
+    return builder->previous_spec;
+  const FsPodSpec *spec = find_pod_spec (builder, default_requests, error);
+  if (spec != NULL)
+    {
+      bytes_copy (&builder->previous_spec_key, &builder->spec_key);
+      builder->previous_spec = spec;
+    }
+  return spec;
+}
+
+/* The pod spec whose key spec_key_build has just written: found, or built and interned. */
+static const FsPodSpec *
+find_pod_spec (FsObjectBuilder *builder, gboolean default_requests, GError **error)
+{
+  const void *key = fs_pool_intern_blob (builder->pool, builder->spec_key.data, builder->spec_key.len);
   const FsPodSpec *known = g_hash_table_lookup (builder->pod_specs, key);
   if (known != NULL)
     return known;
