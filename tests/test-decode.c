@@ -254,6 +254,36 @@ test_integer_fields (void **state)
 #undef PRIORITY_POD
 }
 
+/* Inside subtrees nobody reads yajl is not asked for keys or scalars (decode.c, yajl_quiet),
+ * but it still lexes and checks every byte there, and reading resumes after them. */
+static void
+test_skipped_subtrees_are_still_checked (void **state)
+{
+  test_expect_error ("{\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\",\"managedFields\":[{\"f\":\"\\q\"}]}}",
+                     "invalid JSON", NULL);
+  test_expect_error ("{\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\"},\"spec\":{\"volumes\":[1,]}}",
+                     "invalid JSON", NULL);
+  test_expect_error ("{\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\"},\"spec\":{\"volumes\":[{\"n\":\"\xff\"}]}}",
+                     "invalid JSON", NULL);
+  test_expect_error ("{\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\"},\"spec\":{\"volumes\":[{\"n\":tru}]}}",
+                     "invalid JSON", NULL);
+  /* after a skipped subtree (even one that holds escapes and nested lists) fields are read again */
+  g_autoptr (FsSnapshot) snapshot = test_load_valid_text (
+      "{\"kind\":\"PodList\",\"items\":[{\"metadata\":{\"name\":\"a\",\"namespace\":\"n\","
+      "\"managedFields\":[{\"fieldsV1\":{\"f:spec\":{\"f:containers\":[\"k:{\\\"name\\\":\\\"c\\\"}\"]}}}],"
+      "\"labels\":{\"app\":\"web\"}},\"spec\":{\"volumes\":[[{}],[]],\"nodeName\":\"n1\","
+      "\"containers\":[{\"name\":\"c\",\"env\":[{\"name\":\"X\",\"value\":\"\\u00e9\"}],"
+      "\"resources\":{\"requests\":{\"cpu\":\"250m\"}}}]},\"status\":{\"phase\":\"Running\"}},"
+      "{\"metadata\":{\"name\":\"b\",\"namespace\":\"n\"},\"spec\":{\"priority\":3}}]}");
+  assert_int_equal (snapshot->n_pods, 2);
+  assert_string_equal (snapshot->pods[0].name, "a");
+  assert_string_equal (snapshot->pods[0].node_name, "n1");
+  assert_string_equal (fs_labels_get (snapshot->pods[0].labels, "app"), "web");
+  assert_int_equal (snapshot->pods[0].spec->request.cpu_milli, 250);
+  assert_int_equal (snapshot->pods[0].phase, FS_PHASE_RUNNING);
+  assert_int_equal (snapshot->pods[1].priority, 3);
+}
+
 static void
 test_limits (void **state)
 {
@@ -307,6 +337,7 @@ main (void)
     cmocka_unit_test (test_generic_items_of_a_kindless_list),
     cmocka_unit_test (test_errors_name_object_and_field),
     cmocka_unit_test (test_integer_fields),
+    cmocka_unit_test (test_skipped_subtrees_are_still_checked),
     cmocka_unit_test (test_limits),
     cmocka_unit_test (test_missing_file),
   };

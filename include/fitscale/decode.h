@@ -13,6 +13,7 @@
 #pragma once
 
 #include <glib.h>
+#include <yajl/yajl_parse.h>
 
 #include "fitscale/snapshot.h"
 
@@ -44,17 +45,10 @@ gboolean fs_decoder_map_end (FsDecoder *decoder);
 gboolean fs_decoder_list_begin (FsDecoder *decoder);
 gboolean fs_decoder_list_end (FsDecoder *decoder);
 gboolean fs_decoder_scalar (FsDecoder *decoder, FsScalarType type, const char *text, gsize len);
-/* The same events in yajl's callback shapes, the context being the decoder: the JSON front
- * end gives these to yajl directly, so an event in a skipped subtree costs one call. */
-int fs_decoder_yajl_null (void *decoder);
-int fs_decoder_yajl_boolean (void *decoder, int value);
-int fs_decoder_yajl_number (void *decoder, const char *text, size_t len);
-int fs_decoder_yajl_string (void *decoder, const unsigned char *text, size_t len);
-int fs_decoder_yajl_map_begin (void *decoder);
-int fs_decoder_yajl_map_key (void *decoder, const unsigned char *key, size_t len);
-int fs_decoder_yajl_map_end (void *decoder);
-int fs_decoder_yajl_list_begin (void *decoder);
-int fs_decoder_yajl_list_end (void *decoder);
+/* The callbacks for yajl (the context being DECODER), owned by the decoder and valid while it
+ * lives.  yajl_alloc keeps them by reference: inside subtrees nobody reads, the decoder
+ * clears the key and scalar entries so that yajl does not call them. */
+const yajl_callbacks *fs_decoder_yajl_callbacks (FsDecoder *decoder);
 /* Where the front end is, for messages: "byte 1234" or "line 7, column 3". */
 void fs_decoder_set_position (FsDecoder *decoder, const char *position);
 /* The pending error, with the source, position, object and field prefixed. */

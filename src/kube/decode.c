@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <yajl/yajl_parse.h>
 
 #include "fitscale/error.h"
 #include "fields.h"
@@ -406,7 +407,10 @@ struct FsDecoder {
   GString *any_key;                 /* the last key read through a "*" node */
   TreeCapture tree;
   GError *error;
+  yajl_callbacks yajl;              /* the JSON front end's (fs_decoder_yajl_callbacks) */
 };
+
+static void yajl_quiet (FsDecoder *decoder, gboolean quiet);
 
 FsDecoder *
 fs_decoder_new (FsSnapshotBuilder *builder, const char *source)
@@ -418,6 +422,7 @@ fs_decoder_new (FsSnapshotBuilder *builder, const char *source)
   decoder->source = g_strdup (source);
   decoder->any_key = g_string_new (NULL);
   decoder->tree.frames = g_array_new (FALSE, FALSE, sizeof (TreeFrame));
+  yajl_quiet (decoder, FALSE);
   return decoder;
 }
 
@@ -852,6 +857,8 @@ container_begin (FsDecoder *decoder, gboolean is_list)
   if (target == NULL)
     {
       decoder->skip_depth = 1;
+      if (!decoder->tree.active)
+        yajl_quiet (decoder, TRUE);
       return TRUE;
     }
   if (is_list && target->elem == NULL)
@@ -870,16 +877,24 @@ container_begin (FsDecoder *decoder, gboolean is_list)
   return TRUE;
 }
 
+/* The end of a container inside a skipped subtree; at the subtree's own end, yajl calls
+ * every callback again. */
+static gboolean
+skipped_container_end (FsDecoder *decoder)
+{
+  if (--decoder->skip_depth > 0)
+    return TRUE;
+  yajl_quiet (decoder, FALSE);
+  if (decoder->depth > 0 && decoder->frames[decoder->depth - 1].is_list)
+    decoder->frames[decoder->depth - 1].index++;
+  return TRUE;
+}
+
 static gboolean
 container_end (FsDecoder *decoder)
 {
   if (decoder->skip_depth > 0)
-    {
-      if (--decoder->skip_depth == 0 && decoder->depth > 0
-          && decoder->frames[decoder->depth - 1].is_list)
-        decoder->frames[decoder->depth - 1].index++;
-      return TRUE;
-    }
+    return skipped_container_end (decoder);
   const SchemaNode *node = decoder->frames[decoder->depth - 1].node;
   gboolean ok = TRUE;
   if (node->record == R_OBJECT)
@@ -910,14 +925,6 @@ skipped_container_begin (FsDecoder *decoder)
   return TRUE;
 }
 
-static gboolean
-skipped_container_end (FsDecoder *decoder)
-{
-  if (--decoder->skip_depth == 0 && decoder->depth > 0
-      && decoder->frames[decoder->depth - 1].is_list)
-    decoder->frames[decoder->depth - 1].index++;
-  return TRUE;
-}
 
 G_GNUC_NO_INLINE static gboolean
 map_begin_slow (FsDecoder *decoder)
@@ -1072,59 +1079,85 @@ fs_decoder_scalar (FsDecoder *decoder, FsScalarType type, const char *text, gsiz
   return SKIPPING (decoder) ? TRUE : scalar_slow (decoder, type, text, len);
 }
 
-/* ---- the same events in yajl's callback shapes (decode.h) ---------------------------- */
+/* ---- the JSON front end's callbacks (decode.h) --------------------------------------- */
 
-int
-fs_decoder_yajl_null (void *decoder)
+static int
+on_null (void *decoder)
 {
   return fs_decoder_scalar (decoder, FS_SCALAR_NULL, "null", 4);
 }
 
-int
-fs_decoder_yajl_boolean (void *decoder, int value)
+static int
+on_boolean (void *decoder, int value)
 {
   return value ? fs_decoder_scalar (decoder, FS_SCALAR_BOOL, "true", 4)
                : fs_decoder_scalar (decoder, FS_SCALAR_BOOL, "false", 5);
 }
 
-int
-fs_decoder_yajl_number (void *decoder, const char *text, size_t len)
+static int
+on_number (void *decoder, const char *text, size_t len)
 {
   return fs_decoder_scalar (decoder, FS_SCALAR_NUMBER, text, len);
 }
 
-int
-fs_decoder_yajl_string (void *decoder, const unsigned char *text, size_t len)
+static int
+on_string (void *decoder, const unsigned char *text, size_t len)
 {
   return fs_decoder_scalar (decoder, FS_SCALAR_STRING, (const char *) text, len);
 }
 
-int
-fs_decoder_yajl_map_begin (void *decoder)
+static int
+on_map_begin (void *decoder)
 {
   return fs_decoder_map_begin (decoder);
 }
 
-int
-fs_decoder_yajl_map_key (void *decoder, const unsigned char *key, size_t len)
+static int
+on_map_key (void *decoder, const unsigned char *key, size_t len)
 {
   return fs_decoder_map_key (decoder, (const char *) key, len);
 }
 
-int
-fs_decoder_yajl_map_end (void *decoder)
+static int
+on_map_end (void *decoder)
 {
   return fs_decoder_map_end (decoder);
 }
 
-int
-fs_decoder_yajl_list_begin (void *decoder)
+static int
+on_list_begin (void *decoder)
 {
   return fs_decoder_list_begin (decoder);
 }
 
-int
-fs_decoder_yajl_list_end (void *decoder)
+static int
+on_list_end (void *decoder)
 {
   return fs_decoder_list_end (decoder);
+}
+
+/* Inside a subtree nobody reads (and no tree captures), yajl need not call anything but the
+ * container callbacks, which count the depth: yajl_alloc keeps the table by reference and
+ * checks each entry before a call, so clearing the key and scalar entries spares those calls
+ * (and yajl's unescaping of the strings).  Nothing depends on it: were the table copied, the
+ * decoder would get those events and ignore them, as fs_decoder_* do while skipping. */
+static void
+yajl_quiet (FsDecoder *decoder, gboolean quiet)
+{
+  yajl_callbacks *table = &decoder->yajl;
+  table->yajl_null = quiet ? NULL : on_null;
+  table->yajl_boolean = quiet ? NULL : on_boolean;
+  table->yajl_number = quiet ? NULL : on_number;
+  table->yajl_string = quiet ? NULL : on_string;
+  table->yajl_map_key = quiet ? NULL : on_map_key;
+  table->yajl_start_map = on_map_begin;
+  table->yajl_end_map = on_map_end;
+  table->yajl_start_array = on_list_begin;
+  table->yajl_end_array = on_list_end;
+}
+
+const yajl_callbacks *
+fs_decoder_yajl_callbacks (FsDecoder *decoder)
+{
+  return &decoder->yajl;
 }

@@ -1,5 +1,5 @@
 /* fitscale — the JSON front end: yajl, whose callbacks are the FsDecoder's own
- * (fs_decoder_yajl_*), fed chunk by chunk.
+ * (fs_decoder_yajl_callbacks), fed chunk by chunk.
  * (see include/fitscale/decode.h) */
 #include "config.h"
 
@@ -20,24 +20,12 @@ struct FsJsonFeed {
   guint64 run_start;      /* offset just after the last unescaped quote */
 };
 
-static const yajl_callbacks callbacks = {
-  .yajl_null = fs_decoder_yajl_null,
-  .yajl_boolean = fs_decoder_yajl_boolean,
-  .yajl_number = fs_decoder_yajl_number,
-  .yajl_string = fs_decoder_yajl_string,
-  .yajl_start_map = fs_decoder_yajl_map_begin,
-  .yajl_map_key = fs_decoder_yajl_map_key,
-  .yajl_end_map = fs_decoder_yajl_map_end,
-  .yajl_start_array = fs_decoder_yajl_list_begin,
-  .yajl_end_array = fs_decoder_yajl_list_end,
-};
-
 FsJsonFeed *
 fs_json_feed_new (FsSnapshotBuilder *builder, const char *source)
 {
   FsJsonFeed *feed = g_new0 (FsJsonFeed, 1);
   feed->decoder = fs_decoder_new (builder, source);
-  feed->parser = yajl_alloc (&callbacks, NULL, feed->decoder);
+  feed->parser = yajl_alloc (fs_decoder_yajl_callbacks (feed->decoder), NULL, feed->decoder);
   yajl_config (feed->parser, yajl_allow_multiple_values, 1);
   return feed;
 }
