@@ -202,6 +202,15 @@ hash_bytes (const void *data, gsize size)
   return (guint32) hash != 0 ? (guint32) hash : 1;
 }
 
+/* Tables grow at three quarters full: with linear probing over 16-byte slots a lookup still
+ * stays within a cache line or two, and the blob table of a 150,000-pod snapshot is then
+ * 8 MB rather than 16 MB of memory touched at random. */
+static gboolean
+table_full (gsize used, const InternTable *table)
+{
+  return used * 4 > (table->mask + 1) * 3;
+}
+
 static void
 table_grow (InternTable *table)
 {
@@ -269,7 +278,7 @@ table_intern (FsPool *pool, InternTable *table, const void *data, gsize len, gsi
     {
       *slot = (Slot){ hash, (guint32) len, inherited };
       *recent = *slot;
-      if (++table->used * 2 > table->mask)
+      if (table_full (++table->used, table))
         table_grow (table);
       return inherited;
     }
@@ -279,7 +288,7 @@ table_intern (FsPool *pool, InternTable *table, const void *data, gsize len, gsi
     copy[len] = '\0';
   *slot = (Slot){ hash, (guint32) len, copy };
   *recent = *slot;
-  if (++table->used * 2 > table->mask)
+  if (table_full (++table->used, table))
     table_grow (table);
   return copy;
 }
