@@ -1136,6 +1136,19 @@ on_list_end (void *decoder)
   return fs_decoder_list_end (decoder);
 }
 
+/* In a quiet subtree (below) only the depth matters. */
+static int
+on_quiet_begin (void *decoder)
+{
+  return skipped_container_begin (decoder);
+}
+
+static int
+on_quiet_end (void *decoder)
+{
+  return skipped_container_end (decoder);
+}
+
 /* Inside a subtree nobody reads (and no tree captures), yajl need not call anything but the
  * container callbacks, which count the depth: yajl_alloc keeps the table by reference and
  * checks each entry before a call, so clearing the key and scalar entries spares those calls
@@ -1150,10 +1163,10 @@ yajl_quiet (FsDecoder *decoder, gboolean quiet)
   table->yajl_number = quiet ? NULL : on_number;
   table->yajl_string = quiet ? NULL : on_string;
   table->yajl_map_key = quiet ? NULL : on_map_key;
-  table->yajl_start_map = on_map_begin;
-  table->yajl_end_map = on_map_end;
-  table->yajl_start_array = on_list_begin;
-  table->yajl_end_array = on_list_end;
+  table->yajl_start_map = quiet ? on_quiet_begin : on_map_begin;
+  table->yajl_end_map = quiet ? on_quiet_end : on_map_end;
+  table->yajl_start_array = quiet ? on_quiet_begin : on_list_begin;
+  table->yajl_end_array = quiet ? on_quiet_end : on_list_end;
 }
 
 const yajl_callbacks *
