@@ -284,6 +284,31 @@ test_skipped_subtrees_are_still_checked (void **state)
   assert_int_equal (snapshot->pods[1].priority, 3);
 }
 
+/* Lists are as long as the input makes them: assembling one for interning must not take
+ * the stack (hundreds of thousands of tolerations, labels or node terms crashed it). */
+static void
+test_long_lists (void **state)
+{
+  const guint count = 400000;
+  GString *text = g_string_new ("{\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\",\"namespace\":\"d\",\"labels\":{");
+  for (guint i = 0; i < count; i++)
+    g_string_append_printf (text, "%s\"k%u\":\"v\"", i > 0 ? "," : "", i);
+  g_string_append (text, "}},\"spec\":{\"tolerations\":[");
+  for (guint i = 0; i < count; i++)
+    g_string_append_printf (text, "%s{\"key\":\"t%u\",\"operator\":\"Exists\"}", i > 0 ? "," : "", i);
+  g_string_append (text, "],\"affinity\":{\"nodeAffinity\":{\"requiredDuringSchedulingIgnoredDuringExecution\":"
+                         "{\"nodeSelectorTerms\":[");
+  for (guint i = 0; i < count; i++)
+    g_string_append_printf (text, "%s{}", i > 0 ? "," : "");
+  g_string_append (text, "]}}},\"containers\":[{\"name\":\"c\"}]}}");
+  g_autoptr (FsSnapshot) snapshot = test_load_valid_text (text->str);
+  g_string_free (text, TRUE);
+  assert_int_equal (snapshot->n_pods, 1);
+  assert_int_equal (snapshot->pods[0].labels->n, count);
+  assert_int_equal (snapshot->pods[0].spec->placement->tolerations->n, count);
+  assert_int_equal (snapshot->pods[0].spec->placement->required_affinity->n, count);
+}
+
 static void
 test_limits (void **state)
 {
@@ -338,6 +363,7 @@ main (void)
     cmocka_unit_test (test_errors_name_object_and_field),
     cmocka_unit_test (test_integer_fields),
     cmocka_unit_test (test_skipped_subtrees_are_still_checked),
+    cmocka_unit_test (test_long_lists),
     cmocka_unit_test (test_limits),
     cmocka_unit_test (test_missing_file),
   };

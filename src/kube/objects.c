@@ -134,6 +134,7 @@ struct FsObjectBuilder {
   const FsLabelSet *previous_label_set;
   const FsPodSpec *previous_spec;
   Bytes spec_key;                 /* the pod spec being read, compactly (see spec_key_*) */
+  Bytes scratch;                  /* a list being assembled for interning (scratch_zeroed) */
   GHashTable *pod_specs;          /* interned compact spec -> its FsPodSpec */
   char description[256];
 };
@@ -199,6 +200,7 @@ fs_object_builder_free (FsObjectBuilder *builder)
   g_free (builder->raw_labels.data);
   g_hash_table_unref (builder->label_sets);
   g_free (builder->spec_key.data);
+  g_free (builder->scratch.data);
   g_free (builder->previous_labels.data);
   g_free (builder->previous_spec_key.data);
   g_hash_table_unref (builder->pod_specs);
@@ -889,6 +891,19 @@ compare_labels (gconstpointer a, gconstpointer b)
   return strcmp (((const FsLabel *) a)->key, ((const FsLabel *) b)->key);
 }
 
+/* SIZE zeroed bytes to assemble one list in before it is interned, reused from list to list:
+ * a list is as long as the input makes it, too long for the stack. */
+static void *
+scratch_zeroed (FsObjectBuilder *builder, gsize size)
+{
+  Bytes *scratch = &builder->scratch;
+  scratch->len = 0;
+  if (scratch->size < size)
+    bytes_grow (scratch, size);
+  memset (scratch->data, 0, size);
+  return scratch->data;
+}
+
 /* Labels sorted by key; a key given twice keeps its last value (as a JSON decoder would). */
 static const FsLabelSet *
 intern_labels (FsObjectBuilder *builder, GArray *labels)
@@ -897,7 +912,7 @@ intern_labels (FsObjectBuilder *builder, GArray *labels)
     return NULL;
   g_array_sort (labels, compare_labels); /* stable merge sort */
   gsize size = sizeof (FsLabelSet) + labels->len * sizeof (FsLabel);
-  FsLabelSet *set = g_alloca0 (size);
+  FsLabelSet *set = scratch_zeroed (builder, size);
   const FsLabel *items = (const FsLabel *) (gpointer) labels->data;
   for (guint i = 0; i < labels->len; i++)
     {
@@ -965,7 +980,7 @@ intern_list (FsObjectBuilder *builder, GArray *array, gsize header_size)
     return NULL;
   gsize element_size = g_array_get_element_size (array);
   gsize size = header_size + array->len * element_size;
-  char *list = g_alloca0 (size);
+  char *list = scratch_zeroed (builder, size);
   *(guint *) list = array->len;
   memcpy (list + header_size, array->data, array->len * element_size);
   return fs_pool_intern_blob (builder->pool, list, size);
@@ -1224,7 +1239,7 @@ intern_placement (FsObjectBuilder *builder)
     {
       /* present with no terms matches no node: keep it as an empty, non-NULL list */
       gsize size = sizeof (FsNodeSelector) + builder->node_terms->len * sizeof (FsNodeSelectorTerm);
-      FsNodeSelector *selector = g_alloca0 (size);
+      FsNodeSelector *selector = scratch_zeroed (builder, size);
       selector->n = builder->node_terms->len;
       if (selector->n > 0) /* an empty GArray may have no data at all */
         memcpy (selector->terms, builder->node_terms->data,
