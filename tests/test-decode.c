@@ -2,6 +2,9 @@
  * rejected with the source, object and field named. */
 #include "config.h"
 
+#include <glib/gstdio.h>
+#include <unistd.h>
+
 #include "testutil.h"
 #include "fitscale/tree.h"
 
@@ -309,6 +312,75 @@ test_long_lists (void **state)
   assert_int_equal (snapshot->pods[0].spec->placement->required_affinity->n, count);
 }
 
+/* A file of 16 MiB or more is read ahead on a second thread (load.c): the same snapshot as
+ * from the same bytes in memory, errors early or late, and no thread or buffer left behind. */
+static char *
+write_temp (const char *text, gsize len)
+{
+  char *path = NULL;
+  GError *error = NULL;
+  int fd = g_file_open_tmp ("fitscale-ahead-XXXXXX.json", &path, &error);
+  assert_true (fd >= 0);
+  close (fd);
+  assert_true (g_file_set_contents (path, text, (gssize) len, &error));
+  return path;
+}
+
+static GString *
+large_pod_list (guint pods)
+{
+  g_autofree char *filler = g_strnfill (64 * 1024, 'x');
+  GString *text = g_string_new ("{\"kind\":\"PodList\",\"apiVersion\":\"v1\",\"items\":[");
+  for (guint i = 0; i < pods; i++)
+    g_string_append_printf (text, "%s{\"metadata\":{\"name\":\"p%05u\",\"namespace\":\"n\"},"
+                            "\"spec\":{\"nodeName\":\"node-%u\",\"volumes\":[{\"name\":\"%s\"}],"
+                            "\"containers\":[{\"name\":\"c\",\"resources\":{\"requests\":{\"cpu\":\"%um\"}}}]},"
+                            "\"status\":{\"phase\":\"Running\"}}",
+                            i > 0 ? "," : "", i, i % 7, filler, 100 + i);
+  g_string_append (text, "]}");
+  return text;
+}
+
+static void
+test_read_ahead (void **state)
+{
+  g_autoptr (GString) text = large_pod_list (300); /* about 19.7 MB */
+  assert_true (text->len > (16u << 20));
+  g_autofree char *path = write_temp (text->str, text->len);
+  const char *paths[] = { path, NULL };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (FsSnapshot) from_file = fs_load_snapshot (paths, &error);
+  assert_non_null (from_file);
+  g_autoptr (FsSnapshot) from_memory = test_load_valid_text (text->str);
+  assert_int_equal (from_file->n_pods, 300);
+  assert_int_equal (from_memory->n_pods, 300);
+  for (guint i = 0; i < 300; i++)
+    {
+      assert_string_equal (from_file->pods[i].name, from_memory->pods[i].name);
+      assert_string_equal (from_file->pods[i].node_name, from_memory->pods[i].node_name);
+      assert_int_equal (from_file->pods[i].spec->request.cpu_milli, 100 + i);
+    }
+  /* an error in the first megabyte stops the load while the reader is ahead */
+  g_autoptr (GString) early = large_pod_list (300);
+  char *cpu = strstr (early->str, "\"cpu\":\"100m\"");
+  assert_non_null (cpu);
+  memcpy (cpu + 7, "1.5.", 4);
+  g_autofree char *early_path = write_temp (early->str, early->len);
+  g_autoptr (FsSnapshotBuilder) builder = fs_snapshot_builder_new ();
+  assert_false (fs_load_path (builder, early_path, &error));
+  assert_non_null (strstr (error->message, "item 0 (Pod n/p00000)"));
+  assert_non_null (strstr (error->message, "1.5."));
+  /* a file cut short ends in an error too */
+  g_autofree char *cut_path = write_temp (text->str, text->len - 2);
+  g_autoptr (FsSnapshotBuilder) cut_builder = fs_snapshot_builder_new ();
+  g_clear_error (&error);
+  assert_false (fs_load_path (cut_builder, cut_path, &error));
+  assert_non_null (strstr (error->message, "truncated"));
+  g_unlink (path);
+  g_unlink (early_path);
+  g_unlink (cut_path);
+}
+
 static void
 test_limits (void **state)
 {
@@ -364,6 +436,7 @@ main (void)
     cmocka_unit_test (test_integer_fields),
     cmocka_unit_test (test_skipped_subtrees_are_still_checked),
     cmocka_unit_test (test_long_lists),
+    cmocka_unit_test (test_read_ahead),
     cmocka_unit_test (test_limits),
     cmocka_unit_test (test_missing_file),
   };

@@ -1,11 +1,14 @@
 /* fitscale — reading files, directories and standard input into a snapshot builder.
  * JSON is streamed in 64 KiB chunks; YAML is read whole (it is small in practice, and
- * bounded).  (see include/fitscale/decode.h) */
+ * bounded).  A large regular file is read ahead on a second thread, in 1 MiB buffers, so
+ * that the kernel's copy out of the page cache overlaps the decoding.
+ * (see include/fitscale/decode.h) */
 #include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fitscale/decode.h"
@@ -56,17 +59,155 @@ io_error (const char *path, const char *doing, int errsv, GError **error)
   return FALSE;
 }
 
+/* ---- read-ahead --------------------------------------------------------------------- */
+
+#define AHEAD_AFTER (16u << 20) /* files at least this large are read ahead */
+#define AHEAD_SIZE (1u << 20)
+#define AHEAD_BUFFERS 4
+
+typedef struct {
+  int fd;
+  GThread *thread;
+  GMutex lock;
+  GCond changed;
+  char *data[AHEAD_BUFFERS];
+  gssize len[AHEAD_BUFFERS]; /* bytes read; 0 at the end of the file, -1 after an error */
+  int errsv;                 /* the read error */
+  guint filled;              /* buffers the reader has filled, ever */
+  guint taken;               /* buffers the decoder has handed back, ever */
+  gboolean holding;          /* the decoder holds buffer `taken` */
+  gboolean quit;
+} ReadAhead;
+
+/* Fills BUFFER (SIZE bytes) unless the file ends first: the length, or -1 with errno set. */
+static gssize
+read_full (int fd, char *buffer, gsize size)
+{
+  gsize done = 0;
+  while (done < size)
+    {
+      gssize got = read (fd, buffer + done, size - done);
+      if (got < 0 && errno == EINTR)
+        continue;
+      if (got < 0)
+        return -1;
+      if (got == 0)
+        break;
+      done += (gsize) got;
+    }
+  return (gssize) done;
+}
+
+static gpointer
+read_ahead_run (gpointer data)
+{
+  ReadAhead *ahead = data;
+  for (guint n = 0;; n++)
+    {
+      g_mutex_lock (&ahead->lock);
+      while (n - ahead->taken >= AHEAD_BUFFERS && !ahead->quit)
+        g_cond_wait (&ahead->changed, &ahead->lock);
+      gboolean quit = ahead->quit;
+      g_mutex_unlock (&ahead->lock);
+      if (quit)
+        return NULL;
+      guint slot = n % AHEAD_BUFFERS;
+      gssize got = read_full (ahead->fd, ahead->data[slot], AHEAD_SIZE);
+      int errsv = errno;
+      g_mutex_lock (&ahead->lock);
+      ahead->len[slot] = got;
+      ahead->errsv = errsv;
+      ahead->filled = n + 1;
+      g_cond_broadcast (&ahead->changed);
+      g_mutex_unlock (&ahead->lock);
+      if (got <= 0)
+        return NULL;
+    }
+}
+
+/* A reader thread for FD, or NULL (FD is not a large regular file, or no thread). */
+static ReadAhead *
+read_ahead_start (int fd)
+{
+  struct stat info;
+  if (fstat (fd, &info) != 0 || !S_ISREG (info.st_mode) || info.st_size < (off_t) AHEAD_AFTER)
+    return NULL;
+  ReadAhead *ahead = g_new0 (ReadAhead, 1);
+  ahead->fd = fd;
+  g_mutex_init (&ahead->lock);
+  g_cond_init (&ahead->changed);
+  for (guint i = 0; i < AHEAD_BUFFERS; i++)
+    ahead->data[i] = g_malloc (AHEAD_SIZE);
+  ahead->thread = g_thread_try_new ("fitscale-read", read_ahead_run, ahead, NULL);
+  if (ahead->thread != NULL)
+    return ahead;
+  for (guint i = 0; i < AHEAD_BUFFERS; i++)
+    g_free (ahead->data[i]);
+  g_mutex_clear (&ahead->lock);
+  g_cond_clear (&ahead->changed);
+  g_free (ahead);
+  return NULL;
+}
+
+/* Hands back the buffer held and waits for the next: its length (0 at the end of the
+ * file, -1 with errno set on an error) and, in *DATA, its bytes. */
+static gssize
+read_ahead_next (ReadAhead *ahead, const char **data)
+{
+  g_mutex_lock (&ahead->lock);
+  if (ahead->holding)
+    {
+      ahead->taken++;
+      ahead->holding = FALSE;
+      g_cond_broadcast (&ahead->changed);
+    }
+  while (ahead->filled == ahead->taken)
+    g_cond_wait (&ahead->changed, &ahead->lock);
+  guint slot = ahead->taken % AHEAD_BUFFERS;
+  gssize got = ahead->len[slot];
+  int errsv = ahead->errsv;
+  ahead->holding = got > 0;
+  g_mutex_unlock (&ahead->lock);
+  *data = ahead->data[slot];
+  if (got < 0)
+    errno = errsv;
+  return got;
+}
+
+static void
+read_ahead_free (ReadAhead *ahead)
+{
+  if (ahead == NULL)
+    return;
+  g_mutex_lock (&ahead->lock);
+  ahead->quit = TRUE;
+  g_cond_broadcast (&ahead->changed);
+  g_mutex_unlock (&ahead->lock);
+  g_thread_join (ahead->thread);
+  for (guint i = 0; i < AHEAD_BUFFERS; i++)
+    g_free (ahead->data[i]);
+  g_mutex_clear (&ahead->lock);
+  g_cond_clear (&ahead->changed);
+  g_free (ahead);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (ReadAhead, read_ahead_free)
+
+/* ---- loading ------------------------------------------------------------------------ */
+
 /* Reads FD to the end: JSON is fed as it comes, anything else is gathered for libyaml. */
 static gboolean
 load_fd (FsSnapshotBuilder *builder, const char *source, int fd, GError **error)
 {
-  g_autofree char *chunk = g_malloc (CHUNK_SIZE);
+  g_autoptr (ReadAhead) ahead = read_ahead_start (fd);
+  g_autofree char *own_chunk = ahead == NULL ? g_malloc (CHUNK_SIZE) : NULL;
   g_autoptr (GByteArray) pending = g_byte_array_new (); /* bytes before the format is known */
   g_autoptr (FsJsonFeed) feed = NULL;
   Format format = FORMAT_EMPTY;
   for (;;)
     {
-      gssize got = read (fd, chunk, CHUNK_SIZE);
+      const char *chunk = own_chunk;
+      gssize got = ahead != NULL ? read_ahead_next (ahead, &chunk) : read (fd, own_chunk, CHUNK_SIZE);
       if (got < 0 && errno == EINTR)
         continue;
       if (got < 0)
