@@ -9,7 +9,8 @@
  * or more than FS_DECODE_MAX_OBJECTS objects is an error, never a crash.  Errors name the
  * source, the object (kind/namespace/name or item index) and the field.
  *
- * FsDecoder is the event sink both front ends drive; FsJsonFeed is the yajl front end. */
+ * FsDecoder is the event sink both front ends drive, and owns the yajl callback table the
+ * JSON front end (FsJsonFeed) gives yajl; load.c reads files, large ones on a second thread. */
 #pragma once
 
 #include <glib.h>
