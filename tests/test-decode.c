@@ -250,6 +250,25 @@ test_integer_fields (void **state)
       g_autofree char *text = g_strdup_printf (PRIORITY_POD ("%s"), rejected[i]);
       test_expect_error (text, "spec.priority", rejected[i], "is not an integer", NULL);
     }
+  /* the shared reader itself, case by case against g_ascii_string_to_signed's rules */
+  static const struct { const char *text; gboolean ok; int64_t value; } cases[] = {
+    { "0", TRUE, 0 }, { "+7", TRUE, 7 }, { "007", TRUE, 7 }, { "-12", TRUE, -12 },
+    { "9223372036854775807", TRUE, G_MAXINT64 }, { "-9223372036854775808", TRUE, G_MININT64 },
+    { "9223372036854775808", FALSE, 0 }, { "", FALSE, 0 }, { "-", FALSE, 0 }, { "+", FALSE, 0 },
+    { " 1", FALSE, 0 }, { "1 ", FALSE, 0 }, { "0x10", FALSE, 0 }, { "1e3", FALSE, 0 },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      int64_t value = 0, expected = 0;
+      gboolean ok = fs_decode_int (cases[i].text, strlen (cases[i].text), G_MININT64, G_MAXINT64, &value);
+      assert_int_equal (ok, cases[i].ok);
+      assert_int_equal (ok, g_ascii_string_to_signed (cases[i].text, 10, G_MININT64, G_MAXINT64, &expected, NULL));
+      if (ok)
+        assert_int_equal (value, cases[i].value);
+    }
+  int64_t bounded = 0;
+  assert_false (fs_decode_int ("11", 2, 0, 10, &bounded));
+  assert_false (fs_decode_int ("-1", 2, 0, 10, &bounded));
   /* YAML: a plain +7 is the integer 7 (go-yaml resolves it so) */
   g_autoptr (FsSnapshot) yaml = test_load_valid_text ("kind: Pod\nmetadata:\n  name: p\n  namespace: d\n"
                                                       "spec:\n  priority: +7\n");

@@ -59,6 +59,11 @@ GError *fs_decoder_wrap_error (FsDecoder *decoder, const char *message);
 /* Whether a document is open (events since the last top-level value ended). */
 gboolean fs_decoder_in_document (const FsDecoder *decoder);
 
+/* An integer scalar as the decoders and tree readers take one: decimal digits after an
+ * optional sign (a YAML plain scalar may carry '+'), from MIN to MAX; no spaces, fractions
+ * or exponents (the rules of g_ascii_string_to_signed in base 10, read in place). */
+gboolean fs_decode_int (const char *text, gsize len, int64_t min, int64_t max, int64_t *out);
+
 /* ---- JSON (yajl) -------------------------------------------------------------------- */
 
 typedef struct FsJsonFeed FsJsonFeed;

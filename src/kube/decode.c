@@ -535,8 +535,8 @@ fs_decoder_take_error (FsDecoder *decoder)
   return with_source (decoder, g_steal_pointer (&decoder->error));
 }
 
-/* Records ERROR (taken) with the context; always returns FALSE. */
-/* The failures are out of line (and cold), so that the event paths need no stack frame. */
+/* Records ERROR (taken) with the context; always returns FALSE.  The failures are out of
+ * line (and cold), so that the event paths need no stack frame. */
 G_GNUC_NO_INLINE __attribute__ ((cold)) static gboolean
 fail_with (FsDecoder *decoder, GError *error)
 {
@@ -925,7 +925,6 @@ skipped_container_begin (FsDecoder *decoder)
   return TRUE;
 }
 
-
 G_GNUC_NO_INLINE static gboolean
 map_begin_slow (FsDecoder *decoder)
 {
@@ -1012,12 +1011,13 @@ map_key_captured (FsDecoder *decoder, const char *key, gsize len)
   return TRUE;
 }
 
-/* A key of a map somebody reads, with no tree in the way: the schema says what follows. */
+/* A key of a map somebody reads (not SKIPPING), with no tree in the way: the schema says
+ * what follows.  Inside a skipped subtree a tree is being captured, so skip_depth > 0 goes
+ * to map_key_captured with tree.active. */
 G_GNUC_NO_INLINE static gboolean
 map_key_read (FsDecoder *decoder, const char *key, gsize len)
 {
-  if (G_UNLIKELY (decoder->tree.pending || decoder->tree.active || decoder->skip_depth > 0
-                  || len > FS_DECODE_MAX_STRING))
+  if (G_UNLIKELY (decoder->tree.pending || decoder->tree.active || len > FS_DECODE_MAX_STRING))
     return map_key_captured (decoder, key, len);
   Frame *top = &decoder->frames[decoder->depth - 1];
   const SchemaNode *child = schema_lookup (top->node, key, len);

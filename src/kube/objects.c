@@ -328,20 +328,16 @@ scalar_equals (const FsScalar *scalar, const char *text)
   return strlen (text) == scalar->len && memcmp (scalar->text, text, scalar->len) == 0;
 }
 
-static gboolean
-scalar_int (const FsScalar *scalar, int64_t min, int64_t max, int64_t *out, GError **error)
+gboolean
+fs_decode_int (const char *text, gsize len, int64_t min, int64_t max, int64_t *out)
 {
-  if (scalar->type != FS_SCALAR_NUMBER)
-    return type_error (scalar, "an integer", error);
-  /* decimal digits after an optional sign, as g_ascii_string_to_signed takes them (YAML
-   * plain scalars may carry a '+'), without the copy and the locale-free strtoll */
-  gboolean negative = scalar->len > 0 && scalar->text[0] == '-';
-  gsize at = scalar->len > 0 && (scalar->text[0] == '-' || scalar->text[0] == '+') ? 1 : 0;
+  gboolean negative = len > 0 && text[0] == '-';
+  gsize at = len > 0 && (text[0] == '-' || text[0] == '+') ? 1 : 0;
   guint64 magnitude = 0;
-  gboolean ok = at < scalar->len;
-  for (; ok && at < scalar->len; at++)
+  gboolean ok = at < len;
+  for (; ok && at < len; at++)
     {
-      guint digit = (guint) (guchar) scalar->text[at] - '0';
+      guint digit = (guint) (guchar) text[at] - '0';
       ok = digit <= 9 && magnitude <= ((guint64) G_MAXINT64 + 1 - digit) / 10;
       magnitude = magnitude * 10 + digit;
     }
@@ -350,6 +346,15 @@ scalar_int (const FsScalar *scalar, int64_t min, int64_t max, int64_t *out, GErr
   ok = ok && value >= min && value <= max;
   if (ok)
     *out = value;
+  return ok;
+}
+
+static gboolean
+scalar_int (const FsScalar *scalar, int64_t min, int64_t max, int64_t *out, GError **error)
+{
+  if (scalar->type != FS_SCALAR_NUMBER)
+    return type_error (scalar, "an integer", error);
+  gboolean ok = fs_decode_int (scalar->text, scalar->len, min, max, out);
   if (!ok)
     g_set_error (error, FS_ERROR, FS_ERROR_INVALID,
                  "%.*s is not an integer from %" G_GINT64_FORMAT " to %" G_GINT64_FORMAT,
@@ -395,13 +400,9 @@ scalar_int_or_percent (const FsScalar *scalar, FsIntOrPercent *out, GError **err
   if (scalar->type == FS_SCALAR_NUMBER)
     return scalar_int32 (scalar, 0, &out->value, error);
   int64_t percent;
-  char digits[16];
-  if (scalar->type == FS_SCALAR_STRING && scalar->len >= 2 && scalar->len < sizeof digits
-      && scalar->text[scalar->len - 1] == '%')
+  if (scalar->type == FS_SCALAR_STRING && scalar->len >= 2 && scalar->text[scalar->len - 1] == '%')
     {
-      memcpy (digits, scalar->text, scalar->len - 1);
-      digits[scalar->len - 1] = '\0';
-      if (g_ascii_string_to_signed (digits, 10, 0, G_MAXINT32, &percent, NULL))
+      if (fs_decode_int (scalar->text, scalar->len - 1, 0, G_MAXINT32, &percent))
         {
           out->percent = TRUE;
           out->value = (int32_t) percent;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fitscale/decode.h"
 #include "fitscale/error.h"
 #include "fitscale/quantity.h"
 #include "fitscale/tree.h"
@@ -63,8 +64,7 @@ fs_tree_int (const FsTree *tree, const char *path, int64_t min, int64_t max, int
   const FsTree *value = fs_tree_at (tree, path);
   if (value == NULL || value->type == FS_TREE_NULL)
     return FALSE;
-  if (value->type == FS_TREE_NUMBER
-      && g_ascii_string_to_signed (value->text, 10, min, max, out, NULL))
+  if (value->type == FS_TREE_NUMBER && fs_decode_int (value->text, strlen (value->text), min, max, out))
     return TRUE;
   g_set_error (error, FS_ERROR, FS_ERROR_INVALID,
                "field %s: \"%.40s\" is not an integer from %" G_GINT64_FORMAT " to %" G_GINT64_FORMAT,
