@@ -11,9 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "fitscale/capacity.h"
-#include "fitscale/decode.h"
-#include "fitscale/shape.h"
+#include "fitscale/plan/capacity.h"
+#include "fitscale/kube/decode.h"
+#include "fitscale/plan/shape.h"
 
 static double
 seconds_since (gint64 start)

@@ -10,8 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "fitscale/decode.h"
-#include "fitscale/plan.h"
+#include "fitscale/kube/decode.h"
+#include "fitscale/plan/plan.h"
 
 static double
 seconds_since (gint64 start)

@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "testutil.h"
-#include "fitscale/tree.h"
+#include "fitscale/kube/tree.h"
 
 #define NODE(name, cpu, memory)                                                              \
   "{\"kind\":\"Node\",\"metadata\":{\"name\":\"" name "\",\"labels\":{\"kubernetes.io/hostname\":\"" name "\"}},"\

@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fitscale/fit.h"
-#include "fitscale/selector.h"
+#include "fitscale/model/fit.h"
+#include "fitscale/model/selector.h"
 
 /* ---------------------------------------------------------------------------------------------
  * Building snapshot structs by hand */

@@ -1,7 +1,7 @@
 /* The HPA arithmetic (src/model/hpa.c) against cases transcribed from kubernetes/kubernetes
  * pkg/controller/podautoscaler/replica_calculator_test.go and horizontal_test.go (each case
- * names its upstream test), plus the worked numbers of /work/shared/seeds/
- * hpa-pending-pods-worked-example.txt and hpa-behavior-reference-es.txt. */
+ * names its upstream test), plus the worked numbers of the project's seed documents (the pending-pods worked
+ * example and the Elasticsearch behavior reference, docs/hpa.md). */
 #include "config.h"
 
 #include <setjmp.h>
@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "fitscale/hpa.h"
+#include "fitscale/model/hpa.h"
 
 #define NOW_MS INT64_C (1800000000000)
 /* Go's zero time.Time (0001-01-01T00:00:00Z) in unix milliseconds: upstream's test pods

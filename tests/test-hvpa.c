@@ -1,8 +1,8 @@
 /* The HVPA weight rules (src/model/hvpa.c) in both semantics: the seed's three examples
- * (/work/shared/seeds/hvpa-weight-based-scaling.txt), the cases of gardener/hvpa-controller
- * controllers/hvpa_controller_test.go (##ScaleTestScenarios, fixtures of
- * controllers/suite_test.go newHvpa / newTarget / newVpaStatus), and hand-computed numbers
- * for the rules of /work/shared/reference/hvpa.md. */
+ * (the project's seed text on HVPA weight-based scaling, docs/hvpa.md), the cases of
+ * gardener/hvpa-controller controllers/hvpa_controller_test.go (##ScaleTestScenarios,
+ * fixtures of controllers/suite_test.go newHvpa / newTarget / newVpaStatus), and hand-computed numbers
+ * for the rules of docs/hvpa.md. */
 #include "config.h"
 
 #include <setjmp.h>
@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "fitscale/hvpa.h"
+#include "fitscale/model/hvpa.h"
 
 #define SEC INT64_C (1000)
 #define MINUTE (60 * SEC)

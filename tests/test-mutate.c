@@ -4,9 +4,9 @@
  * repeats; FS_MUTATE_SEED and FS_MUTATE_RUNS override. */
 #include "config.h"
 
-#include "fitscale/hpaplan.h"
-#include "fitscale/hvpaplan.h"
-#include "fitscale/why.h"
+#include "fitscale/plan/hpaplan.h"
+#include "fitscale/plan/hvpaplan.h"
+#include "fitscale/plan/why.h"
 #include "testutil.h"
 
 static void

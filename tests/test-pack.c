@@ -2,9 +2,9 @@
  * written out by hand (with the seed's rag-api numbers) and on the bundled example. */
 #include "config.h"
 
-#include "fitscale/capacity.h"
-#include "fitscale/shape.h"
-#include "fitscale/why.h"
+#include "fitscale/plan/capacity.h"
+#include "fitscale/plan/shape.h"
+#include "fitscale/plan/why.h"
 #include "testutil.h"
 
 #define GiB (1024LL * 1024 * 1024)

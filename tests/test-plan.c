@@ -3,8 +3,8 @@
  * hand (each test says what the numbers are and why), and the bundled rag-api example. */
 #include "config.h"
 
-#include "fitscale/plan.h"
-#include "fitscale/rollout.h"
+#include "fitscale/plan/plan.h"
+#include "fitscale/model/rollout.h"
 #include "testutil.h"
 
 #define GiB (1024LL * 1024 * 1024)

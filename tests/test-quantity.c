@@ -18,8 +18,8 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "fitscale/error.h"
-#include "fitscale/quantity.h"
+#include "fitscale/model/error.h"
+#include "fitscale/model/quantity.h"
 
 #define DEC_SI FS_QUANTITY_DECIMAL_SI
 #define BIN_SI FS_QUANTITY_BINARY_SI

@@ -15,8 +15,8 @@
 
 #include <cmocka.h>
 
-#include "fitscale/error.h"
-#include "fitscale/resources.h"
+#include "fitscale/model/error.h"
+#include "fitscale/model/resources.h"
 
 #define KIB G_GINT64_CONSTANT (1024)
 #define MIB (KIB * 1024)

@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "fitscale/timeutil.h"
+#include "fitscale/model/timeutil.h"
 
 static gboolean
 parse_time (const char *text, int64_t *out)

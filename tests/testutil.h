@@ -11,10 +11,10 @@
 #include <cmocka.h>
 #include <glib.h>
 
-#include "fitscale/decode.h"
-#include "fitscale/error.h"
-#include "fitscale/names.h"
-#include "fitscale/snapshot.h"
+#include "fitscale/kube/decode.h"
+#include "fitscale/model/error.h"
+#include "fitscale/model/names.h"
+#include "fitscale/model/objects.h"
 
 /* $FS_SRCDIR/PATH (make check sets FS_SRCDIR; a direct run falls back to "."). */
 static inline char *

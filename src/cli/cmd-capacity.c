@@ -5,10 +5,10 @@
 #include <string.h>
 
 #include "commands.h"
-#include "fitscale/capacity.h"
-#include "fitscale/error.h"
-#include "fitscale/quantity.h"
-#include "fitscale/shape.h"
+#include "fitscale/plan/capacity.h"
+#include "fitscale/model/error.h"
+#include "fitscale/model/quantity.h"
+#include "fitscale/plan/shape.h"
 
 typedef struct {
   FsCommonOptions common;

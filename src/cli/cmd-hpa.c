@@ -6,10 +6,10 @@
 #include <string.h>
 
 #include "commands.h"
-#include "fitscale/error.h"
-#include "fitscale/hpaplan.h"
-#include "fitscale/quantity.h"
-#include "fitscale/timeutil.h"
+#include "fitscale/model/error.h"
+#include "fitscale/plan/hpaplan.h"
+#include "fitscale/model/quantity.h"
+#include "fitscale/model/timeutil.h"
 
 static const char *const metric_types[] = {
   [FS_HPA_METRIC_RESOURCE] = "Resource", [FS_HPA_METRIC_CONTAINER_RESOURCE] = "ContainerResource",

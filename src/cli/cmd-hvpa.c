@@ -6,9 +6,9 @@
 #include <string.h>
 
 #include "commands.h"
-#include "fitscale/error.h"
-#include "fitscale/hvpaplan.h"
-#include "fitscale/timeutil.h"
+#include "fitscale/model/error.h"
+#include "fitscale/plan/hvpaplan.h"
+#include "fitscale/model/timeutil.h"
 
 static const char *const resources[FS_HVPA_N_RESOURCES] = { "cpu", "memory" };
 

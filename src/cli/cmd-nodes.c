@@ -6,9 +6,9 @@
 #include <string.h>
 
 #include "commands.h"
-#include "fitscale/names.h"
-#include "fitscale/nodes.h"
-#include "fitscale/selector.h"
+#include "fitscale/model/names.h"
+#include "fitscale/plan/nodes.h"
+#include "fitscale/model/selector.h"
 
 
 static const char *

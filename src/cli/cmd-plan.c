@@ -6,9 +6,9 @@
 #include <string.h>
 
 #include "commands.h"
-#include "fitscale/error.h"
-#include "fitscale/plan.h"
-#include "fitscale/quantity.h"
+#include "fitscale/model/error.h"
+#include "fitscale/plan/plan.h"
+#include "fitscale/model/quantity.h"
 
 static const char *const resources[FS_HVPA_N_RESOURCES] = { "cpu", "memory" };
 

@@ -5,7 +5,7 @@
 #include <stdio.h>
 
 #include "commands.h"
-#include "fitscale/quantity.h"
+#include "fitscale/model/quantity.h"
 
 typedef struct {
   const char *input;

@@ -8,10 +8,10 @@
 #include <yajl/yajl_tree.h>
 
 #include "commands.h"
-#include "fitscale/error.h"
-#include "fitscale/quantity.h"
-#include "fitscale/server.h"
-#include "fitscale/timeutil.h"
+#include "fitscale/model/error.h"
+#include "fitscale/model/quantity.h"
+#include "fitscale/server/server.h"
+#include "fitscale/model/timeutil.h"
 
 #define SERVE_RESOURCES (FS_KUBE_NODES | FS_KUBE_PODS | FS_KUBE_NAMESPACES | FS_KUBE_WORKLOADS | FS_KUBE_HPAS \
                          | FS_KUBE_VPAS | FS_KUBE_HVPAS | FS_KUBE_POD_METRICS | FS_KUBE_EVENTS)

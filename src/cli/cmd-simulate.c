@@ -5,10 +5,10 @@
 #include <string.h>
 
 #include "commands.h"
-#include "fitscale/decode.h"
-#include "fitscale/error.h"
-#include "fitscale/simulate.h"
-#include "fitscale/timeutil.h"
+#include "fitscale/kube/decode.h"
+#include "fitscale/model/error.h"
+#include "fitscale/plan/simulate.h"
+#include "fitscale/model/timeutil.h"
 
 typedef struct {
   FsCommonOptions common;

@@ -5,9 +5,9 @@
 #include <string.h>
 
 #include "commands.h"
-#include "fitscale/error.h"
-#include "fitscale/selector.h"
-#include "fitscale/why.h"
+#include "fitscale/model/error.h"
+#include "fitscale/model/selector.h"
+#include "fitscale/plan/why.h"
 
 typedef struct {
   FsCommonOptions common;

@@ -5,13 +5,13 @@
 
 #include <glib.h>
 
-#include "fitscale/client.h"
-#include "fitscale/capacity.h"
-#include "fitscale/plan.h"
-#include "fitscale/shape.h"
-#include "fitscale/why.h"
-#include "fitscale/watch.h"
-#include "fitscale/snapshot.h"
+#include "fitscale/kube/client.h"
+#include "fitscale/plan/capacity.h"
+#include "fitscale/plan/plan.h"
+#include "fitscale/plan/shape.h"
+#include "fitscale/plan/why.h"
+#include "fitscale/kube/watch.h"
+#include "fitscale/model/objects.h"
 #include "output.h"
 
 G_BEGIN_DECLS

@@ -5,10 +5,10 @@
 #include <string.h>
 
 #include "commands.h"
-#include "fitscale/client.h"
-#include "fitscale/decode.h"
-#include "fitscale/error.h"
-#include "fitscale/timeutil.h"
+#include "fitscale/kube/client.h"
+#include "fitscale/kube/decode.h"
+#include "fitscale/model/error.h"
+#include "fitscale/model/timeutil.h"
 
 void
 fs_cli_add_common (GOptionContext *context, FsCommonOptions *options, gboolean with_snapshot)

@@ -5,9 +5,9 @@
 #include <yajl/yajl_gen.h>
 #include <yaml.h>
 
-#include "fitscale/decode.h"
-#include "fitscale/error.h"
-#include "fitscale/quantity.h"
+#include "fitscale/kube/decode.h"
+#include "fitscale/model/error.h"
+#include "fitscale/model/quantity.h"
 #include "output.h"
 
 gboolean

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "fitscale/resources.h"
+#include "fitscale/model/resources.h"
 
 G_BEGIN_DECLS
 

@@ -9,10 +9,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "fitscale/client.h"
-#include "fitscale/decode.h"
-#include "fitscale/error.h"
-#include "fitscale/timeutil.h"
+#include "fitscale/kube/client.h"
+#include "fitscale/kube/decode.h"
+#include "fitscale/model/error.h"
+#include "fitscale/model/timeutil.h"
 #include "jsontree.h"
 
 #define PAGE_LIMIT 500

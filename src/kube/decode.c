@@ -6,7 +6,7 @@
 #include <string.h>
 #include <yajl/yajl_parse.h>
 
-#include "fitscale/error.h"
+#include "fitscale/model/error.h"
 #include "fields.h"
 
 /* ---- the schema: a trie of the paths fitscale reads -------------------------------- */

@@ -10,8 +10,8 @@
 
 #include <glib.h>
 
-#include "fitscale/decode.h"
-#include "fitscale/snapshot.h"
+#include "fitscale/kube/decode.h"
+#include "fitscale/model/objects.h"
 
 typedef enum {
   F_NONE = 0,

@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fitscale/error.h"
-#include "fitscale/hpaspec.h"
-#include "fitscale/timeutil.h"
-#include "fitscale/tree.h"
+#include "fitscale/model/error.h"
+#include "fitscale/kube/hpaspec.h"
+#include "fitscale/model/timeutil.h"
+#include "fitscale/kube/tree.h"
 
 const FsGenericObject *
 fs_snapshot_find_hpa (const FsSnapshot *snapshot, const char *namespace, const char *name)

@@ -6,8 +6,8 @@
 #include <string.h>
 #include <yajl/yajl_parse.h>
 
-#include "fitscale/decode.h"
-#include "fitscale/error.h"
+#include "fitscale/kube/decode.h"
+#include "fitscale/model/error.h"
 
 struct FsJsonFeed {
   FsDecoder *decoder;

@@ -4,9 +4,9 @@
 #include <string.h>
 #include <yaml.h>
 
-#include "fitscale/error.h"
-#include "fitscale/kubeconfig.h"
-#include "fitscale/timeutil.h"
+#include "fitscale/model/error.h"
+#include "fitscale/kube/kubeconfig.h"
+#include "fitscale/model/timeutil.h"
 
 #define MAX_KUBECONFIG_BYTES (16u << 20)
 

@@ -11,8 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fitscale/decode.h"
-#include "fitscale/error.h"
+#include "fitscale/kube/decode.h"
+#include "fitscale/model/error.h"
 
 #define CHUNK_SIZE (64 * 1024)
 

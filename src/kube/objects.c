@@ -6,9 +6,9 @@
 #include <string.h>
 
 #include "fields.h"
-#include "fitscale/error.h"
-#include "fitscale/quantity.h"
-#include "fitscale/timeutil.h"
+#include "fitscale/model/error.h"
+#include "fitscale/model/quantity.h"
+#include "fitscale/model/timeutil.h"
 
 /* A growable byte string written field by field: appends of a few bytes are inline moves,
  * not library calls (a pod's spec key takes dozens of them). */

@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fitscale/decode.h"
-#include "fitscale/error.h"
-#include "fitscale/quantity.h"
-#include "fitscale/tree.h"
+#include "fitscale/kube/decode.h"
+#include "fitscale/model/error.h"
+#include "fitscale/model/quantity.h"
+#include "fitscale/kube/tree.h"
 
 static const FsTree *
 map_get (const FsTree *tree, const char *key, gsize len)

@@ -3,9 +3,9 @@
 
 #include <string.h>
 
-#include "fitscale/decode.h"
-#include "fitscale/error.h"
-#include "fitscale/watch.h"
+#include "fitscale/kube/decode.h"
+#include "fitscale/model/error.h"
+#include "fitscale/kube/watch.h"
 #include "jsontree.h"
 
 #define MAX_EVENT_BYTES (16u << 20)

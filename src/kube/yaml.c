@@ -8,8 +8,8 @@
 #include <string.h>
 #include <yaml.h>
 
-#include "fitscale/decode.h"
-#include "fitscale/error.h"
+#include "fitscale/kube/decode.h"
+#include "fitscale/model/error.h"
 
 #define YAML_MAX_INPUT (256u << 20)
 

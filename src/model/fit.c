@@ -4,8 +4,8 @@
  * trees of 2025–2026).  In the snapshot structs a NULL string means the empty string. */
 #include "config.h"
 
-#include "fitscale/fit.h"
-#include "fitscale/names.h"
+#include "fitscale/model/fit.h"
+#include "fitscale/model/names.h"
 
 #include <string.h>
 

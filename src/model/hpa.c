@@ -2,7 +2,7 @@
  *
  * A port of kubernetes/kubernetes pkg/controller/podautoscaler (replica_calculator.go,
  * metrics/utilization.go, horizontal.go) and pkg/apis/autoscaling/v2/defaults.go, following
- * the upstream development line described in /work/shared/reference/hpa.md.  Integers keep
+ * upstream master where it differs from the releases (each such place says so).  Integers keep
  * upstream's widths (int64 milli-values, int32 replicas); ratios are doubles computed in the
  * same order as the Go code (the build uses -ffp-contract=off so nothing is fused). */
 #include "config.h"
@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "fitscale/hpa.h"
+#include "fitscale/model/hpa.h"
 
 /* Go's int32(x) on a float64 is implementation-defined when out of range and C's conversion
  * is undefined; upstream saturates where it cares (MaxInt32 checks), so we saturate always. */

@@ -1,12 +1,11 @@
 /* fitscale — HVPA weight-based scaling (include/fitscale/hvpa.h).
  *
- * Two semantics.  DESIGN follows the seed text /work/shared/seeds/hvpa-weight-based-scaling.txt
- * ("the seed") with its gaps filled as the autoscaler-math issue decided.  HVPA follows the
+ * Two semantics.  DESIGN follows the project's seed text on HVPA weight-based scaling
+ * ("the seed", docs/hvpa.md) with its gaps filled as the autoscaler-math issue decided.  HVPA follows the
  * released controller gardener/hvpa-controller v0.5.1 .. v0.17.0, controllers/hvpa_controller.go
  * (getVpaWeightFromIntervals, getWeightedReplicas, getWeightedRequests, getThreshold,
  * getScaledLimits, getScaledResourceLimit, scaleQuantityProportionally, capRequestsToLimits,
- * isHpaScaleOutLimited, isScalingOff, isScalingOffByMode) and utils/timewindow.go; the notes
- * in /work/shared/reference/hvpa.md name the same functions.
+ * isHpaScaleOutLimited, isScalingOff, isScalingOffByMode) and utils/timewindow.go.
  *
  * Differences between the semantics (DESIGN | HVPA):
  *
@@ -76,7 +75,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "fitscale/hvpa.h"
+#include "fitscale/model/hvpa.h"
 
 #define MICRO INT64_C (1000000)
 #define DEFAULT_MIN_CHANGE_CPU INT64_C (200)        /* getThreshold "200m" */

@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "fitscale/names.h"
+#include "fitscale/model/names.h"
 
 /* Length limits of k8s.io/apimachinery/pkg/api/validate/content (dns.go, kube.go). */
 #define DNS1123_SUBDOMAIN_MAX 253

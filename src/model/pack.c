@@ -3,8 +3,8 @@
 
 #include <string.h>
 
-#include "fitscale/names.h"
-#include "fitscale/pack.h"
+#include "fitscale/model/names.h"
+#include "fitscale/model/pack.h"
 
 #define HOSTNAME_KEY "kubernetes.io/hostname"
 

@@ -18,14 +18,14 @@
  * Value()/MilliValue() follow the current upstream: rounded away from zero, saturated at the
  * int64 bounds.  Nothing here allocates for the ordinary inputs of fs_quantity_parse_value()
  * and fs_quantity_parse_milli(), nor in fs_quantity_format_int(). */
-#include "fitscale/quantity.h"
+#include "fitscale/model/quantity.h"
 
 #include <gmp.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "fitscale/error.h"
+#include "fitscale/model/error.h"
 
 #if GMP_NAIL_BITS != 0
 #error "fitscale needs a GMP without nail bits"

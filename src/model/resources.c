@@ -9,10 +9,10 @@
  * failing call leaves its output untouched. */
 #include <string.h>
 
-#include "fitscale/error.h"
-#include "fitscale/names.h"
-#include "fitscale/quantity.h"
-#include "fitscale/resources.h"
+#include "fitscale/model/error.h"
+#include "fitscale/model/names.h"
+#include "fitscale/model/quantity.h"
+#include "fitscale/model/resources.h"
 
 /* Resource names and prefixes from k8s.io/api/core/v1 (types.go, well_known_*.go). */
 #define NAME_CPU "cpu"

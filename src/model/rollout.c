@@ -1,7 +1,7 @@
 /* fitscale — rolling-update arithmetic (see include/fitscale/rollout.h). */
 #include "config.h"
 
-#include "fitscale/rollout.h"
+#include "fitscale/model/rollout.h"
 
 int32_t
 fs_scaled_int_or_percent (const FsIntOrPercent *value, int32_t total, gboolean round_up,

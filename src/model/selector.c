@@ -3,9 +3,9 @@
 
 #include <string.h>
 
-#include "fitscale/error.h"
-#include "fitscale/names.h"
-#include "fitscale/selector.h"
+#include "fitscale/model/error.h"
+#include "fitscale/model/names.h"
+#include "fitscale/model/selector.h"
 
 /* The selector and what it points to, freed together. */
 typedef struct {

@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "fitscale/timeutil.h"
+#include "fitscale/model/timeutil.h"
 
 static gboolean
 read_digits (const char *text, gsize len, gsize *pos, guint count, int *out)

@@ -3,8 +3,8 @@
 
 #include <string.h>
 
-#include "fitscale/capacity.h"
-#include "fitscale/error.h"
+#include "fitscale/plan/capacity.h"
+#include "fitscale/model/error.h"
 
 void
 fs_capacity_answer_free (FsCapacityAnswer *answer)

@@ -3,10 +3,10 @@
 
 #include <string.h>
 
-#include "fitscale/error.h"
-#include "fitscale/fit.h"
-#include "fitscale/hpaplan.h"
-#include "fitscale/tree.h"
+#include "fitscale/model/error.h"
+#include "fitscale/model/fit.h"
+#include "fitscale/plan/hpaplan.h"
+#include "fitscale/kube/tree.h"
 
 static const FsPodMetrics *
 find_metrics (GHashTable *by_name, const FsPod *pod)

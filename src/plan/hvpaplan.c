@@ -3,13 +3,13 @@
 
 #include <string.h>
 
-#include "fitscale/error.h"
-#include "fitscale/fit.h"
-#include "fitscale/hvpaplan.h"
-#include "fitscale/names.h"
-#include "fitscale/quantity.h"
-#include "fitscale/timeutil.h"
-#include "fitscale/tree.h"
+#include "fitscale/model/error.h"
+#include "fitscale/model/fit.h"
+#include "fitscale/plan/hvpaplan.h"
+#include "fitscale/model/names.h"
+#include "fitscale/model/quantity.h"
+#include "fitscale/model/timeutil.h"
+#include "fitscale/kube/tree.h"
 
 static const char *const resource_names[FS_HVPA_N_RESOURCES] = { "cpu", "memory" };
 

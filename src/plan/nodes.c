@@ -3,8 +3,8 @@
 
 #include <string.h>
 
-#include "fitscale/fit.h"
-#include "fitscale/nodes.h"
+#include "fitscale/model/fit.h"
+#include "fitscale/plan/nodes.h"
 
 static gboolean
 node_is_ready (const FsNode *node)

@@ -4,12 +4,12 @@
 #include <math.h>
 #include <string.h>
 
-#include "fitscale/capacity.h"
-#include "fitscale/error.h"
-#include "fitscale/hpaplan.h"
-#include "fitscale/names.h"
-#include "fitscale/plan.h"
-#include "fitscale/tree.h"
+#include "fitscale/plan/capacity.h"
+#include "fitscale/model/error.h"
+#include "fitscale/plan/hpaplan.h"
+#include "fitscale/model/names.h"
+#include "fitscale/plan/plan.h"
+#include "fitscale/kube/tree.h"
 
 #define MiB (1024 * 1024)
 #define HOSTNAME_KEY "kubernetes.io/hostname"

@@ -3,10 +3,10 @@
 
 #include <string.h>
 
-#include "fitscale/decode.h"
-#include "fitscale/error.h"
-#include "fitscale/quantity.h"
-#include "fitscale/shape.h"
+#include "fitscale/kube/decode.h"
+#include "fitscale/model/error.h"
+#include "fitscale/model/quantity.h"
+#include "fitscale/plan/shape.h"
 
 struct FsShape {
   FsPool *pool;              /* what this shape built */

@@ -5,11 +5,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "fitscale/error.h"
-#include "fitscale/fit.h"
-#include "fitscale/hpa.h"
-#include "fitscale/pack.h"
-#include "fitscale/simulate.h"
+#include "fitscale/model/error.h"
+#include "fitscale/model/fit.h"
+#include "fitscale/model/hpa.h"
+#include "fitscale/model/pack.h"
+#include "fitscale/plan/simulate.h"
 
 void
 fs_trace_clear (FsTrace *trace)

@@ -3,8 +3,8 @@
 
 #include <string.h>
 
-#include "fitscale/fit.h"
-#include "fitscale/why.h"
+#include "fitscale/model/fit.h"
+#include "fitscale/plan/why.h"
 
 static void
 clear_fix (gpointer data)

@@ -8,8 +8,8 @@
 #include <string.h>
 #include <yajl/yajl_gen.h>
 
-#include "fitscale/error.h"
-#include "fitscale/server.h"
+#include "fitscale/model/error.h"
+#include "fitscale/server/server.h"
 
 static const double buckets[] = { 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5 };
 #define N_BUCKETS G_N_ELEMENTS (buckets)

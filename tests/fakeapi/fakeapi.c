@@ -33,8 +33,8 @@
 #include <glib.h>
 #include <gnutls/gnutls.h>
 
-#include "fitscale/fit.h"
-#include "fitscale/selector.h"
+#include "fitscale/model/fit.h"
+#include "fitscale/model/selector.h"
 #include "jsontree.h"
 
 typedef struct {

@@ -5,10 +5,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "fitscale/decode.h"
-#include "fitscale/hpaplan.h"
-#include "fitscale/hvpaplan.h"
-#include "fitscale/why.h"
+#include "fitscale/kube/decode.h"
+#include "fitscale/plan/hpaplan.h"
+#include "fitscale/plan/hvpaplan.h"
+#include "fitscale/plan/why.h"
 
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
 

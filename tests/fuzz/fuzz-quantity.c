@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fitscale/error.h"
-#include "fitscale/quantity.h"
+#include "fitscale/model/error.h"
+#include "fitscale/model/quantity.h"
 
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
 

@@ -5,7 +5,7 @@
 
 #include <glib.h>
 
-#include "fitscale/snapshot.h"
+#include "fitscale/model/objects.h"
 
 G_BEGIN_DECLS
 

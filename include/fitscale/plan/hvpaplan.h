@@ -9,8 +9,8 @@
 
 #include <glib.h>
 
-#include "fitscale/hvpa.h"
-#include "fitscale/snapshot.h"
+#include "fitscale/model/hvpa.h"
+#include "fitscale/model/objects.h"
 
 G_BEGIN_DECLS
 

@@ -9,7 +9,7 @@
 #include <glib.h>
 #include <stdint.h>
 
-#include "fitscale/snapshot.h"
+#include "fitscale/model/objects.h"
 
 G_BEGIN_DECLS
 

@@ -1,12 +1,12 @@
 /* fitscale — reading the generic trees a snapshot keeps of autoscaler objects (FsTree,
- * snapshot.h): lookups by path ("spec.metrics[0].resource.name") and typed reads that say
+ * model/objects.h): lookups by path ("spec.metrics[0].resource.name") and typed reads that say
  * what was wrong.  The results point into the snapshot. */
 #pragma once
 
 #include <glib.h>
 #include <stdint.h>
 
-#include "fitscale/snapshot.h"
+#include "fitscale/model/objects.h"
 
 G_BEGIN_DECLS
 

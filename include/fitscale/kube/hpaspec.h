@@ -8,8 +8,8 @@
 
 #include <glib.h>
 
-#include "fitscale/hpa.h"
-#include "fitscale/snapshot.h"
+#include "fitscale/model/hpa.h"
+#include "fitscale/model/objects.h"
 
 G_BEGIN_DECLS
 

@@ -16,7 +16,7 @@
 #include <glib.h>
 #include <yajl/yajl_parse.h>
 
-#include "fitscale/snapshot.h"
+#include "fitscale/model/objects.h"
 
 G_BEGIN_DECLS
 

@@ -16,8 +16,8 @@
 #include <glib.h>
 #include <stdint.h>
 
-#include "fitscale/pool.h"
-#include "fitscale/resources.h"
+#include "fitscale/model/pool.h"
+#include "fitscale/model/resources.h"
 
 G_BEGIN_DECLS
 

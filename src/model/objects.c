@@ -1,10 +1,10 @@
-/* fitscale — snapshot building, node accounting, lookups (see include/fitscale/snapshot.h). */
+/* fitscale — snapshot building, node accounting, lookups (see include/fitscale/model/objects.h). */
 #include "config.h"
 
 #include <string.h>
 
-#include "fitscale/error.h"
-#include "fitscale/snapshot.h"
+#include "fitscale/model/error.h"
+#include "fitscale/model/objects.h"
 
 struct FsSnapshotBuilder {
   FsPool *pool;

@@ -12,10 +12,10 @@
 
 #include <glib.h>
 
-#include "fitscale/hpaspec.h"
-#include "fitscale/hvpaplan.h"
-#include "fitscale/pack.h"
-#include "fitscale/rollout.h"
+#include "fitscale/kube/hpaspec.h"
+#include "fitscale/plan/hvpaplan.h"
+#include "fitscale/model/pack.h"
+#include "fitscale/model/rollout.h"
 
 G_BEGIN_DECLS
 

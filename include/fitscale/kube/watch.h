@@ -12,7 +12,7 @@
 
 #include <glib.h>
 
-#include "fitscale/client.h"
+#include "fitscale/kube/client.h"
 
 G_BEGIN_DECLS
 

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "fitscale/pool.h"
+#include "fitscale/model/pool.h"
 
 #define POOL_BLOCK_SIZE (256 * 1024)
 /* Once a pool holds this much (a cluster of thousands of pods), it takes its memory in

@@ -10,8 +10,8 @@
 
 #include <glib.h>
 
-#include "fitscale/fit.h"
-#include "fitscale/snapshot.h"
+#include "fitscale/model/fit.h"
+#include "fitscale/model/objects.h"
 
 G_BEGIN_DECLS
 

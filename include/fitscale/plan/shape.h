@@ -6,8 +6,8 @@
 
 #include <glib.h>
 
-#include "fitscale/fit.h"
-#include "fitscale/snapshot.h"
+#include "fitscale/model/fit.h"
+#include "fitscale/model/objects.h"
 
 G_BEGIN_DECLS
 

@@ -9,8 +9,8 @@
 
 #include <glib.h>
 
-#include "fitscale/hpaspec.h"
-#include "fitscale/snapshot.h"
+#include "fitscale/kube/hpaspec.h"
+#include "fitscale/model/objects.h"
 
 G_BEGIN_DECLS
 

@@ -9,7 +9,7 @@
 
 #include <glib.h>
 
-#include "fitscale/pack.h"
+#include "fitscale/model/pack.h"
 
 G_BEGIN_DECLS
 

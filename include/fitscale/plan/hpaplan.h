@@ -8,9 +8,9 @@
 
 #include <glib.h>
 
-#include "fitscale/hpa.h"
-#include "fitscale/hpaspec.h"
-#include "fitscale/snapshot.h"
+#include "fitscale/model/hpa.h"
+#include "fitscale/kube/hpaspec.h"
+#include "fitscale/model/objects.h"
 
 G_BEGIN_DECLS
 

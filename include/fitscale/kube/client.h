@@ -12,8 +12,8 @@
 
 #include <glib.h>
 
-#include "fitscale/kubeconfig.h"
-#include "fitscale/snapshot.h"
+#include "fitscale/kube/kubeconfig.h"
+#include "fitscale/model/objects.h"
 
 G_BEGIN_DECLS
 
