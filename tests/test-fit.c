@@ -6,16 +6,9 @@
  * maxed, pod-level values replacing cpu/memory/hugepages, overhead added). */
 #include "config.h"
 
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <cmocka.h>
-
-#include <glib.h>
 #include <stdlib.h>
-#include <string.h>
 
+#include "testutil.h"
 #include "fitscale/model/fit.h"
 #include "fitscale/model/selector.h"
 

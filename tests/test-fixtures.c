@@ -4,10 +4,6 @@
 
 #include "testutil.h"
 
-#define GiB (1024LL * 1024 * 1024)
-#define MiB (1024LL * 1024)
-#define KiB 1024LL
-
 static void
 test_every_fixture_loads (void **state)
 {

@@ -4,15 +4,9 @@
  * example and the Elasticsearch behavior reference, docs/hpa.md). */
 #include "config.h"
 
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
 #include <math.h>
-#include <string.h>
 
-#include <cmocka.h>
-
+#include "testutil.h"
 #include "fitscale/model/hpa.h"
 
 #define NOW_MS INT64_C (1800000000000)

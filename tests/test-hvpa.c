@@ -5,14 +5,7 @@
  * for the rules of docs/hvpa.md. */
 #include "config.h"
 
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <string.h>
-
-#include <cmocka.h>
-
+#include "testutil.h"
 #include "fitscale/model/hvpa.h"
 
 #define SEC INT64_C (1000)
@@ -20,7 +13,6 @@
 #define HOUR (60 * MINUTE)
 /* 2027-01-15T00:00:00Z */
 #define DAY0 INT64_C (1799971200000)
-#define MI INT64_C (1048576)
 
 static const FsHvpaSemantics D = FS_HVPA_SEMANTICS_DESIGN;
 static const FsHvpaSemantics H = FS_HVPA_SEMANTICS_HVPA;
@@ -150,12 +142,12 @@ design_container (void)
   ct.has_recommendation = TRUE;
   ct.request[FS_HVPA_CPU] = 500;
   ct.target[FS_HVPA_CPU] = 600;
-  ct.request[FS_HVPA_MEMORY] = 1000 * MI;
-  ct.target[FS_HVPA_MEMORY] = 2000 * MI;
+  ct.request[FS_HVPA_MEMORY] = 1000 * MiB;
+  ct.target[FS_HVPA_MEMORY] = 2000 * MiB;
   ct.has_min_allowed[FS_HVPA_MEMORY] = TRUE;
-  ct.min_allowed[FS_HVPA_MEMORY] = 400 * MI;
+  ct.min_allowed[FS_HVPA_MEMORY] = 400 * MiB;
   ct.has_max_allowed[FS_HVPA_MEMORY] = TRUE;
-  ct.max_allowed[FS_HVPA_MEMORY] = 3000 * MI;
+  ct.max_allowed[FS_HVPA_MEMORY] = 3000 * MiB;
   return ct;
 }
 
@@ -191,7 +183,7 @@ test_design_step (void **state)
   assert_int_equal (out.stage, 1);
   assert_true (out.stage_weight == 0.6);
   assert_int_equal (out.replicas, 7);
-  assert_int_equal (res.request[FS_HVPA_MEMORY], 1600 * MI);
+  assert_int_equal (res.request[FS_HVPA_MEMORY], 1600 * MiB);
   assert_true (res.changed[FS_HVPA_MEMORY]);
   assert_int_equal (res.request[FS_HVPA_CPU], 500);
   assert_int_equal (res.change[FS_HVPA_CPU], 60);
@@ -217,28 +209,28 @@ test_design_stabilization (void **state)
   fs_hvpa_decide (&in, D, &out);
   assert_int_equal (out.replicas, 5);
   assert_int_equal (out.weighted_replicas, 7);
-  assert_int_equal (res.request[FS_HVPA_MEMORY], 1000 * MI);
+  assert_int_equal (res.request[FS_HVPA_MEMORY], 1000 * MiB);
   assert_blocked (&out, stab, 1);
   assert_true (out.blocked[0].vertical && out.blocked[0].horizontal);
 
   in.last_scale_time_ms = in.now_ms - 2 * MINUTE;
   fs_hvpa_decide (&in, D, &out);
   assert_int_equal (out.replicas, 7);
-  assert_int_equal (res.request[FS_HVPA_MEMORY], 1600 * MI);
+  assert_int_equal (res.request[FS_HVPA_MEMORY], 1600 * MiB);
 
   /* 5 -> 3 at 0.6: floor(5 - 2 * 0.4) = 4; memory 1000Mi -> 400Mi target: 640Mi */
   in = design_input (&ct, 5, 3);
-  ct.target[FS_HVPA_MEMORY] = 400 * MI;
+  ct.target[FS_HVPA_MEMORY] = 400 * MiB;
   in.has_last_scale_time = TRUE;
   in.last_scale_time_ms = in.now_ms - 150 * SEC;
   fs_hvpa_decide (&in, D, &out);
   assert_int_equal (out.replicas, 5);
-  assert_int_equal (res.request[FS_HVPA_MEMORY], 1000 * MI);
+  assert_int_equal (res.request[FS_HVPA_MEMORY], 1000 * MiB);
   assert_int_equal (out.blocked[0].reason, FS_HVPA_BLOCKED_STABILIZATION_WINDOW);
   in.last_scale_time_ms = in.now_ms - 3 * MINUTE;
   fs_hvpa_decide (&in, D, &out);
   assert_int_equal (out.replicas, 4);
-  assert_int_equal (res.request[FS_HVPA_MEMORY], 640 * MI);
+  assert_int_equal (res.request[FS_HVPA_MEMORY], 640 * MiB);
 }
 
 /* At maxReplicas with the HPA limited, weight 1 whatever the stage (7..10 has 0), clamped
@@ -253,21 +245,21 @@ test_design_extremes_and_clamp (void **state)
   FsHvpaOutput out;
   const FsHvpaBlockedReason weight[] = { FS_HVPA_BLOCKED_WEIGHT };
   out.containers = &res;
-  ct.target[FS_HVPA_MEMORY] = 3500 * MI;
+  ct.target[FS_HVPA_MEMORY] = 3500 * MiB;
   ct.target[FS_HVPA_CPU] = 900;
   in.hpa_scaling_limited = TRUE;
   fs_hvpa_decide (&in, D, &out);
   assert_int_equal (out.stage, 2);
   assert_true (out.stage_weight == 0.0);
   assert_true (out.vertical_weight == 1.0);
-  assert_int_equal (res.request[FS_HVPA_MEMORY], 3000 * MI);
+  assert_int_equal (res.request[FS_HVPA_MEMORY], 3000 * MiB);
   assert_int_equal (res.request[FS_HVPA_CPU], 900);
   assert_int_equal (out.replicas, 10);
 
   in.hpa_scaling_limited = FALSE;
   fs_hvpa_decide (&in, D, &out);
   assert_true (out.vertical_weight == 0.0);
-  assert_int_equal (res.request[FS_HVPA_MEMORY], 1000 * MI);
+  assert_int_equal (res.request[FS_HVPA_MEMORY], 1000 * MiB);
   assert_blocked (&out, weight, 1);
 
   /* the HPA asks 11 (raw, above max): also "wants more"; replicas stay clamped at 10 */
@@ -277,17 +269,17 @@ test_design_extremes_and_clamp (void **state)
   assert_int_equal (out.replicas, 10);
 
   in = design_input (&ct, 1, 1);
-  ct.target[FS_HVPA_MEMORY] = 300 * MI;
+  ct.target[FS_HVPA_MEMORY] = 300 * MiB;
   ct.target[FS_HVPA_CPU] = 500;
   in.hpa_scaling_limited = TRUE;
   fs_hvpa_decide (&in, D, &out);
   assert_true (out.vertical_weight == 1.0);
-  assert_int_equal (res.request[FS_HVPA_MEMORY], 400 * MI);
+  assert_int_equal (res.request[FS_HVPA_MEMORY], 400 * MiB);
   in.hpa_scaling_limited = FALSE;
   in.current_replicas = 2;
   in.desired_replicas = 1;
   fs_hvpa_decide (&in, D, &out); /* 2 is not min: stage 0 weight 0 */
-  assert_int_equal (res.request[FS_HVPA_MEMORY], 1000 * MI);
+  assert_int_equal (res.request[FS_HVPA_MEMORY], 1000 * MiB);
   assert_int_equal (out.replicas, 1);
 }
 

@@ -7,9 +7,6 @@
 #include "fitscale/plan/why.h"
 #include "testutil.h"
 
-#define GiB (1024LL * 1024 * 1024)
-#define MiB (1024LL * 1024)
-
 #define NODE(name, zone, extra)                                                              \
   "{\"kind\":\"Node\",\"metadata\":{\"name\":\"" name "\",\"labels\":{"                     \
   "\"kubernetes.io/hostname\":\"" name "\",\"topology.kubernetes.io/zone\":\"" zone "\","      \

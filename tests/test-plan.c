@@ -7,9 +7,6 @@
 #include "fitscale/model/rollout.h"
 #include "testutil.h"
 
-#define GiB (1024LL * 1024 * 1024)
-#define MiB (1024LL * 1024)
-
 /* ---- rollout arithmetic ---------------------------------------------------------------- */
 
 static FsIntOrPercent

@@ -9,15 +9,9 @@
  * including its cached input spelling when ParseQuantity found the input canonical. */
 #include "config.h"
 
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <cmocka.h>
-
 #include <inttypes.h>
-#include <string.h>
 
+#include "testutil.h"
 #include "fitscale/model/error.h"
 #include "fitscale/model/quantity.h"
 

@@ -6,21 +6,12 @@
  *   pkg/scheduler/framework/plugins/noderesources/fit_test.go        (fit)
  *   pkg/apis/core/v1/defaults_test.go                                (limits -> requests)
  * Quantities are plain integers: cpu in millicores ("1" = 1000, "2m" = 2), everything else in
- * whole units (memory and hugepages in bytes: "1Gi" = GIB, "5" = 5). */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <string.h>
+ * whole units (memory and hugepages in bytes: "1Gi" = GiB, "5" = 5). */
+#include "config.h"
 
-#include <cmocka.h>
-
+#include "testutil.h"
 #include "fitscale/model/error.h"
 #include "fitscale/model/resources.h"
-
-#define KIB G_GINT64_CONSTANT (1024)
-#define MIB (KIB * 1024)
-#define GIB (MIB * 1024)
 
 #define GPU "nvidia.com/gpu"
 #define EXTENDED_A "example.com/aaa" /* fit_test.go extendedResourceA */
@@ -320,9 +311,9 @@ static void
 test_add (void **state)
 {
   FsResources a = RES ({ "cpu", 100 }, { GPU, 1 }, { "zeta.io/z", 4 });
-  FsResources b = RES ({ "cpu", 50 }, { "memory", 0 }, { GPU, 2 }, { HUGEPAGES_2MI, 2 * MIB });
+  FsResources b = RES ({ "cpu", 50 }, { "memory", 0 }, { GPU, 2 }, { HUGEPAGES_2MI, 2 * MiB });
   assert_true (fs_resources_add (&a, &b, NULL));
-  FsResources want = RES ({ "cpu", 150 }, { "memory", 0 }, { GPU, 3 }, { HUGEPAGES_2MI, 2 * MIB },
+  FsResources want = RES ({ "cpu", 150 }, { "memory", 0 }, { GPU, 3 }, { HUGEPAGES_2MI, 2 * MiB },
                          { "zeta.io/z", 4 });
   assert_resources_equal ("a + b", &a, &want);
   assert_int_equal (a.present, FS_RES_CPU | FS_RES_MEMORY); /* OR of the bits */
@@ -480,18 +471,18 @@ test_is_zero (void **state)
 static void
 test_fits_basic (void **state)
 {
-  FsResources request = RES ({ "cpu", 500 }, { "memory", GIB }, { "ephemeral-storage", 10 },
+  FsResources request = RES ({ "cpu", 500 }, { "memory", GiB }, { "ephemeral-storage", 10 },
                             { GPU, 1 });
   FsResources equal = request;
   assert_true (fs_resources_fits (&request, &equal)); /* equality fits */
 
-  FsResources short_cpu = RES ({ "cpu", 499 }, { "memory", GIB }, { "ephemeral-storage", 10 },
+  FsResources short_cpu = RES ({ "cpu", 499 }, { "memory", GiB }, { "ephemeral-storage", 10 },
                               { GPU, 1 });
-  FsResources short_memory = RES ({ "cpu", 500 }, { "memory", GIB - 1 },
+  FsResources short_memory = RES ({ "cpu", 500 }, { "memory", GiB - 1 },
                                  { "ephemeral-storage", 10 }, { GPU, 1 });
-  FsResources short_ephemeral = RES ({ "cpu", 500 }, { "memory", GIB },
+  FsResources short_ephemeral = RES ({ "cpu", 500 }, { "memory", GiB },
                                     { "ephemeral-storage", 9 }, { GPU, 1 });
-  FsResources no_gpu = RES ({ "cpu", 500 }, { "memory", GIB }, { "ephemeral-storage", 10 });
+  FsResources no_gpu = RES ({ "cpu", 500 }, { "memory", GiB }, { "ephemeral-storage", 10 });
   assert_false (fs_resources_fits (&request, &short_cpu));
   assert_false (fs_resources_fits (&request, &short_memory));
   assert_false (fs_resources_fits (&request, &short_ephemeral));
@@ -711,7 +702,7 @@ test_fits_enough_requests (void **state)
 static void
 test_effective_reference_table (void **state)
 {
-  FsResources overhead = RES ({ "cpu", 1000 }, { "memory", GIB });
+  FsResources overhead = RES ({ "cpu", 1000 }, { "memory", GiB });
   check_effective ("init 4 / containers 1", LIST (container (CPU (1))), LIST (container (CPU (4))),
                    NULL, NULL, CPU (4));
   check_effective ("init 2 / containers 2+3", LIST (container (CPU (2)), container (CPU (3))),
@@ -732,7 +723,7 @@ test_effective_reference_table (void **state)
                    LIST (sidecar (CPU (10)), container (CPU (200))), NULL, NULL, CPU (210));
   check_effective ("overhead {cpu 1, memory 1Gi} on init 2 / containers 2+3",
                    LIST (container (CPU (2)), container (CPU (3))), LIST (container (CPU (2))),
-                   NULL, &overhead, RES ({ "cpu", 6000 }, { "memory", GIB }));
+                   NULL, &overhead, RES ({ "cpu", 6000 }, { "memory", GiB }));
 }
 
 /* helpers_test.go TestPodRequestsAndLimits (requests); getPod puts the same requests on one
@@ -789,7 +780,7 @@ test_effective_without_overhead (void **state)
 static void
 test_effective_pod_resource_requests (void **state)
 {
-  FsResources overhead_cpu_memory = RES ({ "cpu", 1000 }, { "memory", GIB });
+  FsResources overhead_cpu_memory = RES ({ "cpu", 1000 }, { "memory", GiB });
 
   check_effective ("TestPodResourceRequests/nil options, larger init container",
                    LIST (container (CPU (1))), LIST (container (CPU (4))), NULL, NULL, CPU (4));
@@ -803,7 +794,7 @@ test_effective_pod_resource_requests (void **state)
   check_effective ("TestPodResourceRequests/pod overhead included",
                    LIST (container (CPU (2)), container (CPU (3))),
                    LIST (limited (CPU (2), CPU (2))), NULL, &overhead_cpu_memory,
-                   RES ({ "cpu", 6000 }, { "memory", GIB }));
+                   RES ({ "cpu", 6000 }, { "memory", GiB }));
   check_effective ("TestPodResourceRequests/resized, infeasible, but don't use status",
                    LIST (container (CPU (4))), NO_CONTAINERS, NULL, NULL, CPU (4));
   check_effective ("TestPodResourceRequests/resized, restartable init container, infeasible, but "
@@ -833,13 +824,13 @@ static void
 test_effective_pod_level (void **state)
 {
   FsResources empty = NONE;
-  FsResources memory_2mi = RES ({ "memory", 2 * MIB });
-  FsResources pod_6mi_8m = RES ({ "memory", 6 * MIB }, { "cpu", 8 });
-  FsResources pod_15mi_18m = RES ({ "memory", 15 * MIB }, { "cpu", 18 });
-  FsResources mem_3mi_cpu_2m = RES ({ "memory", 3 * MIB }, { "cpu", 2 });
-  FsResources mem_5mi_cpu_4m = RES ({ "memory", 5 * MIB }, { "cpu", 4 });
-  FsResources mem_6mi_cpu_8m = RES ({ "memory", 6 * MIB }, { "cpu", 8 });
-  FsResources storage_2mi = RES ({ "storage", 2 * MIB }); /* IGNORED: stays empty */
+  FsResources memory_2mi = RES ({ "memory", 2 * MiB });
+  FsResources pod_6mi_8m = RES ({ "memory", 6 * MiB }, { "cpu", 8 });
+  FsResources pod_15mi_18m = RES ({ "memory", 15 * MiB }, { "cpu", 18 });
+  FsResources mem_3mi_cpu_2m = RES ({ "memory", 3 * MiB }, { "cpu", 2 });
+  FsResources mem_5mi_cpu_4m = RES ({ "memory", 5 * MiB }, { "cpu", 4 });
+  FsResources mem_6mi_cpu_8m = RES ({ "memory", 6 * MiB }, { "cpu", 8 });
+  FsResources storage_2mi = RES ({ "storage", 2 * MiB }); /* IGNORED: stays empty */
 
   check_effective ("TestPodLevelResourceRequests/nil", NO_CONTAINERS, NO_CONTAINERS, &empty, NULL,
                    NONE);
@@ -852,17 +843,17 @@ test_effective_pod_level (void **state)
   check_effective ("TestPodLevelResourceRequests/pod level memory and container level cpu "
                    "resources with SkipPodLevelResources false",
                    LIST (container (RES ({ "cpu", 2 }))), NO_CONTAINERS, &memory_2mi, NULL,
-                   RES ({ "memory", 2 * MIB }, { "cpu", 2 }));
+                   RES ({ "memory", 2 * MiB }, { "cpu", 2 }));
   /* Upstream keeps {storage: 3Mi}; "storage" is IGNORED here (the scheduler's Resource.Add drops
    * it too), so nothing is left. */
   check_effective ("TestPodLevelResourceRequests/pod level unsupported resources set at both "
                    "pod-level and container-level with SkipPodLevelResources false",
-                   LIST (container (RES ({ "storage", 3 * MIB }))), NO_CONTAINERS, &storage_2mi,
+                   LIST (container (RES ({ "storage", 3 * MiB }))), NO_CONTAINERS, &storage_2mi,
                    NULL, NONE);
   check_effective ("TestPodLevelResourceRequests/pod level unsupported resources set at "
                    "pod-level with SkipPodLevelResources false",
-                   LIST (container (RES ({ "memory", 3 * MIB }))), NO_CONTAINERS, &storage_2mi,
-                   NULL, RES ({ "memory", 3 * MIB }));
+                   LIST (container (RES ({ "memory", 3 * MiB }))), NO_CONTAINERS, &storage_2mi,
+                   NULL, RES ({ "memory", 3 * MiB }));
   check_effective ("TestPodLevelResourceRequests/only container level resources set with "
                    "SkipPodLevelResources false",
                    LIST (container (mem_3mi_cpu_2m)), NO_CONTAINERS, &empty, NULL,
@@ -882,48 +873,48 @@ test_effective_pod_level (void **state)
   check_effective ("TestPodLevelResourceRequests/container-level resources and sidecar container "
                    "set with SkipPodLevelResources false",
                    LIST (container (mem_3mi_cpu_2m)), LIST (sidecar (mem_5mi_cpu_4m)), &empty,
-                   NULL, RES ({ "memory", 8 * MIB }, { "cpu", 6 }));
+                   NULL, RES ({ "memory", 8 * MiB }, { "cpu", 6 }));
   check_effective ("TestPodLevelResourceRequests/container-level resources, init and sidecar "
                    "container set with SkipPodLevelResources false",
                    LIST (container (mem_3mi_cpu_2m)),
                    LIST (sidecar (mem_5mi_cpu_4m), container (mem_6mi_cpu_8m)), &empty, NULL,
-                   RES ({ "memory", 11 * MIB }, { "cpu", 12 }));
+                   RES ({ "memory", 11 * MiB }, { "cpu", 12 }));
   check_effective ("TestPodLevelResourceRequests/pod-level resources, container-level resources, "
                    "init and sidecar container set with SkipPodLevelResources false",
                    LIST (container (mem_3mi_cpu_2m)),
                    LIST (sidecar (mem_5mi_cpu_4m), container (mem_6mi_cpu_8m)), &pod_15mi_18m,
                    NULL, pod_15mi_18m);
 
-  FsResources huge_single = RES ({ "memory", 10 * MIB }, { HUGEPAGES_2MI, 2 * MIB });
+  FsResources huge_single = RES ({ "memory", 10 * MiB }, { HUGEPAGES_2MI, 2 * MiB });
   check_effective ("TestPodLevelResourceRequests/pod-level resources, hugepage request/limit "
                    "single page size",
                    NO_CONTAINERS, NO_CONTAINERS, &huge_single, NULL, huge_single);
-  FsResources huge_multiple = RES ({ "cpu", 1000 }, { HUGEPAGES_2MI, 2 * MIB },
-                                   { HUGEPAGES_1GI, GIB });
+  FsResources huge_multiple = RES ({ "cpu", 1000 }, { HUGEPAGES_2MI, 2 * MiB },
+                                   { HUGEPAGES_1GI, GiB });
   check_effective ("TestPodLevelResourceRequests/pod-level resources, hugepage request/limit "
                    "multiple page sizes",
                    NO_CONTAINERS, NO_CONTAINERS, &huge_multiple, NULL, huge_multiple);
-  FsResources pod_cpu_huge_10mi = RES ({ "cpu", 1000 }, { HUGEPAGES_2MI, 10 * MIB });
+  FsResources pod_cpu_huge_10mi = RES ({ "cpu", 1000 }, { HUGEPAGES_2MI, 10 * MiB });
   check_effective ("TestPodLevelResourceRequests/pod-level resources, container-level resources, "
                    "hugepage request/limit single page size",
-                   LIST (limited (RES ({ HUGEPAGES_2MI, 6 * MIB }),
-                                  RES ({ HUGEPAGES_2MI, 6 * MIB }))),
+                   LIST (limited (RES ({ HUGEPAGES_2MI, 6 * MiB }),
+                                  RES ({ HUGEPAGES_2MI, 6 * MiB }))),
                    NO_CONTAINERS, &pod_cpu_huge_10mi, NULL, pod_cpu_huge_10mi);
-  FsResources pod_cpu_huge_both = RES ({ "cpu", 1000 }, { HUGEPAGES_2MI, 10 * MIB },
-                                       { HUGEPAGES_1GI, 2 * GIB });
+  FsResources pod_cpu_huge_both = RES ({ "cpu", 1000 }, { HUGEPAGES_2MI, 10 * MiB },
+                                       { HUGEPAGES_1GI, 2 * GiB });
   check_effective ("TestPodLevelResourceRequests/pod-level resources, container-level resources, "
                    "hugepage request/limit multiple page sizes",
-                   LIST (limited (RES ({ "cpu", 1000 }, { HUGEPAGES_1GI, 2 * GIB }),
-                                  RES ({ HUGEPAGES_1GI, 2 * GIB }))),
+                   LIST (limited (RES ({ "cpu", 1000 }, { HUGEPAGES_1GI, 2 * GiB }),
+                                  RES ({ HUGEPAGES_1GI, 2 * GiB }))),
                    NO_CONTAINERS, &pod_cpu_huge_both, NULL, pod_cpu_huge_both);
   check_effective ("TestPodLevelResourceRequests/pod-level resources, container-level resources, "
                    "hugepage request/limit multiple page sizes between pod-level and "
                    "container-level",
-                   LIST (limited (RES ({ "memory", 4 * MIB }, { HUGEPAGES_1GI, GIB }),
-                                  RES ({ HUGEPAGES_1GI, GIB }))),
+                   LIST (limited (RES ({ "memory", 4 * MiB }, { HUGEPAGES_1GI, GiB }),
+                                  RES ({ HUGEPAGES_1GI, GiB }))),
                    NO_CONTAINERS, &pod_cpu_huge_10mi, NULL,
-                   RES ({ "cpu", 1000 }, { "memory", 4 * MIB }, { HUGEPAGES_2MI, 10 * MIB },
-                        { HUGEPAGES_1GI, GIB }));
+                   RES ({ "cpu", 1000 }, { "memory", 4 * MiB }, { HUGEPAGES_2MI, 10 * MiB },
+                        { HUGEPAGES_1GI, GiB }));
 }
 
 /* helpers_test.go TestAggregateContainerRequestsAndLimits (requests, spec cases) and
@@ -959,7 +950,7 @@ test_effective_aggregate (void **state)
                    LIST (limited (NONE, CPU (9))), LIST (sidecar_limit, limited (NONE, CPU (6))),
                    NULL, NULL, NONE);
 
-  FsResources c1 = RES ({ "cpu", 100 }, { "memory", GIB });
+  FsResources c1 = RES ({ "cpu", 100 }, { "memory", GiB });
   check_effective ("TestPodRequestsAndLimitsWithDRA/No claims", LIST (limited (c1, c1)),
                    NO_CONTAINERS, NULL, NULL, c1);
   check_effective ("TestPodRequestsAndLimitsWithDRA/UseDRANodeAllocatableResourceClaimStatus "
@@ -1036,11 +1027,11 @@ test_effective_limit (void **state)
 static void
 test_default_requests_pod (void **state)
 {
-  FsContainer c = limited (RES ({ "memory", 0 }), RES ({ "cpu", 100 }, { "memory", GIB }));
+  FsContainer c = limited (RES ({ "memory", 0 }), RES ({ "cpu", 100 }, { "memory", GiB }));
   assert_true (fs_container_default_requests (&c, NULL));
   FsResources want = RES ({ "cpu", 100 }, { "memory", 0 });
   assert_resources_equal ("TestSetDefaultRequestsPod", &c.requests, &want);
-  FsResources limits = RES ({ "cpu", 100 }, { "memory", GIB });
+  FsResources limits = RES ({ "cpu", 100 }, { "memory", GiB });
   assert_resources_equal ("limits untouched", &c.limits, &limits);
 
   /* "verify we do nothing if no limits are specified" */
@@ -1053,14 +1044,14 @@ test_default_requests_pod (void **state)
 static void
 test_default_requests_all_kinds (void **state)
 {
-  FsContainer c = limited (RES ({ "cpu", 5 }, { HUGEPAGES_2MI, 2 * MIB }),
+  FsContainer c = limited (RES ({ "cpu", 5 }, { HUGEPAGES_2MI, 2 * MiB }),
                            RES ({ "cpu", 50 }, { "memory", 0 }, { "ephemeral-storage", 3 },
-                                { "pods", 1 }, { GPU, 2 }, { HUGEPAGES_2MI, 4 * MIB },
+                                { "pods", 1 }, { GPU, 2 }, { HUGEPAGES_2MI, 4 * MiB },
                                 { EXTENDED_A, 0 }));
   assert_true (fs_container_default_requests (&c, NULL));
   /* a limit of 0 gives a request of 0 (the key is copied, like the map entry upstream) */
   FsResources want = RES ({ "cpu", 5 }, { "memory", 0 }, { "ephemeral-storage", 3 },
-                         { "pods", 1 }, { GPU, 2 }, { HUGEPAGES_2MI, 2 * MIB }, { EXTENDED_A, 0 });
+                         { "pods", 1 }, { GPU, 2 }, { HUGEPAGES_2MI, 2 * MiB }, { EXTENDED_A, 0 });
   assert_resources_equal ("defaulted", &c.requests, &want);
 }
 

@@ -1,14 +1,7 @@
 /* RFC 3339 times (metav1.Time) and Go durations (time.ParseDuration). */
 #include "config.h"
 
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <string.h>
-
-#include <cmocka.h>
-
+#include "testutil.h"
 #include "fitscale/model/timeutil.h"
 
 static gboolean

@@ -1,5 +1,6 @@
-/* fitscale tests — shared helpers: where the fixtures are, and loading snapshots from files
- * or from text.  Header-only; every test program includes it once. */
+/* fitscale tests — shared helpers: the cmocka includes, byte-size constants, where the fixtures
+ * are, and loading snapshots from files or from text.  Header-only; every test program
+ * includes it once, after config.h. */
 #pragma once
 
 #include <setjmp.h>
@@ -15,6 +16,10 @@
 #include "fitscale/model/error.h"
 #include "fitscale/model/names.h"
 #include "fitscale/model/objects.h"
+
+#define KiB 1024LL
+#define MiB (1024LL * 1024)
+#define GiB (1024LL * 1024 * 1024)
 
 /* $FS_SRCDIR/PATH (make check sets FS_SRCDIR; a direct run falls back to "."). */
 static inline char *
