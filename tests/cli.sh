@@ -2,17 +2,10 @@
 # End-to-end: the real fitscale binary on the bundled example and the real fixtures.
 # Speaks TAP for automake's driver.
 set -u
-bin="${FS_BUILDDIR:-.}/fitscale"
-src="${FS_SRCDIR:-.}"
+. "${FS_SRCDIR:-.}/tests/lib.sh"
 fixtures="$src/tests/fixtures/real"
 data="$src/tests/data"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-. "$src/tests/tap.sh"
 export KUBECONFIG="$tmp/no-kubeconfig"  # never a cluster of the machine's
-unset KUBERNETES_SERVICE_HOST KUBERNETES_SERVICE_PORT
-
 
 
 check "quantity -o json" 0 "$bin" quantity -o json 1.5Gi 100m 1e3 0.5n
@@ -58,7 +51,6 @@ check "nodes --help" 0 "$bin" nodes --help
 contains "help lists --snapshot" "--snapshot" out
 
 # ---- capacity ----
-ex="$src/examples/rag-api"
 check "capacity: 6 replicas of rag-api do not fit (exit 1)" 1 "$bin" capacity -q -S "$ex" --from deployment/rag-api -n production --replicas 6 -o json
 expect "capacity: 2 fit, 4 Pending" '.capacity == 2 and .placed == 2 and .pending == 4 and .fits == false'
 expect "capacity: 2 more m5.xlarge would hold them" '.nodesNeeded == [{"shape":"m5.xlarge","existing":2,"perNode":2,"nodes":2}]'

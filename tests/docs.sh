@@ -3,21 +3,16 @@
 # "$ COMMAND" lines, each followed by the output it must print exactly.  COMMAND runs in the
 # source tree with this build's fitscale first on PATH.  Speaks TAP for automake's driver.
 set -u
-src="${FS_SRCDIR:-.}"
-build="${FS_BUILDDIR:-.}"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "${FS_SRCDIR:-.}/tests/lib.sh"
 mkdir -p "$tmp/bin"
 ln -s "$(cd "$build" && pwd)/fitscale" "$tmp/bin/fitscale"
 export PATH="$tmp/bin:$PATH"
 
-n=0 failures=0
 run_example() {  # FILE LINE COMMAND EXPECTED_FILE
-  n=$((n + 1))
   if (cd "$src" && bash -c "$3") >"$tmp/actual" 2>&1 && diff -u "$4" "$tmp/actual" >"$tmp/diff"; then
-    echo "ok $n - $1:$2 $3"
+    ok "$1:$2 $3"
   else
-    failures=$((failures + 1))
+    n=$((n + 1)) failures=$((failures + 1))
     echo "not ok $n - $1:$2 $3"
     sed 's/^/# /' "$tmp/diff" | head -40
   fi
@@ -42,5 +37,4 @@ for doc in "$src"/docs/*.md; do
     printf '%s\n' "$text" >>"$tmp/expected"
   done <"$doc"
 done
-echo "1..$n"
-[ "$failures" = 0 ]
+tap_end

@@ -5,28 +5,10 @@
 # --snapshot files; kubeconfig resolution, TLS, tokens, an exec plugin, in-cluster config,
 # paging, and injected faults.  Speaks TAP for automake's driver.
 set -u
-bin="${FS_BUILDDIR:-.}/fitscale"
-fake="${FS_BUILDDIR:-.}/tests/fakeapi/fakeapi"
-src="${FS_SRCDIR:-.}"
-ex="$src/examples/rag-api"
-tmp=$(mktemp -d)
-pids=()
-cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null; done; wait 2>/dev/null; rm -rf "$tmp"; }
-trap cleanup EXIT
-. "$src/tests/tap.sh"
-unset KUBERNETES_SERVICE_HOST KUBERNETES_SERVICE_PORT
+. "${FS_SRCDIR:-.}/tests/lib.sh"
 export HOME="$tmp/home" FS_RETRY_BASE_MS=1
 mkdir -p "$HOME"
 
-# serve NAME ARGS...: starts a fake API server, its port in $port
-serve() {
-  local name=$1; shift
-  rm -f "$tmp/$name.port"
-  "$fake" --port-file "$tmp/$name.port" --log "$tmp/$name.log" "$@" >/dev/null 2>"$tmp/$name.err" &
-  pids+=($!)
-  for _ in $(seq 100); do [ -s "$tmp/$name.port" ] && break; sleep 0.05; done
-  port=$(cat "$tmp/$name.port" 2>/dev/null)
-}
 # kubeconfig FILE SERVER [USER-YAML] [CLUSTER-EXTRA]
 kubeconfig() {
   cat >"$1" <<YAML
@@ -61,7 +43,7 @@ same() {
 
 # ---- the example over plain HTTP ----
 snapshot="$ex"
-serve plain "$ex"/*.json
+fake_api plain "$ex"/*.json
 kubeconfig "$tmp/plain.kubeconfig" "http://127.0.0.1:$port"
 if command -v kubectl >/dev/null; then
   check "kubectl get nodes,pods -A -o json" 0 kubectl --kubeconfig "$tmp/plain.kubeconfig" get nodes,pods -A -o json
@@ -96,7 +78,7 @@ if command -v kubectl >/dev/null; then
     kubectl --kubeconfig "$tmp/plain.kubeconfig" create --dry-run=client --validate=false -o json -f "$yaml" 2>>"$tmp/convert.err" \
       | jq -s '{apiVersion: "v1", kind: "List", items: .}' >"$tmp/$(basename "$yaml" .yaml).json"
   done
-  serve hvpa "$tmp/hvpa.json" "$tmp/cluster.json" "$tmp/tight-nodes.json"
+  fake_api hvpa "$tmp/hvpa.json" "$tmp/cluster.json" "$tmp/tight-nodes.json"
   kubeconfig "$tmp/hvpa.kubeconfig" "http://127.0.0.1:$port"
   saved_snapshot=$snapshot saved_flags=$live_flags saved_port=$port
   snapshot="$src/tests/data/hvpa-design"
@@ -158,39 +140,39 @@ pods = [{"apiVersion": "v1", "kind": "Pod",
 json.dump({"apiVersion": "v1", "kind": "List", "items": nodes + pods}, open(sys.argv[1], "w"))
 PY
 snapshot="$tmp/many.json"
-serve paged "$tmp/many.json"
+fake_api paged "$tmp/many.json"
 kubeconfig "$tmp/paged.kubeconfig" "http://127.0.0.1:$port"
 live_flags="--kubeconfig $tmp/paged.kubeconfig"
 same "paged: 1,200 pods in 3 pages, live = snapshot" nodes -o json -q
 if [ "$(grep -c 'pods?limit=500' "$tmp/paged.log")" -ge 3 ]; then ok "paged: three pages asked for"; else not_ok "paged: three pages"; fi
-serve gone --fault gone-on-continue:1 "$tmp/many.json"
+fake_api gone --fault gone-on-continue:1 "$tmp/many.json"
 kubeconfig "$tmp/gone.kubeconfig" "http://127.0.0.1:$port"
 live_flags="--kubeconfig $tmp/gone.kubeconfig"
 same "410 Gone on a continue token: listed again, same answer" nodes -o json -q
 if grep -q ' 410$' "$tmp/gone.log"; then ok "the 410 was sent"; else not_ok "the 410 was sent"; fi
-serve cut --fault cut:1 "$tmp/many.json"
+fake_api cut --fault cut:1 "$tmp/many.json"
 kubeconfig "$tmp/cut.kubeconfig" "http://127.0.0.1:$port"
 live_flags="--kubeconfig $tmp/cut.kubeconfig"
 same "a connection cut half way through a page: listed again" nodes -o json -q
-serve busy --fault status:503:2 "$tmp/many.json"
+fake_api busy --fault status:503:2 "$tmp/many.json"
 kubeconfig "$tmp/busy.kubeconfig" "http://127.0.0.1:$port"
 live_flags="--kubeconfig $tmp/busy.kubeconfig"
 same "503 twice: retried" nodes -o json -q
-serve throttled --fault status:429:1 --fault retry-after:1 "$tmp/many.json"
+fake_api throttled --fault status:429:1 --fault retry-after:1 "$tmp/many.json"
 kubeconfig "$tmp/throttled.kubeconfig" "http://127.0.0.1:$port"
 start=$(date +%s%N)
 check "429 with Retry-After 1: retried" 0 "$bin" nodes -q --kubeconfig "$tmp/throttled.kubeconfig"
 elapsed=$(( ($(date +%s%N) - start) / 1000000 ))
 if [ "$elapsed" -ge 1000 ]; then ok "Retry-After honoured (${elapsed} ms)"; else not_ok "Retry-After honoured (${elapsed} ms)"; fi
-serve broken --fault status:500:100 "$tmp/many.json"
+fake_api broken --fault status:500:100 "$tmp/many.json"
 kubeconfig "$tmp/broken.kubeconfig" "http://127.0.0.1:$port"
 check "500 every time: an error, after retries" 2 "$bin" nodes -q --kubeconfig "$tmp/broken.kubeconfig"
 contains "500: the Status message" "HTTP 500: injected fault" err
-serve forbidden --fault status:403:1:/api/v1/pods "$tmp/many.json"
+fake_api forbidden --fault status:403:1:/api/v1/pods "$tmp/many.json"
 kubeconfig "$tmp/forbidden.kubeconfig" "http://127.0.0.1:$port"
 check "403: an error naming the RBAC rule" 2 "$bin" nodes -q --kubeconfig "$tmp/forbidden.kubeconfig"
 contains "403: the rule" 'verb list on resource pods in API group "" (core)' err
-serve novpa --fault status:404:1:/apis/autoscaling.k8s.io/v1/verticalpodautoscalers "$ex"/*.json
+fake_api novpa --fault status:404:1:/apis/autoscaling.k8s.io/v1/verticalpodautoscalers "$ex"/*.json
 kubeconfig "$tmp/novpa.kubeconfig" "http://127.0.0.1:$port"
 check "VPA not installed: go on without it (no smaller request: infeasible)" 1 "$bin" plan deployment/rag-api -n production --kubeconfig "$tmp/novpa.kubeconfig" -o json
 contains "VPA not installed: said" "does not serve verticalpodautoscalers" err
@@ -203,7 +185,7 @@ cat >"$tmp/events.jsonl" <<'JSON'
 {"type":"ADDED","object":{"kind":"Pod","apiVersion":"v1","metadata":{"name":"batch-watch-1","namespace":"production","resourceVersion":"1500","labels":{"app":"batch"}},"spec":{"containers":[{"name":"big","resources":{"requests":{"cpu":"100m","memory":"20Gi"}}}]},"status":{"phase":"Pending"}}}
 {"type":"DELETED","object":{"kind":"Pod","apiVersion":"v1","metadata":{"name":"rag-api-7948f7fb7-dc5k8","namespace":"production","resourceVersion":"1501"}}}
 JSON
-serve watched --watch-events "$tmp/events.jsonl" "$ex"/*.json
+fake_api watched --watch-events "$tmp/events.jsonl" "$ex"/*.json
 kubeconfig "$tmp/watched.kubeconfig" "http://127.0.0.1:$port"
 check "why --watch: one round of watches" 0 "$bin" why -q --all -n production --watch --watch-rounds 1 --watch-timeout 2 -o json --kubeconfig "$tmp/watched.kubeconfig"
 jq -s . "$tmp/out" >"$tmp/watch.json" 2>/dev/null && cp "$tmp/watch.json" "$tmp/out"
@@ -213,7 +195,7 @@ expect "watch: after, the added pod is diagnosed" '[.[1][] | .pod] | index("batc
 expect "watch: after, the deleted pod is gone" '[.[1][] | select(.owner == "ReplicaSet/rag-api-7948f7fb7")] | .[0].samePendingPods == 2 and .[0].pod != "rag-api-7948f7fb7-dc5k8"'
 if grep -q 'pods?watch=1&allowWatchBookmarks=true&resourceVersion=1000' "$tmp/watched.log"; then ok "watch: from the list's resourceVersion, with bookmarks"; else not_ok "watch: from the list's resourceVersion"; fi
 printf '%s\n' '{"type":"ERROR","object":{"kind":"Status","apiVersion":"v1","status":"Failure","message":"too old resource version: 1000 (1400)","reason":"Expired","code":410}}' >"$tmp/expired.jsonl"
-serve expired --watch-events "$tmp/expired.jsonl" "$ex"/*.json
+fake_api expired --watch-events "$tmp/expired.jsonl" "$ex"/*.json
 kubeconfig "$tmp/expired.kubeconfig" "http://127.0.0.1:$port"
 check "watch: too old resource version answered by a relist" 0 "$bin" why -q --all -n production --watch --watch-rounds 1 --watch-timeout 2 -o json --kubeconfig "$tmp/expired.kubeconfig"
 if [ "$(grep -c 'pods?limit=500' "$tmp/expired.log")" -ge 2 ]; then ok "watch: listed again after the 410"; else not_ok "watch: listed again after the 410"; fi
@@ -228,7 +210,7 @@ if command -v openssl >/dev/null; then
   openssl x509 -req -in "$tmp/server.csr" -CA "$tmp/ca.crt" -CAkey "$tmp/ca.key" -CAcreateserial -days 2 \
     -extfile "$tmp/san.ext" -out "$tmp/server.crt" 2>/dev/null
   snapshot="$ex"
-  serve tls --tls-cert "$tmp/server.crt" --tls-key "$tmp/server.key" --token "$secret" "$ex"/*.json
+  fake_api tls --tls-cert "$tmp/server.crt" --tls-key "$tmp/server.key" --token "$secret" "$ex"/*.json
   kubeconfig "$tmp/tls.kubeconfig" "https://127.0.0.1:$port" "{token: $secret}" "    certificate-authority: ca.crt"
   live_flags="--kubeconfig $tmp/tls.kubeconfig"
   same "TLS with a CA file (relative to the kubeconfig) and a token" nodes -o json -q
@@ -278,7 +260,7 @@ SH
   openssl req -newkey rsa:2048 -nodes -subj /CN=tester -keyout "$tmp/client.key" -out "$tmp/client.csr" 2>/dev/null
   openssl x509 -req -in "$tmp/client.csr" -CA "$tmp/ca.crt" -CAkey "$tmp/ca.key" -CAcreateserial -days 2 \
     -out "$tmp/client.crt" 2>/dev/null
-  serve mtls --tls-cert "$tmp/server.crt" --tls-key "$tmp/server.key" --client-ca "$tmp/ca.crt" "$ex"/*.json
+  fake_api mtls --tls-cert "$tmp/server.crt" --tls-key "$tmp/server.key" --client-ca "$tmp/ca.crt" "$ex"/*.json
   kubeconfig "$tmp/mtls.kubeconfig" "https://127.0.0.1:$port" "{client-certificate: client.crt, client-key: client.key}" \
     "    certificate-authority: ca.crt"
   live_flags="--kubeconfig $tmp/mtls.kubeconfig"

@@ -5,17 +5,8 @@
 # kind, including thousands of random and truncated bodies (every answer a 4xx, the server
 # still serving); SIGTERM ends it with status 0.  Speaks TAP for automake's driver.
 set -u
-bin="${FS_BUILDDIR:-.}/fitscale"
-fake="${FS_BUILDDIR:-.}/tests/fakeapi/fakeapi"
-src="${FS_SRCDIR:-.}"
-ex="$src/examples/rag-api"
+. "${FS_SRCDIR:-.}/tests/lib.sh"
 api="$src/docs/api"
-tmp=$(mktemp -d)
-pids=()
-cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null; done; wait 2>/dev/null; rm -rf "$tmp"; }
-trap cleanup EXIT
-. "$src/tests/tap.sh"
-unset KUBERNETES_SERVICE_HOST KUBERNETES_SERVICE_PORT
 export KUBECONFIG="$tmp/none" FS_RETRY_BASE_MS=1
 
 # start NAME ARGS...: fitscale serve ARGS on a free port; $url, $serve_pid
@@ -24,8 +15,8 @@ start() {
   "$bin" serve --listen 127.0.0.1:0 "$@" >"$tmp/$name.port" 2>"$tmp/$name.log" &
   serve_pid=$!
   pids+=($serve_pid)
-  for _ in $(seq 100); do [ -s "$tmp/$name.port" ] && break; sleep 0.05; done
-  url="http://127.0.0.1:$(head -1 "$tmp/$name.port")"
+  wait_port "$tmp/$name.port"
+  url="http://127.0.0.1:$port"
 }
 # post NAME PATH FILE [CONTENT-TYPE]: status in $code, body in $tmp/out
 post() {
@@ -125,11 +116,9 @@ wait "$slow"
 kill -TERM "$serve_pid"; wait "$serve_pid"
 
 # live, on the fake API server, logging what it is asked for
-rm -f "$tmp/fake.port"
-"$fake" --port-file "$tmp/fake.port" --log "$tmp/fake.log" "$ex"/*.json >/dev/null 2>&1 &
-pids+=($!)
-for _ in $(seq 100); do [ -s "$tmp/fake.port" ] && break; sleep 0.05; done
-start live --server "http://127.0.0.1:$(cat "$tmp/fake.port")" --watch-timeout 1
+fake_api fake "$ex"/*.json
+fake_port=$port
+start live --server "http://127.0.0.1:$fake_port" --watch-timeout 1
 get /readyz; is "live: ready after the first list" 200
 post "live plan" /v1/plan "$api/plan.request.json"; is "live: POST /v1/plan" 200
 same_json "live: the same plan as on the files" "$tmp/cli-plan.json"
@@ -141,7 +130,7 @@ kill -TERM "$serve_pid"; wait "$serve_pid"; status=$?
 if [ "$status" = 0 ]; then ok "live: SIGTERM, exit 0"; else not_ok "live: SIGTERM, exit $status"; fi
 if command -v kubectl >/dev/null; then
   check "deploy/: kubectl create --dry-run=client reads every manifest" 0 \
-    kubectl --server "http://127.0.0.1:$(cat "$tmp/fake.port")" create --dry-run=client --validate=false -o json \
+    kubectl --server "http://127.0.0.1:$fake_port" create --dry-run=client --validate=false -o json \
     -f "$src/deploy/fitscale.yaml" -f "$src/deploy/servicemonitor.yaml"
   jq -s . "$tmp/out" >"$tmp/manifests.json" && cp "$tmp/manifests.json" "$tmp/out"
   expect "deploy/: every kind the issue lists" '[.[].kind] | sort == ["ClusterRole","ClusterRoleBinding","Deployment","NetworkPolicy","PodDisruptionBudget","Service","ServiceAccount","ServiceMonitor"]'
