@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "fitscale/kube/client.h"
@@ -74,6 +75,17 @@ fs_cli_namespace (const FsCommonOptions *options, const char *flag)
   return flag != NULL ? flag : options->context_namespace;
 }
 
+/* The client's progress (FsKubeProgress) as one line on stderr, rewritten in place, erased when
+ * the list is done. */
+static void
+live_progress (const char *listing, guint page, guint64 bytes, gboolean done, gpointer user_data)
+{
+  if (done)
+    fprintf (stderr, "\r\033[K");
+  else
+    fprintf (stderr, "\r\033[Kfitscale: listing %s: page %u, %.1f MB", listing, page, bytes / 1e6);
+}
+
 gboolean
 fs_cli_live_open (const char *command, FsCommonOptions *options, guint resources, FsCliLive *live)
 {
@@ -88,6 +100,8 @@ fs_cli_live_open (const char *command, FsCommonOptions *options, guint resources
   g_free (options->context_namespace);
   options->context_namespace = g_strdup (config->context_namespace);
   live->client = fs_kube_client_new (config, &error);
+  if (live->client != NULL && isatty (2))
+    fs_kube_client_set_progress (live->client, live_progress, NULL);
   if (live->client != NULL)
     live->cache = fs_kube_cache_new (live->client, resources);
   g_autoptr (GPtrArray) skipped = g_ptr_array_new ();

@@ -2,7 +2,6 @@
 #include "config.h"
 
 #include <curl/curl.h>
-#include <stdio.h>
 #include <string.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -34,6 +33,8 @@ struct FsKubeClient {
   char *base;                   /* the URL prefix requests go to */
   FsKubeClientStats stats;
   guint backoff_base_ms;
+  FsKubeProgress progress;      /* NULL: no one shows progress */
+  gpointer progress_data;
 };
 
 static void
@@ -70,6 +71,13 @@ const FsKubeClientStats *
 fs_kube_client_stats (const FsKubeClient *client)
 {
   return &client->stats;
+}
+
+void
+fs_kube_client_set_progress (FsKubeClient *client, FsKubeProgress progress, gpointer user_data)
+{
+  client->progress = progress;
+  client->progress_data = user_data;
 }
 
 /* ---- credentials ------------------------------------------------------------------------ */
@@ -576,10 +584,11 @@ fs_kube_client_get (FsKubeClient *client, const char *path, FsKubeSink sink, gpo
 
 /* ---- lists ------------------------------------------------------------------------------ */
 
-/* Where a list is, for the progress line. */
+/* Where a list is, for the progress callback. */
 typedef struct {
   const char *name;
-  gboolean enabled;
+  FsKubeProgress report;  /* NULL: not reported */
+  gpointer report_data;
   gint64 started;
   gint64 shown_at;       /* 0 = not shown yet */
   guint pages;
@@ -590,13 +599,12 @@ static void
 progress_update (Progress *progress, gsize more)
 {
   progress->bytes += more;
-  if (!progress->enabled)
+  if (progress->report == NULL)
     return;
   gint64 now = g_get_monotonic_time ();
   if (now - progress->started < G_USEC_PER_SEC || now - progress->shown_at < G_USEC_PER_SEC / 10)
     return;
-  fprintf (stderr, "\r\033[Kfitscale: listing %s: page %u, %.1f MB", progress->name, progress->pages + 1,
-           progress->bytes / 1e6);
+  progress->report (progress->name, progress->pages + 1, progress->bytes, FALSE, progress->report_data);
   progress->shown_at = now;
 }
 
@@ -604,7 +612,7 @@ static void
 progress_end (Progress *progress)
 {
   if (progress->shown_at != 0)
-    fprintf (stderr, "\r\033[K");
+    progress->report (progress->name, progress->pages, progress->bytes, TRUE, progress->report_data);
 }
 
 typedef struct {
@@ -695,7 +703,8 @@ load_once (FsKubeClient *client, guint resources, gboolean progress, GPtrArray *
       const FsKubeListing *listing = &listings[i];
       if (!(resources & listing->resource))
         continue;
-      Progress line = { listing->name, progress, g_get_monotonic_time (), 0, 0, 0 };
+      Progress line = { listing->name, progress ? client->progress : NULL, client->progress_data,
+                        g_get_monotonic_time (), 0, 0, 0 };
       ListOutcome outcome = list_pages (client, listing->path, listing->field_selector, builder, &line, error);
       progress_end (&line);
       if (outcome == LIST_OK && versions != NULL)
@@ -732,7 +741,6 @@ FsSnapshot *
 fs_kube_load_versions (FsKubeClient *client, guint resources, gboolean progress, GPtrArray *skipped,
                        char **versions, GError **error)
 {
-  progress = progress && isatty (2);
   for (guint attempt = 0;; attempt++)
     {
       gboolean restart = FALSE;

@@ -35,6 +35,15 @@ typedef struct {
 
 const FsKubeClientStats *fs_kube_client_stats (const FsKubeClient *client);
 
+/* How far a list is, for a caller that shows it: LISTING is its name ("pods"), PAGE the page
+ * arriving (from 1), BYTES the body bytes of the list so far.  Called for a list that has
+ * taken over a second, at most ten times a second, and once more with DONE when such a list
+ * ends (the caller erases what it showed).  The library prints nothing itself. */
+typedef void (*FsKubeProgress) (const char *listing, guint page, guint64 bytes, gboolean done,
+                                gpointer user_data);
+/* PROGRESS (NULL: none) hears of the lists of every fs_kube_load asked for progress. */
+void fs_kube_client_set_progress (FsKubeClient *client, FsKubeProgress progress, gpointer user_data);
+
 /* The resources fitscale reads.  A command asks for the ones it needs. */
 typedef enum {
   FS_KUBE_NODES = 1 << 0,
@@ -64,7 +73,8 @@ const FsKubeListing *fs_kube_listings (guint *n);
 /* Lists RESOURCES into a new snapshot, cluster-wide (pods without Succeeded and Failed ones:
  * they hold no room).  An optional API the server does not serve is skipped, and its name
  * appended to SKIPPED (may be NULL).  A list whose continue token expired (410) starts
- * again.  With PROGRESS, a one-line indicator on stderr once a list takes over a second. */
+ * again.  With PROGRESS, the client's progress callback hears of a list that takes over a
+ * second (fs_kube_client_set_progress). */
 FsSnapshot *fs_kube_load (FsKubeClient *client, guint resources, gboolean progress,
                           GPtrArray *skipped, GError **error);
 /* The same, and each listing's resourceVersion in VERSIONS (fs_kube_listings order; the
