@@ -343,6 +343,26 @@ print_answer (gboolean wide, const FsSnapshot *snapshot, const FsShape *shape,
     }
 }
 
+const FsCliCommand fs_cli_capacity = {
+  .name = "capacity",
+  .parameters = "",
+  .summary = "how many replicas of a pod shape fit, where, and what is missing",
+  .description =
+      "Places replicas of one pod shape on the snapshot with kube-scheduler's filters\n"
+      "(NodeUnschedulable, NodeName, TaintToleration, NodeAffinity, NodeResourcesFit,\n"
+      "PodTopologySpread, InterPodAffinity), adding each placed replica's request to its node.\n"
+      "Prints per node how many fit and why not more, the total, and the free room in total\n"
+      "beside the largest free piece on one node.  With --replicas N it says whether all N fit\n"
+      "and, if not, how many new nodes of each existing node shape would hold the rest.",
+  .epilogue =
+      "Examples:\n"
+      "  fitscale capacity -S cluster.json --request cpu=500m,memory=3Gi\n"
+      "  fitscale capacity -S examples/rag-api --from deployment/rag-api -n production --replicas 6\n"
+      "  fitscale capacity -S cluster.json --request memory=1Gi --vary memory=1Gi..8Gi\n"
+      "\nExit status: 0 answered, 1 --replicas N do not all fit, 2 bad input.\n",
+  .run = fs_cmd_capacity,
+};
+
 int
 fs_cmd_capacity (int argc, char **argv)
 {
@@ -370,23 +390,7 @@ fs_cmd_capacity (int argc, char **argv)
       "cpu=250m..4/250m (the step defaults to the first size)", "RES=FROM..TO[/STEP]" },
     { NULL }
   };
-  g_autoptr (GOptionContext) context = g_option_context_new ("- how many replicas of a shape fit, and where");
-  g_option_context_set_summary (
-      context,
-      "Places replicas of one pod shape on the snapshot with kube-scheduler's filters\n"
-      "(NodeUnschedulable, NodeName, TaintToleration, NodeAffinity, NodeResourcesFit,\n"
-      "PodTopologySpread, InterPodAffinity), adding each placed replica's request to its node.\n"
-      "Prints per node how many fit and why not more, the total, and the free room in total\n"
-      "beside the largest free piece on one node.  With --replicas N it says whether all N fit\n"
-      "and, if not, how many new nodes of each existing node shape would hold the rest.");
-  g_option_context_set_description (context,
-                                    "Examples:\n"
-                                    "  fitscale capacity -S cluster.json --request cpu=500m,memory=3Gi\n"
-                                    "  fitscale capacity -S examples/rag-api --from deployment/rag-api -n production --replicas 6\n"
-                                    "  fitscale capacity -S cluster.json --request memory=1Gi --vary memory=1Gi..8Gi\n"
-                                    "\nExit status: 0 answered, 1 --replicas N do not all fit, 2 bad input.\n");
-  g_option_context_add_main_entries (context, entries, NULL);
-  fs_cli_add_common (context, &options.common, TRUE);
+  g_autoptr (GOptionContext) context = fs_cli_context_new (&fs_cli_capacity, entries, &options.common, TRUE);
   FsOutputFormat format = FS_OUTPUT_TABLE;
   g_autoptr (GError) error = NULL;
   g_autoptr (FsSnapshot) snapshot = NULL;

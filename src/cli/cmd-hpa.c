@@ -263,6 +263,27 @@ print_answer (const FsHpaAnswer *answer)
     }
 }
 
+const FsCliCommand fs_cli_hpa = {
+  .name = "hpa",
+  .parameters = "[NAMESPACE/]NAME",
+  .summary = "what a HorizontalPodAutoscaler computes, metric by metric, and why",
+  .description =
+      "Replays the HorizontalPodAutoscaler controller on the snapshot: the target's pods\n"
+      "grouped as ready, unready (Pending, or not ready while cpu initializes), missing\n"
+      "(no metrics) or ignored (deleted, Failed, Succeeded); for each metric its value,\n"
+      "the ratio to the target against the tolerance band, and the proposed replicas, with\n"
+      "unready and missing pods rebalanced as the controller does; the winning metric; and\n"
+      "what minReplicas, maxReplicas and the behavior (or the legacy rules) make of it now\n"
+      "and once the stabilization windows have passed.  Values come from PodMetrics in the\n"
+      "snapshot (kubectl get --raw /apis/metrics.k8s.io/v1beta1/namespaces/NS/pods), else\n"
+      "from the HPA's own status.",
+  .epilogue =
+      "Examples:\n"
+      "  fitscale hpa -S examples/rag-api production/rag-api-hpa\n"
+      "  fitscale hpa -S cluster/ -n shop web --now 2026-10-09T14:00:00Z -o json\n",
+  .run = fs_cmd_hpa,
+};
+
 int
 fs_cmd_hpa (int argc, char **argv)
 {
@@ -277,24 +298,7 @@ fs_cmd_hpa (int argc, char **argv)
       "abs(1 - ratio) <= 0.1, which scales at exactly 110 % of target where 1.33+ does not", "1.MINOR" },
     { NULL }
   };
-  g_autoptr (GOptionContext) context = g_option_context_new ("[NAMESPACE/]NAME - what the HPA computes");
-  g_option_context_set_summary (
-      context,
-      "Replays the HorizontalPodAutoscaler controller on the snapshot: the target's pods\n"
-      "grouped as ready, unready (Pending, or not ready while cpu initializes), missing\n"
-      "(no metrics) or ignored (deleted, Failed, Succeeded); for each metric its value,\n"
-      "the ratio to the target against the tolerance band, and the proposed replicas, with\n"
-      "unready and missing pods rebalanced as the controller does; the winning metric; and\n"
-      "what minReplicas, maxReplicas and the behavior (or the legacy rules) make of it now\n"
-      "and once the stabilization windows have passed.  Values come from PodMetrics in the\n"
-      "snapshot (kubectl get --raw /apis/metrics.k8s.io/v1beta1/namespaces/NS/pods), else\n"
-      "from the HPA's own status.");
-  g_option_context_set_description (context,
-                                    "Examples:\n"
-                                    "  fitscale hpa -S examples/rag-api production/rag-api-hpa\n"
-                                    "  fitscale hpa -S cluster/ -n shop web --now 2026-10-09T14:00:00Z -o json\n");
-  g_option_context_add_main_entries (context, entries, NULL);
-  fs_cli_add_common (context, &options, TRUE);
+  g_autoptr (GOptionContext) context = fs_cli_context_new (&fs_cli_hpa, entries, &options, TRUE);
   FsOutputFormat format = FS_OUTPUT_TABLE;
   g_autoptr (GError) error = NULL;
   g_autoptr (FsSnapshot) snapshot = NULL;

@@ -205,6 +205,20 @@ print_curve (const FsHvpaAnswer *answer, FsHvpaSemantics semantics)
       }
 }
 
+const FsCliCommand fs_cli_hvpa = {
+  .name = "hvpa",
+  .parameters = "[NAMESPACE/]NAME",
+  .summary = "what the HVPA would apply now (stage, weights, blocked rules)",
+  .description =
+      "Reads the Hvpa, its target, and the HPA and VPA it owns from the snapshot and applies\n"
+      "the weight rules: the stage chosen by the current replica count and its vpaWeight,\n"
+      "the weighted replicas, per container the weighted requests (and limits), and every\n"
+      "rule that blocked a change (Weight, MinChange, StabilizationWindow, UpdatePolicy,\n"
+      "MaintenanceWindow) — what HVPA would apply now, ignoring node capacity.  Two\n"
+      "semantics: the design text's and the released controller's (docs/hvpa.md).",
+  .run = fs_cmd_hvpa,
+};
+
 int
 fs_cmd_hvpa (int argc, char **argv)
 {
@@ -220,17 +234,7 @@ fs_cmd_hvpa (int argc, char **argv)
       "Print the request-vs-replicas curve of each container resource, as a table and a chart", NULL },
     { NULL }
   };
-  g_autoptr (GOptionContext) context = g_option_context_new ("[NAMESPACE/]NAME - what the HVPA would apply now");
-  g_option_context_set_summary (
-      context,
-      "Reads the Hvpa, its target, and the HPA and VPA it owns from the snapshot and applies\n"
-      "the weight rules: the stage chosen by the current replica count and its vpaWeight,\n"
-      "the weighted replicas, per container the weighted requests (and limits), and every\n"
-      "rule that blocked a change (Weight, MinChange, StabilizationWindow, UpdatePolicy,\n"
-      "MaintenanceWindow) — what HVPA would apply now, ignoring node capacity.  Two\n"
-      "semantics: the design text's and the released controller's (docs/hvpa.md).");
-  g_option_context_add_main_entries (context, entries, NULL);
-  fs_cli_add_common (context, &options, TRUE);
+  g_autoptr (GOptionContext) context = fs_cli_context_new (&fs_cli_hvpa, entries, &options, TRUE);
   FsOutputFormat format = FS_OUTPUT_TABLE;
   g_autoptr (GError) error = NULL;
   g_autoptr (FsSnapshot) snapshot = NULL;

@@ -244,6 +244,26 @@ print_table (gboolean wide, const FsNodeSummary *rows, guint n_rows, const FsClu
           total->pods_bound, total->pods_pending);
 }
 
+const FsCliCommand fs_cli_nodes = {
+  .name = "nodes",
+  .parameters = "",
+  .summary = "per-node allocatable, requested and free resources",
+  .description =
+      "For every node of the snapshot: allocatable resources, what its bound pods\n"
+      "request (pods in phase Succeeded or Failed do not count; terminating pods do,\n"
+      "as in kube-scheduler), what is free, and the pod slots used.  The first row,\n"
+      "\"*\", is the cluster total; the footer sets the total free beside the largest\n"
+      "free piece on any one node: room in total is not room in one piece.",
+  .epilogue =
+      "Examples:\n"
+      "  kubectl get nodes,pods -A -o json > cluster.json\n"
+      "  fitscale nodes --snapshot cluster.json\n"
+      "  fitscale nodes -S examples/rag-api -o wide\n"
+      "  fitscale nodes -S nodes.json -S pods.json -o json\n"
+      "  fitscale nodes -l node.kubernetes.io/instance-type=m5.xlarge\n",
+  .run = fs_cmd_nodes,
+};
+
 int
 fs_cmd_nodes (int argc, char **argv)
 {
@@ -255,22 +275,7 @@ fs_cmd_nodes (int argc, char **argv)
       "the total row sums them", "SELECTOR" },
     { NULL }
   };
-  g_autoptr (GOptionContext) context = g_option_context_new ("- what each node offers");
-  g_option_context_set_summary (
-      context, "For every node of the snapshot: allocatable resources, what its bound pods\n"
-               "request (pods in phase Succeeded or Failed do not count; terminating pods do,\n"
-               "as in kube-scheduler), what is free, and the pod slots used.  The first row,\n"
-               "\"*\", is the cluster total; the footer sets the total free beside the largest\n"
-               "free piece on any one node: room in total is not room in one piece.");
-  g_option_context_set_description (context,
-                                    "Examples:\n"
-                                    "  kubectl get nodes,pods -A -o json > cluster.json\n"
-                                    "  fitscale nodes --snapshot cluster.json\n"
-                                    "  fitscale nodes -S examples/rag-api -o wide\n"
-                                    "  fitscale nodes -S nodes.json -S pods.json -o json\n"
-                                    "  fitscale nodes -l node.kubernetes.io/instance-type=m5.xlarge\n");
-  g_option_context_add_main_entries (context, entries, NULL);
-  fs_cli_add_common (context, &options, TRUE);
+  g_autoptr (GOptionContext) context = fs_cli_context_new (&fs_cli_nodes, entries, &options, TRUE);
   FsOutputFormat format = FS_OUTPUT_TABLE;
   g_autoptr (GError) error = NULL;
   g_autoptr (FsSnapshot) snapshot = NULL;

@@ -60,20 +60,27 @@ print_table (const QuantityRow *rows, guint n_rows)
   fs_table_print (table, stdout);
 }
 
+const FsCliCommand fs_cli_quantity = {
+  .name = "quantity",
+  .parameters = "QUANTITY...",
+  .summary = "parse Kubernetes quantities and print their exact values",
+  .description =
+      "Parses each QUANTITY as the Kubernetes API server does (resource.Quantity) and\n"
+      "prints its canonical form, its value rounded up to a whole unit (Value) and\n"
+      "its value in thousandths, rounded up (MilliValue).  A value beyond int64 is\n"
+      "shown as null in JSON.  Exit status 2 names the first invalid quantity.",
+  .epilogue =
+      "Examples:\n"
+      "  fitscale quantity 1.5Gi 100m 1e3\n"
+      "  fitscale quantity -o json 0.5n 8Ei\n",
+  .run = fs_cmd_quantity,
+};
+
 int
 fs_cmd_quantity (int argc, char **argv)
 {
   FsCommonOptions options = { 0 };
-  g_autoptr (GOptionContext) context = g_option_context_new ("QUANTITY... - exact Kubernetes quantities");
-  g_option_context_set_summary (
-      context, "Parses each QUANTITY as the Kubernetes API server does (resource.Quantity) and\n"
-               "prints its canonical form, its value rounded up to a whole unit (Value) and\n"
-               "its value in thousandths, rounded up (MilliValue).  A value beyond int64 is\n"
-               "shown as null in JSON.  Exit status 2 names the first invalid quantity.");
-  g_option_context_set_description (context, "Examples:\n"
-                                             "  fitscale quantity 1.5Gi 100m 1e3\n"
-                                             "  fitscale quantity -o json 0.5n 8Ei\n");
-  fs_cli_add_common (context, &options, FALSE);
+  g_autoptr (GOptionContext) context = fs_cli_context_new (&fs_cli_quantity, NULL, &options, FALSE);
   int status = FS_EXIT_OK;
   FsOutputFormat format;
   g_autoptr (GError) error = NULL;

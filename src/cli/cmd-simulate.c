@@ -191,6 +191,27 @@ print_table (GArray *timeline)
   print_chart (timeline);
 }
 
+const FsCliCommand fs_cli_simulate = {
+  .name = "simulate",
+  .parameters = "",
+  .summary = "replay a load trace through the HPA loop, sync by sync",
+  .description =
+      "Runs the HPA's loop every sync period over the trace: the replica calculator on the\n"
+      "ready pods (pods still starting, or Pending because they fit on no node, count as\n"
+      "unready, as the controller counts them), then the limits and the behavior with the\n"
+      "controller's own history, seeded as upstream seeds a new HPA.  With --snapshot, new\n"
+      "pods of the HPA's target are placed by the scheduler's filters: those that do not\n"
+      "fit stay Pending, and the HPA stalls as it does in a real cluster.  -o csv writes the\n"
+      "timeline as CSV; -o json has {\"timeline\": [{t, replicas, recommendation,\n"
+      "stabilized, limit, reason, ...}]}, one row per sync.",
+  .epilogue =
+      "Examples:\n"
+      "  fitscale simulate --hpa hpa.yaml --trace load.csv --startup 30s\n"
+      "  fitscale simulate --hpa examples/rag-api/hpa.json -S examples/rag-api \\\n"
+      "      --trace spike.csv --replicas 2 -o csv\n",
+  .run = fs_cmd_simulate,
+};
+
 int
 fs_cmd_simulate (int argc, char **argv)
 {
@@ -214,24 +235,7 @@ fs_cmd_simulate (int argc, char **argv)
       "1.MINOR" },
     { NULL }
   };
-  g_autoptr (GOptionContext) context = g_option_context_new ("- replay a load trace through the HPA");
-  g_option_context_set_summary (
-      context,
-      "Runs the HPA's loop every sync period over the trace: the replica calculator on the\n"
-      "ready pods (pods still starting, or Pending because they fit on no node, count as\n"
-      "unready, as the controller counts them), then the limits and the behavior with the\n"
-      "controller's own history, seeded as upstream seeds a new HPA.  With --snapshot, new\n"
-      "pods of the HPA's target are placed by the scheduler's filters: those that do not\n"
-      "fit stay Pending, and the HPA stalls as it does in a real cluster.  -o csv writes the\n"
-      "timeline as CSV; -o json has {\"timeline\": [{t, replicas, recommendation,\n"
-      "stabilized, limit, reason, ...}]}, one row per sync.");
-  g_option_context_set_description (context,
-                                    "Examples:\n"
-                                    "  fitscale simulate --hpa hpa.yaml --trace load.csv --startup 30s\n"
-                                    "  fitscale simulate --hpa examples/rag-api/hpa.json -S examples/rag-api \\\n"
-                                    "      --trace spike.csv --replicas 2 -o csv\n");
-  g_option_context_add_main_entries (context, entries, NULL);
-  fs_cli_add_common (context, &options.common, TRUE);
+  g_autoptr (GOptionContext) context = fs_cli_context_new (&fs_cli_simulate, entries, &options.common, TRUE);
   FsOutputFormat format = FS_OUTPUT_TABLE;
   g_autoptr (GError) error = NULL;
   gboolean csv = FALSE; /* -o csv, beside the common wide/json/yaml */

@@ -402,6 +402,26 @@ run_watch (WhyOptions *options, FsOutputFormat format, const char *argument)
   return status;
 }
 
+const FsCliCommand fs_cli_why = {
+  .name = "why",
+  .parameters = "[NAMESPACE/]POD",
+  .summary = "why a pod is Pending, and the smallest fixes",
+  .description =
+      "Runs kube-scheduler's filters for the pod against every node of the snapshot and\n"
+      "prints, per node, the first filter that rejects it and by how much it is short; the\n"
+      "FailedScheduling message the scheduler would write (beside the one the cluster\n"
+      "recorded, when the snapshot holds it); whether the cluster has room in total but not\n"
+      "in one piece; and fixes, each checked against the snapshot: a lower request, new\n"
+      "nodes of an existing shape, fewer replicas, a toleration, a relaxed node selector,\n"
+      "or the lower-priority pods preemption could evict.",
+  .epilogue =
+      "Examples:\n"
+      "  fitscale why -S cluster.json production/rag-api-7948f7fb7-dc5k8\n"
+      "  fitscale why -S examples/rag-api --all -n production\n"
+      "  fitscale why -S cluster.json --all -A -o json\n",
+  .run = fs_cmd_why,
+};
+
 int
 fs_cmd_why (int argc, char **argv)
 {
@@ -423,23 +443,7 @@ fs_cmd_why (int argc, char **argv)
       "With --watch: stop after this many rounds of watches (default: never)", "N" },
     { NULL }
   };
-  g_autoptr (GOptionContext) context = g_option_context_new ("[NAMESPACE/]POD - why a pod is Pending");
-  g_option_context_set_summary (
-      context,
-      "Runs kube-scheduler's filters for the pod against every node of the snapshot and\n"
-      "prints, per node, the first filter that rejects it and by how much it is short; the\n"
-      "FailedScheduling message the scheduler would write (beside the one the cluster\n"
-      "recorded, when the snapshot holds it); whether the cluster has room in total but not\n"
-      "in one piece; and fixes, each checked against the snapshot: a lower request, new\n"
-      "nodes of an existing shape, fewer replicas, a toleration, a relaxed node selector,\n"
-      "or the lower-priority pods preemption could evict.");
-  g_option_context_set_description (context,
-                                    "Examples:\n"
-                                    "  fitscale why -S cluster.json production/rag-api-7948f7fb7-dc5k8\n"
-                                    "  fitscale why -S examples/rag-api --all -n production\n"
-                                    "  fitscale why -S cluster.json --all -A -o json\n");
-  g_option_context_add_main_entries (context, entries, NULL);
-  fs_cli_add_common (context, &options.common, TRUE);
+  g_autoptr (GOptionContext) context = fs_cli_context_new (&fs_cli_why, entries, &options.common, TRUE);
   FsOutputFormat format = FS_OUTPUT_TABLE;
   g_autoptr (GError) error = NULL;
   g_autoptr (FsSnapshot) snapshot = NULL;

@@ -27,9 +27,26 @@ typedef struct {
   char *context_namespace; /* live: the namespace the kubeconfig context sets, NULL if none */
 } FsCommonOptions;
 
-/* Adds --snapshot, -o and -q, and kubectl's connection flags, to CONTEXT's main group,
- * writing into OPTIONS (WITH_SNAPSHOT FALSE: -o and -q only). */
-void fs_cli_add_common (GOptionContext *context, FsCommonOptions *options, gboolean with_snapshot);
+/* A subcommand: what main lists and dispatches, and the text of its --help.  The summary is
+ * the one line main lists (first letter capitalized), the usage line ends with and the man
+ * page fitscale-NAME(1) names it by. */
+typedef struct {
+  const char *name;        /* "nodes": `fitscale nodes` */
+  const char *parameters;  /* the arguments in the usage line, after [OPTION…]; "" for none */
+  const char *summary;     /* one line, lower case: "per-node allocatable, ..." */
+  const char *description; /* the paragraph under the usage line */
+  const char *epilogue;    /* after the options: examples, exit status; NULL for none */
+  int (*run) (int argc, char **argv);
+} FsCliCommand;
+
+extern const FsCliCommand fs_cli_capacity, fs_cli_hpa, fs_cli_hvpa, fs_cli_nodes, fs_cli_plan,
+    fs_cli_quantity, fs_cli_serve, fs_cli_simulate, fs_cli_why;
+
+/* COMMAND's options: its usage line, description and epilogue; ENTRIES (NULL for none); then
+ * --snapshot, -o, -q and kubectl's connection flags, writing into OPTIONS (WITH_SNAPSHOT
+ * FALSE: -o and -q only). */
+GOptionContext *fs_cli_context_new (const FsCliCommand *command, const GOptionEntry *entries,
+                                    FsCommonOptions *options, gboolean with_snapshot);
 void fs_cli_common_clear (FsCommonOptions *options);
 /* Parses argv; on failure prints "fitscale CMD: message" and the usage hint. */
 gboolean fs_cli_parse (GOptionContext *context, const char *command, int *argc, char ***argv);

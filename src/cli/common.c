@@ -10,8 +10,8 @@
 #include "fitscale/model/error.h"
 #include "fitscale/model/timeutil.h"
 
-void
-fs_cli_add_common (GOptionContext *context, FsCommonOptions *options, gboolean with_snapshot)
+static void
+add_common (GOptionContext *context, FsCommonOptions *options, gboolean with_snapshot)
 {
   GOptionEntry entries[] = {
     { "snapshot", 'S', 0, G_OPTION_ARG_FILENAME_ARRAY, &options->snapshot_paths,
@@ -49,6 +49,22 @@ fs_cli_add_common (GOptionContext *context, FsCommonOptions *options, gboolean w
     { NULL }
   };
   g_option_context_add_main_entries (context, connection, NULL);
+}
+
+GOptionContext *
+fs_cli_context_new (const FsCliCommand *command, const GOptionEntry *entries,
+                    FsCommonOptions *options, gboolean with_snapshot)
+{
+  g_autofree char *usage = g_strdup_printf ("%s%s- %s", command->parameters,
+                                            command->parameters[0] != '\0' ? " " : "", command->summary);
+  GOptionContext *context = g_option_context_new (usage);
+  g_option_context_set_summary (context, command->description);
+  if (command->epilogue != NULL)
+    g_option_context_set_description (context, command->epilogue);
+  if (entries != NULL)
+    g_option_context_add_main_entries (context, entries, NULL);
+  add_common (context, options, with_snapshot);
+  return context;
 }
 
 void
