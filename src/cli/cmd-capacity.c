@@ -89,16 +89,15 @@ parse_vary (const char *text, char **name, int64_t *from, int64_t *to, int64_t *
 
 static int
 run_vary (const FsSnapshot *snapshot, const FsShape *shape, const CapacityOptions *options,
-          FsOutputFormat format)
+          FsOutputFormat format, GError **error)
 {
-  g_autoptr (GError) error = NULL;
   g_autofree char *name = NULL;
   int64_t from, to, step;
   g_autoptr (GArray) points = g_array_new (FALSE, FALSE, sizeof (FsFrontierPoint));
-  if (!parse_vary (options->vary, &name, &from, &to, &step, &error)
+  if (!parse_vary (options->vary, &name, &from, &to, &step, error)
       || !fs_capacity_frontier (snapshot, fs_shape_pod (shape), fs_shape_workload (shape), name,
-                                from, to, step, points, &error))
-    return fs_cli_fail ("capacity", error);
+                                from, to, step, points, error))
+    return FS_EXIT_ERROR;
   char text[32];
   if (format == FS_OUTPUT_JSON || format == FS_OUTPUT_YAML)
     {
@@ -396,21 +395,16 @@ fs_cmd_capacity (int argc, char **argv)
   g_autoptr (FsSnapshot) snapshot = NULL;
   g_autoptr (FsShape) shape = NULL;
   int status = FS_EXIT_OK;
-  if (!fs_cli_parse (context, "capacity", &argc, &argv))
+  if (!g_option_context_parse (context, &argc, &argv, &error)
+      || !fs_output_parse (options.common.output, &format, &error))
     status = FS_EXIT_ERROR;
-  else if (!fs_output_parse (options.common.output, &format, &error))
-    status = fs_cli_fail ("capacity", error);
   else if (argc > 1)
-    {
-      fprintf (stderr, "fitscale capacity: unexpected argument \"%s\"\n", argv[1]);
-      status = FS_EXIT_ERROR;
-    }
-  else if ((snapshot = fs_cli_load ("capacity", &options.common, FS_KUBE_NODES | FS_KUBE_PODS | FS_KUBE_NAMESPACES | FS_KUBE_WORKLOADS)) == NULL)
+    status = fs_cli_usage (&error, "unexpected argument \"%s\"", argv[1]);
+  else if ((snapshot = fs_cli_load (fs_cli_capacity.name, &options.common, FS_KUBE_NODES | FS_KUBE_PODS | FS_KUBE_NAMESPACES | FS_KUBE_WORKLOADS, &error)) == NULL
+           || (shape = build_shape (snapshot, &options, &error)) == NULL)
     status = FS_EXIT_ERROR;
-  else if ((shape = build_shape (snapshot, &options, &error)) == NULL)
-    status = fs_cli_fail ("capacity", error);
   else if (options.vary != NULL)
-    status = run_vary (snapshot, shape, &options, format);
+    status = run_vary (snapshot, shape, &options, format, &error);
   else
     {
       g_autoptr (FsCapacityAnswer) answer = fs_capacity_answer (snapshot, fs_shape_pod (shape),
@@ -426,6 +420,8 @@ fs_cmd_capacity (int argc, char **argv)
       if (options.replicas >= 0 && answer->pack.pending > 0)
         status = FS_EXIT_VERDICT;
     }
+  if (error != NULL)
+    status = fs_cli_fail (fs_cli_capacity.name, error);
   options_clear (&options);
   return status;
 }

@@ -241,29 +241,21 @@ fs_cmd_hvpa (int argc, char **argv)
   int status = FS_EXIT_OK;
   int64_t now_seconds = 0;
   FsHvpaSemantics semantics = FS_HVPA_SEMANTICS_DESIGN;
-  if (!fs_cli_parse (context, "hvpa", &argc, &argv))
+  if (!g_option_context_parse (context, &argc, &argv, &error)
+      || !fs_output_parse (options.output, &format, &error))
     status = FS_EXIT_ERROR;
-  else if (!fs_output_parse (options.output, &format, &error))
-    status = fs_cli_fail ("hvpa", error);
   else if (argc != 2)
-    {
-      fprintf (stderr, "fitscale hvpa: give one Hvpa: NAMESPACE/NAME, or NAME with -n\n");
-      status = FS_EXIT_ERROR;
-    }
+    status = fs_cli_usage (&error, "give one Hvpa: NAMESPACE/NAME, or NAME with -n");
   else if (semantics_text != NULL && strcmp (semantics_text, "design") != 0
            && strcmp (semantics_text, "hvpa") != 0)
-    {
-      fprintf (stderr, "fitscale hvpa: --semantics is design or hvpa\n");
-      status = FS_EXIT_ERROR;
-    }
-  else if (!fs_cli_parse_now ("hvpa", now_text, &now_seconds))
-    status = FS_EXIT_ERROR;
-  else if ((snapshot = fs_cli_load ("hvpa", &options, FS_KUBE_PODS | FS_KUBE_WORKLOADS | FS_KUBE_HPAS | FS_KUBE_VPAS | FS_KUBE_HVPAS)) == NULL)
+    status = fs_cli_usage (&error, "--semantics is design or hvpa");
+  else if (!fs_cli_parse_now (now_text, &now_seconds, &error)
+           || (snapshot = fs_cli_load (fs_cli_hvpa.name, &options, FS_KUBE_PODS | FS_KUBE_WORKLOADS | FS_KUBE_HPAS | FS_KUBE_VPAS | FS_KUBE_HVPAS, &error)) == NULL)
     status = FS_EXIT_ERROR;
   if (status != FS_EXIT_OK)
     {
       fs_cli_common_clear (&options);
-      return status;
+      return fs_cli_fail (fs_cli_hvpa.name, error);
     }
   if (g_strcmp0 (semantics_text, "hvpa") == 0)
     semantics = FS_HVPA_SEMANTICS_HVPA;
@@ -273,11 +265,12 @@ fs_cmd_hvpa (int argc, char **argv)
   g_autofree FsHvpaAnswer *answer = g_new0 (FsHvpaAnswer, 1);
   if (hvpa == NULL)
     {
-      fprintf (stderr, "fitscale hvpa: Hvpa \"%s\" not found in namespace \"%s\" of the snapshot\n", name, ns);
+      g_set_error (&error, FS_ERROR, FS_ERROR_NOT_FOUND,
+                   "Hvpa \"%s\" not found in namespace \"%s\" of the snapshot", name, ns);
       status = FS_EXIT_ERROR;
     }
   else if (!fs_hvpa_explain (snapshot, hvpa, semantics, now_seconds * 1000, answer, &error))
-    status = fs_cli_fail ("hvpa", error);
+    status = FS_EXIT_ERROR;
   else if (format == FS_OUTPUT_JSON || format == FS_OUTPUT_YAML)
     emit_answer (format, answer, semantics);
   else
@@ -286,6 +279,8 @@ fs_cmd_hvpa (int argc, char **argv)
       if (curve)
         print_curve (answer, semantics);
     }
+  if (error != NULL)
+    status = fs_cli_fail (fs_cli_hvpa.name, error);
   fs_cli_common_clear (&options);
   return status;
 }

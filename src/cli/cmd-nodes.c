@@ -281,32 +281,24 @@ fs_cmd_nodes (int argc, char **argv)
   g_autoptr (FsSnapshot) snapshot = NULL;
   g_autoptr (FsLabelSelector) selector = NULL;
   int status = FS_EXIT_OK;
-  if (!fs_cli_parse (context, "nodes", &argc, &argv))
+  if (!g_option_context_parse (context, &argc, &argv, &error)
+      || !fs_output_parse (options.output, &format, &error))
     status = FS_EXIT_ERROR;
-  else if (!fs_output_parse (options.output, &format, &error))
-    status = fs_cli_fail ("nodes", error);
   else if (argc > 1)
-    {
-      fprintf (stderr, "fitscale nodes: unexpected argument \"%s\"\n", argv[1]);
-      status = FS_EXIT_ERROR;
-    }
-  else if (selector_text != NULL && (selector = fs_label_selector_parse (selector_text, &error)) == NULL)
-    {
-      g_prefix_error (&error, "-l: ");
-      status = fs_cli_fail ("nodes", error);
-    }
-  else if ((snapshot = fs_cli_load ("nodes", &options, FS_KUBE_NODES | FS_KUBE_PODS)) == NULL)
+    status = fs_cli_usage (&error, "unexpected argument \"%s\"", argv[1]);
+  else if (!fs_cli_parse_selector (selector_text, &selector, &error)
+           || (snapshot = fs_cli_load (fs_cli_nodes.name, &options, FS_KUBE_NODES | FS_KUBE_PODS, &error)) == NULL)
     status = FS_EXIT_ERROR;
   if (status != FS_EXIT_OK)
     {
       fs_cli_common_clear (&options);
-      return status;
+      return fs_cli_fail (fs_cli_nodes.name, error);
     }
   g_autofree FsNodeSummary *rows = g_new0 (FsNodeSummary, MAX (snapshot->n_nodes, 1));
   FsClusterSummary total;
   guint n_rows = 0;
   if (!fs_nodes_summarize (snapshot, selector, rows, &n_rows, &total, &error))
-    status = fs_cli_fail ("nodes", error);
+    status = fs_cli_fail (fs_cli_nodes.name, error);
   else if (format == FS_OUTPUT_JSON || format == FS_OUTPUT_YAML)
     emit_document (format, rows, n_rows, &total);
   else

@@ -707,29 +707,24 @@ fs_cmd_plan (int argc, char **argv)
   FsPlanRequest request;
   int64_t now_seconds = 0;
   int status = FS_EXIT_OK;
-  if (!fs_cli_parse (context, "plan", &argc, &argv))
+  if (!g_option_context_parse (context, &argc, &argv, &error)
+      || !fs_output_parse (options.common.output, &format, &error))
     status = FS_EXIT_ERROR;
-  else if (!fs_output_parse (options.common.output, &format, &error))
-    status = fs_cli_fail ("plan", error);
   else if (argc != 2)
-    {
-      fprintf (stderr, "fitscale plan: give one workload: hvpa/NAME, deployment/NAME or statefulset/NAME\n");
-      status = FS_EXIT_ERROR;
-    }
-  else if (!build_request (&options, argv[1], &request, &error))
-    status = fs_cli_fail ("plan", error);
-  else if (!fs_cli_parse_now ("plan", options.now, &now_seconds))
-    status = FS_EXIT_ERROR;
-  else if ((snapshot = fs_cli_load ("plan", &options.common, FS_KUBE_NODES | FS_KUBE_PODS | FS_KUBE_NAMESPACES | FS_KUBE_WORKLOADS | FS_KUBE_HPAS | FS_KUBE_VPAS | FS_KUBE_HVPAS | FS_KUBE_POD_METRICS)) == NULL)
+    status = fs_cli_usage (&error, "give one workload: hvpa/NAME, deployment/NAME or statefulset/NAME");
+  else if (!build_request (&options, argv[1], &request, &error)
+           || !fs_cli_parse_now (options.now, &now_seconds, &error)
+           || (snapshot = fs_cli_load (fs_cli_plan.name, &options.common, FS_KUBE_NODES | FS_KUBE_PODS | FS_KUBE_NAMESPACES | FS_KUBE_WORKLOADS | FS_KUBE_HPAS | FS_KUBE_VPAS | FS_KUBE_HVPAS | FS_KUBE_POD_METRICS, &error)) == NULL)
     status = FS_EXIT_ERROR;
   else
     {
       request.now_ms = now_seconds * 1000;
       if (options.namespace == NULL && options.common.context_namespace != NULL)
         request.namespace = options.common.context_namespace;
-      if ((answer = fs_plan (snapshot, &request, &error)) == NULL)
-        status = fs_cli_fail ("plan", error);
+      answer = fs_plan (snapshot, &request, &error);
     }
+  if (error != NULL)
+    status = fs_cli_fail (fs_cli_plan.name, error);
   if (answer != NULL)
     {
       if (options.apply_patch)

@@ -86,21 +86,17 @@ fs_cmd_quantity (int argc, char **argv)
   g_autoptr (GError) error = NULL;
   g_autoptr (GArray) rows = g_array_new (FALSE, TRUE, sizeof (QuantityRow));
   g_array_set_clear_func (rows, (GDestroyNotify) row_clear);
-  if (!fs_cli_parse (context, "quantity", &argc, &argv))
+  if (!g_option_context_parse (context, &argc, &argv, &error)
+      || !fs_output_parse (options.output, &format, &error))
     status = FS_EXIT_ERROR;
-  else if (!fs_output_parse (options.output, &format, &error))
-    status = fs_cli_fail ("quantity", error);
   else if (argc < 2)
-    {
-      fprintf (stderr, "fitscale quantity: give at least one quantity, e.g. 1.5Gi\n");
-      status = FS_EXIT_ERROR;
-    }
+    status = fs_cli_usage (&error, "give at least one quantity, e.g. 1.5Gi");
   for (int i = 1; status == FS_EXIT_OK && i < argc; i++)
     {
       g_autoptr (FsQuantity) quantity = fs_quantity_parse (argv[i], -1, &error);
       if (quantity == NULL)
         {
-          status = fs_cli_fail ("quantity", error);
+          status = FS_EXIT_ERROR;
           break;
         }
       QuantityRow row = { .input = argv[i], .canonical = fs_quantity_to_string (quantity) };
@@ -112,6 +108,8 @@ fs_cmd_quantity (int argc, char **argv)
     emit_rows (format, (const QuantityRow *) (gpointer) rows->data, rows->len);
   else if (status == FS_EXIT_OK)
     print_table ((const QuantityRow *) (gpointer) rows->data, rows->len);
+  else
+    fs_cli_fail (fs_cli_quantity.name, error);
   fs_cli_common_clear (&options);
   return status;
 }

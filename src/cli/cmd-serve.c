@@ -629,18 +629,19 @@ fs_cmd_serve (int argc, char **argv)
   g_mutex_init (&service.cache_lock);
   service.plan_cache = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, cached_plan_free);
   int status = FS_EXIT_OK;
-  if (!fs_cli_parse (context, "serve", &argc, &argv))
-    status = FS_EXIT_ERROR;
+  g_autoptr (GError) error = NULL;
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    status = fs_cli_fail (fs_cli_serve.name, error);
   else if (argc > 1 || max_in_flight < 1 || max_body_kib < 1 || threads < 0)
     {
-      fprintf (stderr, "fitscale serve: takes no arguments; --max-in-flight and --max-body are positive\n");
-      status = FS_EXIT_ERROR;
+      fs_cli_usage (&error, "takes no arguments; --max-in-flight and --max-body are positive");
+      status = fs_cli_fail (fs_cli_serve.name, error);
     }
   else if (common.snapshot_paths != NULL)
     {
-      service.offline = fs_cli_load ("serve", &common, SERVE_RESOURCES);
+      service.offline = fs_cli_load (fs_cli_serve.name, &common, SERVE_RESOURCES, &error);
       service.loaded_at = g_get_real_time ();
-      status = service.offline != NULL ? FS_EXIT_OK : FS_EXIT_ERROR;
+      status = service.offline != NULL ? FS_EXIT_OK : fs_cli_fail (fs_cli_serve.name, error);
     }
   else
     {

@@ -240,10 +240,10 @@ fs_cmd_simulate (int argc, char **argv)
   g_autoptr (GError) error = NULL;
   gboolean csv = FALSE; /* -o csv, beside the common wide/json/yaml */
   int status = FS_EXIT_OK;
-  if (!fs_cli_parse (context, "simulate", &argc, &argv))
+  if (!g_option_context_parse (context, &argc, &argv, &error))
     {
       options_clear (&options);
-      return FS_EXIT_ERROR;
+      return fs_cli_fail (fs_cli_simulate.name, error);
     }
   csv = g_strcmp0 (options.common.output, "csv") == 0;
   FsSimulateOptions sim = { .replicas = (int32_t) options.replicas };
@@ -255,17 +255,13 @@ fs_cmd_simulate (int argc, char **argv)
       || !parse_seconds ("--startup", options.startup, 30, &sim.startup_s, &error)
       || !parse_seconds ("--sync", options.sync, 15, &sim.sync_s, &error)
       || !parse_seconds ("--duration", options.duration, 0, &sim.duration_s, &error))
-    status = fs_cli_fail ("simulate", error);
+    status = FS_EXIT_ERROR;
   else if (options.hpa_path == NULL || options.trace_path == NULL || argc > 1 || sim.sync_s <= 0)
-    {
-      fprintf (stderr, "fitscale simulate: give --hpa FILE and --trace FILE (and a sync period over 0)\n");
-      status = FS_EXIT_ERROR;
-    }
+    status = fs_cli_usage (&error, "give --hpa FILE and --trace FILE (and a sync period over 0)");
   else if ((hpa_snapshot = load_hpa (options.hpa_path, &hpa, &error)) == NULL
-           || !fs_trace_load (options.trace_path, &trace, &error))
-    status = fs_cli_fail ("simulate", error);
-  else if (fs_cli_names_cluster (&options.common)
-           && (snapshot = fs_cli_load ("simulate", &options.common, FS_KUBE_NODES | FS_KUBE_PODS | FS_KUBE_NAMESPACES | FS_KUBE_WORKLOADS)) == NULL)
+           || !fs_trace_load (options.trace_path, &trace, &error)
+           || (fs_cli_names_cluster (&options.common)
+               && (snapshot = fs_cli_load (fs_cli_simulate.name, &options.common, FS_KUBE_NODES | FS_KUBE_PODS | FS_KUBE_NAMESPACES | FS_KUBE_WORKLOADS, &error)) == NULL))
     status = FS_EXIT_ERROR;
   if (status == FS_EXIT_OK)
     {
@@ -281,7 +277,7 @@ fs_cmd_simulate (int argc, char **argv)
       sim.symmetric_tolerance = minor < 33;
       g_autoptr (GArray) timeline = g_array_new (FALSE, TRUE, sizeof (FsSimulateStep));
       if (!fs_simulate (&hpa, &trace, &sim, timeline, &error))
-        status = fs_cli_fail ("simulate", error);
+        status = FS_EXIT_ERROR;
       else if (csv)
         print_csv (timeline);
       else if (format == FS_OUTPUT_JSON || format == FS_OUTPUT_YAML)
@@ -289,6 +285,8 @@ fs_cmd_simulate (int argc, char **argv)
       else
         print_table (timeline);
     }
+  if (error != NULL)
+    status = fs_cli_fail (fs_cli_simulate.name, error);
   fs_trace_clear (&trace);
   options_clear (&options);
   return status;

@@ -354,7 +354,7 @@ answer (const FsSnapshot *snapshot, const WhyOptions *options, FsOutputFormat fo
   g_autoptr (GError) error = NULL;
   const FsPod *pod = find_pod (snapshot, argument, fs_cli_namespace (&options->common, options->namespace), &error);
   if (pod == NULL)
-    return fs_cli_fail ("why", error);
+    return fs_cli_fail (fs_cli_why.name, error);
   g_autoptr (FsDiagnosis) diagnosis = fs_diagnose (snapshot, pod);
   if (format == FS_OUTPUT_JSON || format == FS_OUTPUT_YAML)
     {
@@ -394,7 +394,7 @@ run_watch (WhyOptions *options, FsOutputFormat format, const char *argument)
       g_autoptr (GError) error = NULL;
       if (!fs_kube_cache_watch (live.cache, timeout, &changed, &error))
         {
-          status = fs_cli_fail ("why", error);
+          status = fs_cli_fail (fs_cli_why.name, error);
           break;
         }
     }
@@ -449,37 +449,25 @@ fs_cmd_why (int argc, char **argv)
   g_autoptr (FsSnapshot) snapshot = NULL;
   g_autoptr (FsLabelSelector) selector = NULL;
   int status = FS_EXIT_OK;
-  if (!fs_cli_parse (context, "why", &argc, &argv))
+  if (!g_option_context_parse (context, &argc, &argv, &error)
+      || !fs_output_parse (options.common.output, &format, &error))
     status = FS_EXIT_ERROR;
-  else if (!fs_output_parse (options.common.output, &format, &error))
-    status = fs_cli_fail ("why", error);
   else if (options.all ? argc != 1 : argc != 2)
-    {
-      fprintf (stderr, "fitscale why: give one pod (NAMESPACE/NAME, or NAME with -n), or --all\n");
-      status = FS_EXIT_ERROR;
-    }
-  else if (options.selector != NULL
-           && (options.parsed_selector = selector = fs_label_selector_parse (options.selector, &error)) == NULL)
-    {
-      g_prefix_error (&error, "-l: ");
-      status = fs_cli_fail ("why", error);
-    }
-  else if (options.selector != NULL && !options.all)
-    {
-      fprintf (stderr, "fitscale why: -l selects among --all\n");
-      status = FS_EXIT_ERROR;
-    }
+    status = fs_cli_usage (&error, "give one pod (NAMESPACE/NAME, or NAME with -n), or --all");
+  else if (!fs_cli_parse_selector (options.selector, &selector, &error))
+    status = FS_EXIT_ERROR;
+  else if ((options.parsed_selector = selector) != NULL && !options.all)
+    status = fs_cli_usage (&error, "-l selects among --all");
   else if (options.watch && options.common.snapshot_paths != NULL)
-    {
-      fprintf (stderr, "fitscale why: --watch reads a live cluster: drop --snapshot\n");
-      status = FS_EXIT_ERROR;
-    }
+    status = fs_cli_usage (&error, "--watch reads a live cluster: drop --snapshot");
   else if (options.watch)
     status = run_watch (&options, format, options.all ? NULL : argv[1]);
-  else if ((snapshot = fs_cli_load ("why", &options.common, WHY_RESOURCES)) == NULL)
+  else if ((snapshot = fs_cli_load (fs_cli_why.name, &options.common, WHY_RESOURCES, &error)) == NULL)
     status = FS_EXIT_ERROR;
   else
     status = answer (snapshot, &options, format, options.all ? NULL : argv[1]);
+  if (error != NULL)
+    status = fs_cli_fail (fs_cli_why.name, error);
   fs_cli_common_clear (&options.common);
   g_free (options.namespace);
   g_free (options.selector);

@@ -48,12 +48,11 @@ extern const FsCliCommand fs_cli_capacity, fs_cli_hpa, fs_cli_hvpa, fs_cli_nodes
 GOptionContext *fs_cli_context_new (const FsCliCommand *command, const GOptionEntry *entries,
                                     FsCommonOptions *options, gboolean with_snapshot);
 void fs_cli_common_clear (FsCommonOptions *options);
-/* Parses argv; on failure prints "fitscale CMD: message" and the usage hint. */
-gboolean fs_cli_parse (GOptionContext *context, const char *command, int *argc, char ***argv);
 /* The snapshot the options name: --snapshot files, or else the cluster the connection flags
- * and kubeconfig point to, listing RESOURCES (FsKubeResources).  Prints the error and
- * returns NULL on failure. */
-FsSnapshot *fs_cli_load (const char *command, FsCommonOptions *options, guint resources);
+ * and kubeconfig point to, listing RESOURCES (FsKubeResources).  Notes (skipped kinds) go
+ * to stderr for COMMAND unless -q. */
+FsSnapshot *fs_cli_load (const char *command, FsCommonOptions *options, guint resources,
+                         GError **error);
 /* A live cluster kept by a watch cache (why --watch). */
 typedef struct {
   FsKubeClient *client;
@@ -73,10 +72,14 @@ const char *fs_cli_namespace (const FsCommonOptions *options, const char *flag);
 /* Splits "NAMESPACE/NAME" (or "NAME", in NAMESPACE or "default") into *NS (caller frees) and
  * the name (points into ARGUMENT). */
 const char *fs_cli_split_name (const char *argument, const char *namespace, char **ns);
-/* --now: TEXT (RFC 3339, or NULL for the present) as unix seconds; FALSE with a message
- * printed for COMMAND when it does not parse. */
-gboolean fs_cli_parse_now (const char *command, const char *text, int64_t *seconds);
-/* Prints "fitscale CMD: MESSAGE" to stderr and returns FS_EXIT_ERROR. */
+/* --now: TEXT (RFC 3339, or NULL for the present) as unix seconds. */
+gboolean fs_cli_parse_now (const char *text, int64_t *seconds, GError **error);
+/* -l: TEXT (NULL for none) as a label selector in *SELECTOR (NULL for none). */
+gboolean fs_cli_parse_selector (const char *text, FsLabelSelector **selector, GError **error);
+/* Sets a usage error (FS_ERROR_USAGE) from FORMAT and returns FS_EXIT_ERROR. */
+int fs_cli_usage (GError **error, const char *format, ...) G_GNUC_PRINTF (2, 3);
+/* The one place a command's error is printed: "fitscale CMD: MESSAGE" on stderr, then, for
+ * an option the parser rejected, the hint to run --help.  Returns FS_EXIT_ERROR. */
 int fs_cli_fail (const char *command, const GError *error);
 
 /* The documents `plan -o json` and `why -o json` print, for the server to answer with:
