@@ -29,7 +29,7 @@ typedef struct {
 
 /* A subcommand: what main lists and dispatches, and the text of its --help.  The summary is
  * the one line main lists (first letter capitalized), the usage line ends with and the man
- * page fitscale-NAME(1) names it by. */
+ * page fitscale-NAME(1) names it by (tests/help.sh checks that they agree). */
 typedef struct {
   const char *name;        /* "nodes": `fitscale nodes` */
   const char *parameters;  /* the arguments in the usage line, after [OPTION…]; "" for none */
