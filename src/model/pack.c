@@ -6,8 +6,6 @@
 #include "fitscale/model/names.h"
 #include "fitscale/model/pack.h"
 
-#define HOSTNAME_KEY "kubernetes.io/hostname"
-
 FsNodeLoad
 fs_node_load (const FsNode *node)
 {
@@ -323,7 +321,7 @@ one_per_domain (const Packing *packing, const char *key)
       const char *domain = fs_labels_get (snapshot->nodes[i].labels, key);
       if (fit->capacity == 0)
         continue;
-      if (domain == NULL || strcmp (key, HOSTNAME_KEY) == 0)
+      if (domain == NULL || strcmp (key, FS_LABEL_HOSTNAME) == 0)
         {
           fit->capacity = domain == NULL ? fit->capacity : 1;
           total += fit->capacity;
