@@ -166,7 +166,7 @@ fs_cli_emit_capacity (FsEmitter *emitter, const FsSnapshot *snapshot, const FsSh
   fs_emit_key (emitter, "capacity");
   fs_emit_int (emitter, answer->pack.capacity);
   fs_emit_key (emitter, "limitedBy");
-  fs_emit_string (emitter, answer->pack.limited_by);
+  fs_emit_string (emitter, fs_pack_limit_name (answer->pack.limited_by));
   if (replicas >= 0)
     {
       fs_emit_key (emitter, "replicas");
@@ -317,7 +317,7 @@ print_answer (gboolean wide, const FsSnapshot *snapshot, const FsShape *shape,
   fs_table_print (table, stdout);
   printf ("\n%" G_GINT64_FORMAT " replica%s fit%s in all (limited by %s).\n", answer->pack.capacity,
           answer->pack.capacity == 1 ? "" : "s", answer->pack.capacity == 1 ? "s" : "",
-          answer->pack.limited_by);
+          fs_pack_limit_name (answer->pack.limited_by));
   print_fragmentation (pod, answer);
   if (replicas < 0)
     return;

@@ -664,11 +664,11 @@ pending_message (Planner *planner, FsPlanCandidate *candidate)
       if (verdict.filter == FS_FILTER_PASS)
         {
           /* full by a pod rule, not by resources */
-          verdict.filter = strcmp (result.limited_by, "topology spread") == 0 ? FS_FILTER_POD_TOPOLOGY_SPREAD
-                                                                            : FS_FILTER_INTER_POD_AFFINITY;
-          verdict.detail = strcmp (result.limited_by, "topology spread") == 0 ? FS_DETAIL_SPREAD
-                           : strcmp (result.limited_by, "pod affinity") == 0 ? FS_DETAIL_AFFINITY
-                                                                              : FS_DETAIL_ANTI_AFFINITY;
+          verdict.filter = result.limited_by == FS_PACK_LIMIT_TOPOLOGY_SPREAD ? FS_FILTER_POD_TOPOLOGY_SPREAD
+                                                                             : FS_FILTER_INTER_POD_AFFINITY;
+          verdict.detail = result.limited_by == FS_PACK_LIMIT_TOPOLOGY_SPREAD ? FS_DETAIL_SPREAD
+                           : result.limited_by == FS_PACK_LIMIT_AFFINITY ? FS_DETAIL_AFFINITY
+                                                                          : FS_DETAIL_ANTI_AFFINITY;
         }
       fs_reason_counts_add_verdict (counts, &verdict);
     }
