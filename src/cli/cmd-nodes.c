@@ -132,16 +132,11 @@ emit_document (FsOutputFormat format, const FsNodeSummary *rows, guint n_rows,
 
 /* ---- tables ------------------------------------------------------------------------- */
 
-/* Memory for people: "6.5Gi", "512Mi", "900Ki". */
 static char *
 human_bytes (int64_t bytes)
 {
-  double magnitude = bytes < 0 ? -(double) bytes : (double) bytes;
-  if (magnitude >= 1024.0 * 1024 * 1024)
-    return g_strdup_printf ("%.1fGi", (double) bytes / (1024.0 * 1024 * 1024));
-  if (magnitude >= 1024.0 * 1024)
-    return g_strdup_printf ("%.0fMi", (double) bytes / (1024.0 * 1024));
-  return g_strdup_printf ("%.0fKi", (double) bytes / 1024.0);
+  char text[32];
+  return g_strdup (fs_format_bytes_for_people (bytes, text));
 }
 
 static char *
