@@ -238,9 +238,8 @@ static char *
 human_amount (const char *name, int64_t amount)
 {
   char text[32];
-  if (fs_resource_kind (name) == FS_RES_KIND_MEMORY && (amount >= 1 << 30 || amount <= -(1 << 30)))
-    return g_strdup_printf ("%.1fGi", (double) amount / (1 << 30));
-  return g_strdup (fs_format_amount (name, amount, text));
+  return g_strdup (fs_resource_kind (name) == FS_RES_KIND_MEMORY ? fs_format_bytes_for_people (amount, text)
+                                                                  : fs_format_amount (name, amount, text));
 }
 
 static void

@@ -155,11 +155,8 @@ static char *
 amount_text (const char *name, int64_t amount)
 {
   char text[32];
-  if ((strcmp (name, "memory") == 0 || strcmp (name, "ephemeral-storage") == 0)
-      && (amount >= (1 << 30) || amount <= -(1 << 30)))
-    return g_strdup_printf ("%.1fGi", (double) amount / (1 << 30));
-  if (strcmp (name, "memory") == 0 && (amount >= (1 << 20) || amount <= -(1 << 20)))
-    return g_strdup_printf ("%.0fMi", (double) amount / (1 << 20));
+  if (strcmp (name, "memory") == 0 || strcmp (name, "ephemeral-storage") == 0)
+    return g_strdup (fs_format_bytes_for_people (amount, text));
   return g_strdup (fs_format_amount (name, amount, text));
 }
 
