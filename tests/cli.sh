@@ -59,6 +59,8 @@ check "capacity: two shapes at once are refused" 2 "$bin" capacity -q -S "$ex" -
 contains "capacity: refuses two shapes" "give the pod shape once" err
 check "capacity --request 3Gi: 2 more fit beside the running pods" 0 "$bin" capacity -q -S "$ex" --request cpu=500m,memory=3Gi --replicas 2 -n production
 contains "capacity table says all fit" "all fit" out
+check "capacity: memory below 1Gi for people" 0 "$bin" capacity -q -S "$ex" --request cpu=100m,memory=100M -n production
+contains "capacity: 100M asked, printed as nodes print memory" "one replica asks 95Mi" out
 check "capacity --vary frontier" 0 "$bin" capacity -q -S "$ex" --from deployment/rag-api -n production --vary memory=1Gi..8Gi -o json
 expect "frontier: 3Gi gives 6, 6Gi gives 2" '(.frontier[] | select(.request=="3Gi") | .replicas) == 6 and (.frontier[] | select(.request=="6Gi") | .replicas) == 2'
 check "capacity on kind: tainted control plane excluded" 0 "$bin" capacity -q -S "$fixtures/kind-3node-nodes.json" -S "$fixtures/kind-pods-kube-system-pending-taint.json" --request cpu=1,memory=1Gi -o json

@@ -10,6 +10,7 @@
 
 #include "testutil.h"
 #include "fitscale/model/fit.h"
+#include "fitscale/model/names.h"
 #include "fitscale/model/selector.h"
 
 /* ---------------------------------------------------------------------------------------------
@@ -22,12 +23,6 @@ keep (gpointer p)
 {
   g_ptr_array_add (garbage, p);
   return p;
-}
-
-static int
-cmp_label (const void *a, const void *b)
-{
-  return strcmp (((const FsLabel *) a)->key, ((const FsLabel *) b)->key);
 }
 
 /* Key, value, key, value, ..., NULL: a label set sorted by key as the snapshot keeps it. */
@@ -54,7 +49,7 @@ make_labels (const char *first_key, ...)
       i++;
     }
   va_end (ap);
-  qsort (set->items, n, sizeof (FsLabel), cmp_label);
+  qsort (set->items, n, sizeof (FsLabel), fs_label_compare);
   return set;
 }
 #define LABELS(...) make_labels (__VA_ARGS__, NULL)

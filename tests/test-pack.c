@@ -180,7 +180,7 @@ test_anti_affinity_one_per_node (void **state)
   assert_string_equal (reasons->pdata[0], "node(s) didn't match pod anti-affinity rules");
   assert_int_equal (more->nodes[1].capacity, 1);
   assert_int_equal (more->pack.capacity, 2);
-  assert_string_equal (more->pack.limited_by, "pod anti-affinity");
+  assert_int_equal (more->pack.limited_by, FS_PACK_LIMIT_ANTI_AFFINITY);
   /* the whole workload, replacing its own pod: one per node, three in all */
   g_autoptr (FsCapacityAnswer) all = fs_capacity_answer (snapshot, fs_shape_pod (web), 4,
                                                          fs_shape_workload (web));
@@ -236,7 +236,7 @@ test_zone_spread (void **state)
   assert_int_equal (answer->nodes[0].capacity, 0);
   assert_int_equal (answer->nodes[1].capacity, 14);
   assert_int_equal (answer->pack.capacity, 8);
-  assert_string_equal (answer->pack.limited_by, "topology spread");
+  assert_int_equal (answer->pack.limited_by, FS_PACK_LIMIT_TOPOLOGY_SPREAD);
 }
 
 static void

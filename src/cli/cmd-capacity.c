@@ -89,16 +89,15 @@ parse_vary (const char *text, char **name, int64_t *from, int64_t *to, int64_t *
 
 static int
 run_vary (const FsSnapshot *snapshot, const FsShape *shape, const CapacityOptions *options,
-          FsOutputFormat format)
+          FsOutputFormat format, GError **error)
 {
-  g_autoptr (GError) error = NULL;
   g_autofree char *name = NULL;
   int64_t from, to, step;
   g_autoptr (GArray) points = g_array_new (FALSE, FALSE, sizeof (FsFrontierPoint));
-  if (!parse_vary (options->vary, &name, &from, &to, &step, &error)
+  if (!parse_vary (options->vary, &name, &from, &to, &step, error)
       || !fs_capacity_frontier (snapshot, fs_shape_pod (shape), fs_shape_workload (shape), name,
-                                from, to, step, points, &error))
-    return fs_cli_fail ("capacity", error);
+                                from, to, step, points, error))
+    return FS_EXIT_ERROR;
   char text[32];
   if (format == FS_OUTPUT_JSON || format == FS_OUTPUT_YAML)
     {
@@ -167,7 +166,7 @@ fs_cli_emit_capacity (FsEmitter *emitter, const FsSnapshot *snapshot, const FsSh
   fs_emit_key (emitter, "capacity");
   fs_emit_int (emitter, answer->pack.capacity);
   fs_emit_key (emitter, "limitedBy");
-  fs_emit_string (emitter, answer->pack.limited_by);
+  fs_emit_string (emitter, fs_pack_limit_name (answer->pack.limited_by));
   if (replicas >= 0)
     {
       fs_emit_key (emitter, "replicas");
@@ -239,9 +238,8 @@ static char *
 human_amount (const char *name, int64_t amount)
 {
   char text[32];
-  if (fs_resource_kind (name) == FS_RES_KIND_MEMORY && (amount >= 1 << 30 || amount <= -(1 << 30)))
-    return g_strdup_printf ("%.1fGi", (double) amount / (1 << 30));
-  return g_strdup (fs_format_amount (name, amount, text));
+  return g_strdup (fs_resource_kind (name) == FS_RES_KIND_MEMORY ? fs_format_bytes_for_people (amount, text)
+                                                                  : fs_format_amount (name, amount, text));
 }
 
 static void
@@ -318,7 +316,7 @@ print_answer (gboolean wide, const FsSnapshot *snapshot, const FsShape *shape,
   fs_table_print (table, stdout);
   printf ("\n%" G_GINT64_FORMAT " replica%s fit%s in all (limited by %s).\n", answer->pack.capacity,
           answer->pack.capacity == 1 ? "" : "s", answer->pack.capacity == 1 ? "s" : "",
-          answer->pack.limited_by);
+          fs_pack_limit_name (answer->pack.limited_by));
   print_fragmentation (pod, answer);
   if (replicas < 0)
     return;
@@ -342,6 +340,26 @@ print_answer (gboolean wide, const FsSnapshot *snapshot, const FsShape *shape,
         }
     }
 }
+
+const FsCliCommand fs_cli_capacity = {
+  .name = "capacity",
+  .parameters = "",
+  .summary = "how many replicas of a pod shape fit, where, and what is missing",
+  .description =
+      "Places replicas of one pod shape on the snapshot with kube-scheduler's filters\n"
+      "(NodeUnschedulable, NodeName, TaintToleration, NodeAffinity, NodeResourcesFit,\n"
+      "PodTopologySpread, InterPodAffinity), adding each placed replica's request to its node.\n"
+      "Prints per node how many fit and why not more, the total, and the free room in total\n"
+      "beside the largest free piece on one node.  With --replicas N it says whether all N fit\n"
+      "and, if not, how many new nodes of each existing node shape would hold the rest.",
+  .epilogue =
+      "Examples:\n"
+      "  fitscale capacity -S cluster.json --request cpu=500m,memory=3Gi\n"
+      "  fitscale capacity -S examples/rag-api --from deployment/rag-api -n production --replicas 6\n"
+      "  fitscale capacity -S cluster.json --request memory=1Gi --vary memory=1Gi..8Gi\n"
+      "\nExit status: 0 answered, 1 --replicas N do not all fit, 2 bad input.\n",
+  .run = fs_cmd_capacity,
+};
 
 int
 fs_cmd_capacity (int argc, char **argv)
@@ -370,43 +388,22 @@ fs_cmd_capacity (int argc, char **argv)
       "cpu=250m..4/250m (the step defaults to the first size)", "RES=FROM..TO[/STEP]" },
     { NULL }
   };
-  g_autoptr (GOptionContext) context = g_option_context_new ("- how many replicas of a shape fit, and where");
-  g_option_context_set_summary (
-      context,
-      "Places replicas of one pod shape on the snapshot with kube-scheduler's filters\n"
-      "(NodeUnschedulable, NodeName, TaintToleration, NodeAffinity, NodeResourcesFit,\n"
-      "PodTopologySpread, InterPodAffinity), adding each placed replica's request to its node.\n"
-      "Prints per node how many fit and why not more, the total, and the free room in total\n"
-      "beside the largest free piece on one node.  With --replicas N it says whether all N fit\n"
-      "and, if not, how many new nodes of each existing node shape would hold the rest.");
-  g_option_context_set_description (context,
-                                    "Examples:\n"
-                                    "  fitscale capacity -S cluster.json --request cpu=500m,memory=3Gi\n"
-                                    "  fitscale capacity -S examples/rag-api --from deployment/rag-api -n production --replicas 6\n"
-                                    "  fitscale capacity -S cluster.json --request memory=1Gi --vary memory=1Gi..8Gi\n"
-                                    "\nExit status: 0 answered, 1 --replicas N do not all fit, 2 bad input.\n");
-  g_option_context_add_main_entries (context, entries, NULL);
-  fs_cli_add_common (context, &options.common, TRUE);
+  g_autoptr (GOptionContext) context = fs_cli_context_new (&fs_cli_capacity, entries, &options.common, TRUE);
   FsOutputFormat format = FS_OUTPUT_TABLE;
   g_autoptr (GError) error = NULL;
   g_autoptr (FsSnapshot) snapshot = NULL;
   g_autoptr (FsShape) shape = NULL;
   int status = FS_EXIT_OK;
-  if (!fs_cli_parse (context, "capacity", &argc, &argv))
+  if (!g_option_context_parse (context, &argc, &argv, &error)
+      || !fs_output_parse (options.common.output, &format, &error))
     status = FS_EXIT_ERROR;
-  else if (!fs_output_parse (options.common.output, &format, &error))
-    status = fs_cli_fail ("capacity", error);
   else if (argc > 1)
-    {
-      fprintf (stderr, "fitscale capacity: unexpected argument \"%s\"\n", argv[1]);
-      status = FS_EXIT_ERROR;
-    }
-  else if ((snapshot = fs_cli_load ("capacity", &options.common, FS_KUBE_NODES | FS_KUBE_PODS | FS_KUBE_NAMESPACES | FS_KUBE_WORKLOADS)) == NULL)
+    status = fs_cli_usage (&error, "unexpected argument \"%s\"", argv[1]);
+  else if ((snapshot = fs_cli_load (fs_cli_capacity.name, &options.common, FS_KUBE_NODES | FS_KUBE_PODS | FS_KUBE_NAMESPACES | FS_KUBE_WORKLOADS, &error)) == NULL
+           || (shape = build_shape (snapshot, &options, &error)) == NULL)
     status = FS_EXIT_ERROR;
-  else if ((shape = build_shape (snapshot, &options, &error)) == NULL)
-    status = fs_cli_fail ("capacity", error);
   else if (options.vary != NULL)
-    status = run_vary (snapshot, shape, &options, format);
+    status = run_vary (snapshot, shape, &options, format, &error);
   else
     {
       g_autoptr (FsCapacityAnswer) answer = fs_capacity_answer (snapshot, fs_shape_pod (shape),
@@ -422,6 +419,8 @@ fs_cmd_capacity (int argc, char **argv)
       if (options.replicas >= 0 && answer->pack.pending > 0)
         status = FS_EXIT_VERDICT;
     }
+  if (error != NULL)
+    status = fs_cli_fail (fs_cli_capacity.name, error);
   options_clear (&options);
   return status;
 }

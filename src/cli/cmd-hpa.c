@@ -263,6 +263,27 @@ print_answer (const FsHpaAnswer *answer)
     }
 }
 
+const FsCliCommand fs_cli_hpa = {
+  .name = "hpa",
+  .parameters = "[NAMESPACE/]NAME",
+  .summary = "what a HorizontalPodAutoscaler computes, metric by metric, and why",
+  .description =
+      "Replays the HorizontalPodAutoscaler controller on the snapshot: the target's pods\n"
+      "grouped as ready, unready (Pending, or not ready while cpu initializes), missing\n"
+      "(no metrics) or ignored (deleted, Failed, Succeeded); for each metric its value,\n"
+      "the ratio to the target against the tolerance band, and the proposed replicas, with\n"
+      "unready and missing pods rebalanced as the controller does; the winning metric; and\n"
+      "what minReplicas, maxReplicas and the behavior (or the legacy rules) make of it now\n"
+      "and once the stabilization windows have passed.  Values come from PodMetrics in the\n"
+      "snapshot (kubectl get --raw /apis/metrics.k8s.io/v1beta1/namespaces/NS/pods), else\n"
+      "from the HPA's own status.",
+  .epilogue =
+      "Examples:\n"
+      "  fitscale hpa -S examples/rag-api production/rag-api-hpa\n"
+      "  fitscale hpa -S cluster/ -n shop web --now 2026-10-09T14:00:00Z -o json\n",
+  .run = fs_cmd_hpa,
+};
+
 int
 fs_cmd_hpa (int argc, char **argv)
 {
@@ -277,24 +298,7 @@ fs_cmd_hpa (int argc, char **argv)
       "abs(1 - ratio) <= 0.1, which scales at exactly 110 % of target where 1.33+ does not", "1.MINOR" },
     { NULL }
   };
-  g_autoptr (GOptionContext) context = g_option_context_new ("[NAMESPACE/]NAME - what the HPA computes");
-  g_option_context_set_summary (
-      context,
-      "Replays the HorizontalPodAutoscaler controller on the snapshot: the target's pods\n"
-      "grouped as ready, unready (Pending, or not ready while cpu initializes), missing\n"
-      "(no metrics) or ignored (deleted, Failed, Succeeded); for each metric its value,\n"
-      "the ratio to the target against the tolerance band, and the proposed replicas, with\n"
-      "unready and missing pods rebalanced as the controller does; the winning metric; and\n"
-      "what minReplicas, maxReplicas and the behavior (or the legacy rules) make of it now\n"
-      "and once the stabilization windows have passed.  Values come from PodMetrics in the\n"
-      "snapshot (kubectl get --raw /apis/metrics.k8s.io/v1beta1/namespaces/NS/pods), else\n"
-      "from the HPA's own status.");
-  g_option_context_set_description (context,
-                                    "Examples:\n"
-                                    "  fitscale hpa -S examples/rag-api production/rag-api-hpa\n"
-                                    "  fitscale hpa -S cluster/ -n shop web --now 2026-10-09T14:00:00Z -o json\n");
-  g_option_context_add_main_entries (context, entries, NULL);
-  fs_cli_add_common (context, &options, TRUE);
+  g_autoptr (GOptionContext) context = fs_cli_context_new (&fs_cli_hpa, entries, &options, TRUE);
   FsOutputFormat format = FS_OUTPUT_TABLE;
   g_autoptr (GError) error = NULL;
   g_autoptr (FsSnapshot) snapshot = NULL;
@@ -302,30 +306,23 @@ fs_cmd_hpa (int argc, char **argv)
   int64_t now_seconds = 0;
   gboolean symmetric = FALSE;
   guint64 minor = 35;
-  if (!fs_cli_parse (context, "hpa", &argc, &argv))
+  if (!g_option_context_parse (context, &argc, &argv, &error))
     status = FS_EXIT_ERROR;
   else if (kube_version != NULL
            && (!g_str_has_prefix (kube_version, "1.")
                || !g_ascii_string_to_unsigned (kube_version + 2, 10, 0, 1000, &minor, NULL)))
-    {
-      fprintf (stderr, "fitscale hpa: --kube-version \"%s\": give 1.MINOR, e.g. 1.32\n", kube_version);
-      status = FS_EXIT_ERROR;
-    }
+    status = fs_cli_usage (&error, "--kube-version \"%s\": give 1.MINOR, e.g. 1.32", kube_version);
   else if (!fs_output_parse (options.output, &format, &error))
-    status = fs_cli_fail ("hpa", error);
-  else if (argc != 2)
-    {
-      fprintf (stderr, "fitscale hpa: give one HPA: NAMESPACE/NAME, or NAME with -n\n");
-      status = FS_EXIT_ERROR;
-    }
-  else if (!fs_cli_parse_now ("hpa", now_text, &now_seconds))
     status = FS_EXIT_ERROR;
-  else if ((snapshot = fs_cli_load ("hpa", &options, FS_KUBE_PODS | FS_KUBE_WORKLOADS | FS_KUBE_HPAS | FS_KUBE_POD_METRICS)) == NULL)
+  else if (argc != 2)
+    status = fs_cli_usage (&error, "give one HPA: NAMESPACE/NAME, or NAME with -n");
+  else if (!fs_cli_parse_now (now_text, &now_seconds, &error)
+           || (snapshot = fs_cli_load (fs_cli_hpa.name, &options, FS_KUBE_PODS | FS_KUBE_WORKLOADS | FS_KUBE_HPAS | FS_KUBE_POD_METRICS, &error)) == NULL)
     status = FS_EXIT_ERROR;
   if (status != FS_EXIT_OK)
     {
       fs_cli_common_clear (&options);
-      return status;
+      return fs_cli_fail (fs_cli_hpa.name, error);
     }
   symmetric = minor < 33;
   g_autofree char *ns = NULL;
@@ -334,18 +331,20 @@ fs_cmd_hpa (int argc, char **argv)
   FsHpaAnswer answer;
   if (object == NULL)
     {
-      fprintf (stderr, "fitscale hpa: HorizontalPodAutoscaler \"%s\" not found in namespace \"%s\" "
-               "of the snapshot\n", name, ns);
+      g_set_error (&error, FS_ERROR, FS_ERROR_NOT_FOUND, "HorizontalPodAutoscaler \"%s\" not found "
+                   "in namespace \"%s\" of the snapshot", name, ns);
       status = FS_EXIT_ERROR;
     }
   else if (!fs_hpa_explain (snapshot, object, now_seconds * 1000, symmetric, &answer, &error))
-    status = fs_cli_fail ("hpa", error);
+    status = FS_EXIT_ERROR;
   else if (format == FS_OUTPUT_JSON || format == FS_OUTPUT_YAML)
     emit_answer (format, &answer);
   else
     print_answer (&answer);
   if (object != NULL && status == FS_EXIT_OK)
     fs_hpa_answer_clear (&answer);
+  if (error != NULL)
+    status = fs_cli_fail (fs_cli_hpa.name, error);
   fs_cli_common_clear (&options);
   return status;
 }

@@ -205,6 +205,20 @@ print_curve (const FsHvpaAnswer *answer, FsHvpaSemantics semantics)
       }
 }
 
+const FsCliCommand fs_cli_hvpa = {
+  .name = "hvpa",
+  .parameters = "[NAMESPACE/]NAME",
+  .summary = "what the HVPA would apply now (stage, weights, blocked rules)",
+  .description =
+      "Reads the Hvpa, its target, and the HPA and VPA it owns from the snapshot and applies\n"
+      "the weight rules: the stage chosen by the current replica count and its vpaWeight,\n"
+      "the weighted replicas, per container the weighted requests (and limits), and every\n"
+      "rule that blocked a change (Weight, MinChange, StabilizationWindow, UpdatePolicy,\n"
+      "MaintenanceWindow) — what HVPA would apply now, ignoring node capacity.  Two\n"
+      "semantics: the design text's and the released controller's (docs/hvpa.md).",
+  .run = fs_cmd_hvpa,
+};
+
 int
 fs_cmd_hvpa (int argc, char **argv)
 {
@@ -220,46 +234,28 @@ fs_cmd_hvpa (int argc, char **argv)
       "Print the request-vs-replicas curve of each container resource, as a table and a chart", NULL },
     { NULL }
   };
-  g_autoptr (GOptionContext) context = g_option_context_new ("[NAMESPACE/]NAME - what the HVPA would apply now");
-  g_option_context_set_summary (
-      context,
-      "Reads the Hvpa, its target, and the HPA and VPA it owns from the snapshot and applies\n"
-      "the weight rules: the stage chosen by the current replica count and its vpaWeight,\n"
-      "the weighted replicas, per container the weighted requests (and limits), and every\n"
-      "rule that blocked a change (Weight, MinChange, StabilizationWindow, UpdatePolicy,\n"
-      "MaintenanceWindow) — what HVPA would apply now, ignoring node capacity.  Two\n"
-      "semantics: the design text's and the released controller's (docs/hvpa.md).");
-  g_option_context_add_main_entries (context, entries, NULL);
-  fs_cli_add_common (context, &options, TRUE);
+  g_autoptr (GOptionContext) context = fs_cli_context_new (&fs_cli_hvpa, entries, &options, TRUE);
   FsOutputFormat format = FS_OUTPUT_TABLE;
   g_autoptr (GError) error = NULL;
   g_autoptr (FsSnapshot) snapshot = NULL;
   int status = FS_EXIT_OK;
   int64_t now_seconds = 0;
   FsHvpaSemantics semantics = FS_HVPA_SEMANTICS_DESIGN;
-  if (!fs_cli_parse (context, "hvpa", &argc, &argv))
+  if (!g_option_context_parse (context, &argc, &argv, &error)
+      || !fs_output_parse (options.output, &format, &error))
     status = FS_EXIT_ERROR;
-  else if (!fs_output_parse (options.output, &format, &error))
-    status = fs_cli_fail ("hvpa", error);
   else if (argc != 2)
-    {
-      fprintf (stderr, "fitscale hvpa: give one Hvpa: NAMESPACE/NAME, or NAME with -n\n");
-      status = FS_EXIT_ERROR;
-    }
+    status = fs_cli_usage (&error, "give one Hvpa: NAMESPACE/NAME, or NAME with -n");
   else if (semantics_text != NULL && strcmp (semantics_text, "design") != 0
            && strcmp (semantics_text, "hvpa") != 0)
-    {
-      fprintf (stderr, "fitscale hvpa: --semantics is design or hvpa\n");
-      status = FS_EXIT_ERROR;
-    }
-  else if (!fs_cli_parse_now ("hvpa", now_text, &now_seconds))
-    status = FS_EXIT_ERROR;
-  else if ((snapshot = fs_cli_load ("hvpa", &options, FS_KUBE_PODS | FS_KUBE_WORKLOADS | FS_KUBE_HPAS | FS_KUBE_VPAS | FS_KUBE_HVPAS)) == NULL)
+    status = fs_cli_usage (&error, "--semantics is design or hvpa");
+  else if (!fs_cli_parse_now (now_text, &now_seconds, &error)
+           || (snapshot = fs_cli_load (fs_cli_hvpa.name, &options, FS_KUBE_PODS | FS_KUBE_WORKLOADS | FS_KUBE_HPAS | FS_KUBE_VPAS | FS_KUBE_HVPAS, &error)) == NULL)
     status = FS_EXIT_ERROR;
   if (status != FS_EXIT_OK)
     {
       fs_cli_common_clear (&options);
-      return status;
+      return fs_cli_fail (fs_cli_hvpa.name, error);
     }
   if (g_strcmp0 (semantics_text, "hvpa") == 0)
     semantics = FS_HVPA_SEMANTICS_HVPA;
@@ -269,11 +265,12 @@ fs_cmd_hvpa (int argc, char **argv)
   g_autofree FsHvpaAnswer *answer = g_new0 (FsHvpaAnswer, 1);
   if (hvpa == NULL)
     {
-      fprintf (stderr, "fitscale hvpa: Hvpa \"%s\" not found in namespace \"%s\" of the snapshot\n", name, ns);
+      g_set_error (&error, FS_ERROR, FS_ERROR_NOT_FOUND,
+                   "Hvpa \"%s\" not found in namespace \"%s\" of the snapshot", name, ns);
       status = FS_EXIT_ERROR;
     }
   else if (!fs_hvpa_explain (snapshot, hvpa, semantics, now_seconds * 1000, answer, &error))
-    status = fs_cli_fail ("hvpa", error);
+    status = FS_EXIT_ERROR;
   else if (format == FS_OUTPUT_JSON || format == FS_OUTPUT_YAML)
     emit_answer (format, answer, semantics);
   else
@@ -282,6 +279,8 @@ fs_cmd_hvpa (int argc, char **argv)
       if (curve)
         print_curve (answer, semantics);
     }
+  if (error != NULL)
+    status = fs_cli_fail (fs_cli_hvpa.name, error);
   fs_cli_common_clear (&options);
   return status;
 }

@@ -132,16 +132,11 @@ emit_document (FsOutputFormat format, const FsNodeSummary *rows, guint n_rows,
 
 /* ---- tables ------------------------------------------------------------------------- */
 
-/* Memory for people: "6.5Gi", "512Mi", "900Ki". */
 static char *
 human_bytes (int64_t bytes)
 {
-  double magnitude = bytes < 0 ? -(double) bytes : (double) bytes;
-  if (magnitude >= 1024.0 * 1024 * 1024)
-    return g_strdup_printf ("%.1fGi", (double) bytes / (1024.0 * 1024 * 1024));
-  if (magnitude >= 1024.0 * 1024)
-    return g_strdup_printf ("%.0fMi", (double) bytes / (1024.0 * 1024));
-  return g_strdup_printf ("%.0fKi", (double) bytes / 1024.0);
+  char text[32];
+  return g_strdup (fs_format_bytes_for_people (bytes, text));
 }
 
 static char *
@@ -244,6 +239,26 @@ print_table (gboolean wide, const FsNodeSummary *rows, guint n_rows, const FsClu
           total->pods_bound, total->pods_pending);
 }
 
+const FsCliCommand fs_cli_nodes = {
+  .name = "nodes",
+  .parameters = "",
+  .summary = "per-node allocatable, requested and free resources",
+  .description =
+      "For every node of the snapshot: allocatable resources, what its bound pods\n"
+      "request (pods in phase Succeeded or Failed do not count; terminating pods do,\n"
+      "as in kube-scheduler), what is free, and the pod slots used.  The first row,\n"
+      "\"*\", is the cluster total; the footer sets the total free beside the largest\n"
+      "free piece on any one node: room in total is not room in one piece.",
+  .epilogue =
+      "Examples:\n"
+      "  kubectl get nodes,pods -A -o json > cluster.json\n"
+      "  fitscale nodes --snapshot cluster.json\n"
+      "  fitscale nodes -S examples/rag-api -o wide\n"
+      "  fitscale nodes -S nodes.json -S pods.json -o json\n"
+      "  fitscale nodes -l node.kubernetes.io/instance-type=m5.xlarge\n",
+  .run = fs_cmd_nodes,
+};
+
 int
 fs_cmd_nodes (int argc, char **argv)
 {
@@ -255,53 +270,30 @@ fs_cmd_nodes (int argc, char **argv)
       "the total row sums them", "SELECTOR" },
     { NULL }
   };
-  g_autoptr (GOptionContext) context = g_option_context_new ("- what each node offers");
-  g_option_context_set_summary (
-      context, "For every node of the snapshot: allocatable resources, what its bound pods\n"
-               "request (pods in phase Succeeded or Failed do not count; terminating pods do,\n"
-               "as in kube-scheduler), what is free, and the pod slots used.  The first row,\n"
-               "\"*\", is the cluster total; the footer sets the total free beside the largest\n"
-               "free piece on any one node: room in total is not room in one piece.");
-  g_option_context_set_description (context,
-                                    "Examples:\n"
-                                    "  kubectl get nodes,pods -A -o json > cluster.json\n"
-                                    "  fitscale nodes --snapshot cluster.json\n"
-                                    "  fitscale nodes -S examples/rag-api -o wide\n"
-                                    "  fitscale nodes -S nodes.json -S pods.json -o json\n"
-                                    "  fitscale nodes -l node.kubernetes.io/instance-type=m5.xlarge\n");
-  g_option_context_add_main_entries (context, entries, NULL);
-  fs_cli_add_common (context, &options, TRUE);
+  g_autoptr (GOptionContext) context = fs_cli_context_new (&fs_cli_nodes, entries, &options, TRUE);
   FsOutputFormat format = FS_OUTPUT_TABLE;
   g_autoptr (GError) error = NULL;
   g_autoptr (FsSnapshot) snapshot = NULL;
   g_autoptr (FsLabelSelector) selector = NULL;
   int status = FS_EXIT_OK;
-  if (!fs_cli_parse (context, "nodes", &argc, &argv))
+  if (!g_option_context_parse (context, &argc, &argv, &error)
+      || !fs_output_parse (options.output, &format, &error))
     status = FS_EXIT_ERROR;
-  else if (!fs_output_parse (options.output, &format, &error))
-    status = fs_cli_fail ("nodes", error);
   else if (argc > 1)
-    {
-      fprintf (stderr, "fitscale nodes: unexpected argument \"%s\"\n", argv[1]);
-      status = FS_EXIT_ERROR;
-    }
-  else if (selector_text != NULL && (selector = fs_label_selector_parse (selector_text, &error)) == NULL)
-    {
-      g_prefix_error (&error, "-l: ");
-      status = fs_cli_fail ("nodes", error);
-    }
-  else if ((snapshot = fs_cli_load ("nodes", &options, FS_KUBE_NODES | FS_KUBE_PODS)) == NULL)
+    status = fs_cli_usage (&error, "unexpected argument \"%s\"", argv[1]);
+  else if (!fs_cli_parse_selector (selector_text, &selector, &error)
+           || (snapshot = fs_cli_load (fs_cli_nodes.name, &options, FS_KUBE_NODES | FS_KUBE_PODS, &error)) == NULL)
     status = FS_EXIT_ERROR;
   if (status != FS_EXIT_OK)
     {
       fs_cli_common_clear (&options);
-      return status;
+      return fs_cli_fail (fs_cli_nodes.name, error);
     }
   g_autofree FsNodeSummary *rows = g_new0 (FsNodeSummary, MAX (snapshot->n_nodes, 1));
   FsClusterSummary total;
   guint n_rows = 0;
   if (!fs_nodes_summarize (snapshot, selector, rows, &n_rows, &total, &error))
-    status = fs_cli_fail ("nodes", error);
+    status = fs_cli_fail (fs_cli_nodes.name, error);
   else if (format == FS_OUTPUT_JSON || format == FS_OUTPUT_YAML)
     emit_document (format, rows, n_rows, &total);
   else

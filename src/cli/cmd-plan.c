@@ -650,6 +650,27 @@ print_patch (const FsPlanAnswer *answer)
   free (buffer);
 }
 
+const FsCliCommand fs_cli_plan = {
+  .name = "plan",
+  .parameters = "hvpa/NAME | deployment/NAME | statefulset/NAME",
+  .summary = "the replicas and requests that schedule, closest to the HPA and VPA",
+  .description =
+      "Takes the HVPA point P* (what the Hvpa's weight rules, or one stage of --vpa-weight,\n"
+      "make of the HPA's desired replicas and the VPA's target) and checks that every replica\n"
+      "schedules, in the final state and during the rolling update.  If so, P* is the plan.\n"
+      "Otherwise it packs every pair of a replica count (minReplicas..maxReplicas) and\n"
+      "requests between the current ones and the VPA target (never below its lowerBound for\n"
+      "memory, within minAllowed/maxAllowed) against the cluster, and picks the pair that\n"
+      "fits, serves the HPA's demand, and is closest to the HPA's and the VPA's targets,\n"
+      "weighted by vpaWeight.  It says why P* leaves pods Pending, the new nodes that would\n"
+      "hold it, whether the rollout can proceed and the maxSurge/maxUnavailable that would\n"
+      "let it.  The rules, with worked examples: docs/algorithm.md.\n"
+      "\n"
+      "Exit status: 0 a plan that schedules and serves the demand, 1 infeasible (the best\n"
+      "that schedules does not serve it all), 2 bad input.",
+  .run = fs_cmd_plan,
+};
+
 int
 fs_cmd_plan (int argc, char **argv)
 {
@@ -678,25 +699,7 @@ fs_cmd_plan (int argc, char **argv)
       "Print only the kubectl patch (strategic merge) that applies the plan", NULL },
     { NULL }
   };
-  g_autoptr (GOptionContext) context = g_option_context_new (
-      "hvpa/NAME | deployment/NAME | statefulset/NAME - the scaling the scheduler can carry out");
-  g_option_context_set_summary (
-      context,
-      "Takes the HVPA point P* (what the Hvpa's weight rules, or one stage of --vpa-weight,\n"
-      "make of the HPA's desired replicas and the VPA's target) and checks that every replica\n"
-      "schedules, in the final state and during the rolling update.  If so, P* is the plan.\n"
-      "Otherwise it packs every pair of a replica count (minReplicas..maxReplicas) and\n"
-      "requests between the current ones and the VPA target (never below its lowerBound for\n"
-      "memory, within minAllowed/maxAllowed) against the cluster, and picks the pair that\n"
-      "fits, serves the HPA's demand, and is closest to the HPA's and the VPA's targets,\n"
-      "weighted by vpaWeight.  It says why P* leaves pods Pending, the new nodes that would\n"
-      "hold it, whether the rollout can proceed and the maxSurge/maxUnavailable that would\n"
-      "let it.  The rules, with worked examples: docs/algorithm.md.\n"
-      "\n"
-      "Exit status: 0 a plan that schedules and serves the demand, 1 infeasible (the best\n"
-      "that schedules does not serve it all), 2 bad input.");
-  g_option_context_add_main_entries (context, entries, NULL);
-  fs_cli_add_common (context, &options.common, TRUE);
+  g_autoptr (GOptionContext) context = fs_cli_context_new (&fs_cli_plan, entries, &options.common, TRUE);
   FsOutputFormat format = FS_OUTPUT_TABLE;
   g_autoptr (GError) error = NULL;
   g_autoptr (FsSnapshot) snapshot = NULL;
@@ -704,29 +707,24 @@ fs_cmd_plan (int argc, char **argv)
   FsPlanRequest request;
   int64_t now_seconds = 0;
   int status = FS_EXIT_OK;
-  if (!fs_cli_parse (context, "plan", &argc, &argv))
+  if (!g_option_context_parse (context, &argc, &argv, &error)
+      || !fs_output_parse (options.common.output, &format, &error))
     status = FS_EXIT_ERROR;
-  else if (!fs_output_parse (options.common.output, &format, &error))
-    status = fs_cli_fail ("plan", error);
   else if (argc != 2)
-    {
-      fprintf (stderr, "fitscale plan: give one workload: hvpa/NAME, deployment/NAME or statefulset/NAME\n");
-      status = FS_EXIT_ERROR;
-    }
-  else if (!build_request (&options, argv[1], &request, &error))
-    status = fs_cli_fail ("plan", error);
-  else if (!fs_cli_parse_now ("plan", options.now, &now_seconds))
-    status = FS_EXIT_ERROR;
-  else if ((snapshot = fs_cli_load ("plan", &options.common, FS_KUBE_NODES | FS_KUBE_PODS | FS_KUBE_NAMESPACES | FS_KUBE_WORKLOADS | FS_KUBE_HPAS | FS_KUBE_VPAS | FS_KUBE_HVPAS | FS_KUBE_POD_METRICS)) == NULL)
+    status = fs_cli_usage (&error, "give one workload: hvpa/NAME, deployment/NAME or statefulset/NAME");
+  else if (!build_request (&options, argv[1], &request, &error)
+           || !fs_cli_parse_now (options.now, &now_seconds, &error)
+           || (snapshot = fs_cli_load (fs_cli_plan.name, &options.common, FS_KUBE_NODES | FS_KUBE_PODS | FS_KUBE_NAMESPACES | FS_KUBE_WORKLOADS | FS_KUBE_HPAS | FS_KUBE_VPAS | FS_KUBE_HVPAS | FS_KUBE_POD_METRICS, &error)) == NULL)
     status = FS_EXIT_ERROR;
   else
     {
       request.now_ms = now_seconds * 1000;
       if (options.namespace == NULL && options.common.context_namespace != NULL)
         request.namespace = options.common.context_namespace;
-      if ((answer = fs_plan (snapshot, &request, &error)) == NULL)
-        status = fs_cli_fail ("plan", error);
+      answer = fs_plan (snapshot, &request, &error);
     }
+  if (error != NULL)
+    status = fs_cli_fail (fs_cli_plan.name, error);
   if (answer != NULL)
     {
       if (options.apply_patch)

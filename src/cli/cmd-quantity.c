@@ -60,40 +60,43 @@ print_table (const QuantityRow *rows, guint n_rows)
   fs_table_print (table, stdout);
 }
 
+const FsCliCommand fs_cli_quantity = {
+  .name = "quantity",
+  .parameters = "QUANTITY...",
+  .summary = "parse Kubernetes quantities and print their exact values",
+  .description =
+      "Parses each QUANTITY as the Kubernetes API server does (resource.Quantity) and\n"
+      "prints its canonical form, its value rounded up to a whole unit (Value) and\n"
+      "its value in thousandths, rounded up (MilliValue).  A value beyond int64 is\n"
+      "shown as null in JSON.  Exit status 2 names the first invalid quantity.",
+  .epilogue =
+      "Examples:\n"
+      "  fitscale quantity 1.5Gi 100m 1e3\n"
+      "  fitscale quantity -o json 0.5n 8Ei\n",
+  .run = fs_cmd_quantity,
+};
+
 int
 fs_cmd_quantity (int argc, char **argv)
 {
   FsCommonOptions options = { 0 };
-  g_autoptr (GOptionContext) context = g_option_context_new ("QUANTITY... - exact Kubernetes quantities");
-  g_option_context_set_summary (
-      context, "Parses each QUANTITY as the Kubernetes API server does (resource.Quantity) and\n"
-               "prints its canonical form, its value rounded up to a whole unit (Value) and\n"
-               "its value in thousandths, rounded up (MilliValue).  A value beyond int64 is\n"
-               "shown as null in JSON.  Exit status 2 names the first invalid quantity.");
-  g_option_context_set_description (context, "Examples:\n"
-                                             "  fitscale quantity 1.5Gi 100m 1e3\n"
-                                             "  fitscale quantity -o json 0.5n 8Ei\n");
-  fs_cli_add_common (context, &options, FALSE);
+  g_autoptr (GOptionContext) context = fs_cli_context_new (&fs_cli_quantity, NULL, &options, FALSE);
   int status = FS_EXIT_OK;
   FsOutputFormat format;
   g_autoptr (GError) error = NULL;
   g_autoptr (GArray) rows = g_array_new (FALSE, TRUE, sizeof (QuantityRow));
   g_array_set_clear_func (rows, (GDestroyNotify) row_clear);
-  if (!fs_cli_parse (context, "quantity", &argc, &argv))
+  if (!g_option_context_parse (context, &argc, &argv, &error)
+      || !fs_output_parse (options.output, &format, &error))
     status = FS_EXIT_ERROR;
-  else if (!fs_output_parse (options.output, &format, &error))
-    status = fs_cli_fail ("quantity", error);
   else if (argc < 2)
-    {
-      fprintf (stderr, "fitscale quantity: give at least one quantity, e.g. 1.5Gi\n");
-      status = FS_EXIT_ERROR;
-    }
+    status = fs_cli_usage (&error, "give at least one quantity, e.g. 1.5Gi");
   for (int i = 1; status == FS_EXIT_OK && i < argc; i++)
     {
       g_autoptr (FsQuantity) quantity = fs_quantity_parse (argv[i], -1, &error);
       if (quantity == NULL)
         {
-          status = fs_cli_fail ("quantity", error);
+          status = FS_EXIT_ERROR;
           break;
         }
       QuantityRow row = { .input = argv[i], .canonical = fs_quantity_to_string (quantity) };
@@ -105,6 +108,8 @@ fs_cmd_quantity (int argc, char **argv)
     emit_rows (format, (const QuantityRow *) (gpointer) rows->data, rows->len);
   else if (status == FS_EXIT_OK)
     print_table ((const QuantityRow *) (gpointer) rows->data, rows->len);
+  else
+    fs_cli_fail (fs_cli_quantity.name, error);
   fs_cli_common_clear (&options);
   return status;
 }

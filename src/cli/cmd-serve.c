@@ -593,6 +593,20 @@ run (Service *service, const FsServerOptions *server_options)
   return FS_EXIT_OK;
 }
 
+const FsCliCommand fs_cli_serve = {
+  .name = "serve",
+  .parameters = "",
+  .summary = "the planner, why and capacity as an HTTP JSON service",
+  .description =
+      "Answers POST /v1/plan (the fitscale plan -o json document, with the snapshot's\n"
+      "resourceVersion and age), POST /v1/capacity, GET /v1/why/NAMESPACE/POD, /healthz,\n"
+      "/livez, /readyz and /metrics (Prometheus), on --snapshot files or on the live cluster,\n"
+      "which a watch cache keeps current (each request keeps the snapshot it started with).\n"
+      "Errors are Kubernetes Status objects.  SIGTERM finishes the requests in flight and\n"
+      "exits 0.  The API: docs/api.md and docs/openapi.yaml.  Prints the port once listening.",
+  .run = fs_cmd_serve,
+};
+
 int
 fs_cmd_serve (int argc, char **argv)
 {
@@ -610,33 +624,24 @@ fs_cmd_serve (int argc, char **argv)
     { "verbosity", 'v', 0, G_OPTION_ARG_INT, &verbosity, "Log level: 0 errors, 1 start and stop (default), 2 every request", "N" },
     { NULL }
   };
-  g_autoptr (GOptionContext) context = g_option_context_new ("- the planner as an HTTP JSON service");
-  g_option_context_set_summary (
-      context,
-      "Answers POST /v1/plan (the fitscale plan -o json document, with the snapshot's\n"
-      "resourceVersion and age), POST /v1/capacity, GET /v1/why/NAMESPACE/POD, /healthz,\n"
-      "/livez, /readyz and /metrics (Prometheus), on --snapshot files or on the live cluster,\n"
-      "which a watch cache keeps current (each request keeps the snapshot it started with).\n"
-      "Errors are Kubernetes Status objects.  SIGTERM finishes the requests in flight and\n"
-      "exits 0.  The API: docs/api.md and docs/openapi.yaml.  Prints the port once listening.");
-  g_option_context_add_main_entries (context, entries, NULL);
-  fs_cli_add_common (context, &common, TRUE);
+  g_autoptr (GOptionContext) context = fs_cli_context_new (&fs_cli_serve, entries, &common, TRUE);
   Service service = { .watch_timeout = (guint) MAX (watch_timeout, 1) };
   g_mutex_init (&service.cache_lock);
   service.plan_cache = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, cached_plan_free);
   int status = FS_EXIT_OK;
-  if (!fs_cli_parse (context, "serve", &argc, &argv))
-    status = FS_EXIT_ERROR;
+  g_autoptr (GError) error = NULL;
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    status = fs_cli_fail (fs_cli_serve.name, error);
   else if (argc > 1 || max_in_flight < 1 || max_body_kib < 1 || threads < 0)
     {
-      fprintf (stderr, "fitscale serve: takes no arguments; --max-in-flight and --max-body are positive\n");
-      status = FS_EXIT_ERROR;
+      fs_cli_usage (&error, "takes no arguments; --max-in-flight and --max-body are positive");
+      status = fs_cli_fail (fs_cli_serve.name, error);
     }
   else if (common.snapshot_paths != NULL)
     {
-      service.offline = fs_cli_load ("serve", &common, SERVE_RESOURCES);
+      service.offline = fs_cli_load (fs_cli_serve.name, &common, SERVE_RESOURCES, &error);
       service.loaded_at = g_get_real_time ();
-      status = service.offline != NULL ? FS_EXIT_OK : FS_EXIT_ERROR;
+      status = service.offline != NULL ? FS_EXIT_OK : fs_cli_fail (fs_cli_serve.name, error);
     }
   else
     {

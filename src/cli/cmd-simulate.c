@@ -191,6 +191,27 @@ print_table (GArray *timeline)
   print_chart (timeline);
 }
 
+const FsCliCommand fs_cli_simulate = {
+  .name = "simulate",
+  .parameters = "",
+  .summary = "replay a load trace through the HPA loop, sync by sync",
+  .description =
+      "Runs the HPA's loop every sync period over the trace: the replica calculator on the\n"
+      "ready pods (pods still starting, or Pending because they fit on no node, count as\n"
+      "unready, as the controller counts them), then the limits and the behavior with the\n"
+      "controller's own history, seeded as upstream seeds a new HPA.  With --snapshot, new\n"
+      "pods of the HPA's target are placed by the scheduler's filters: those that do not\n"
+      "fit stay Pending, and the HPA stalls as it does in a real cluster.  -o csv writes the\n"
+      "timeline as CSV; -o json has {\"timeline\": [{t, replicas, recommendation,\n"
+      "stabilized, limit, reason, ...}]}, one row per sync.",
+  .epilogue =
+      "Examples:\n"
+      "  fitscale simulate --hpa hpa.yaml --trace load.csv --startup 30s\n"
+      "  fitscale simulate --hpa examples/rag-api/hpa.json -S examples/rag-api \\\n"
+      "      --trace spike.csv --replicas 2 -o csv\n",
+  .run = fs_cmd_simulate,
+};
+
 int
 fs_cmd_simulate (int argc, char **argv)
 {
@@ -214,32 +235,15 @@ fs_cmd_simulate (int argc, char **argv)
       "1.MINOR" },
     { NULL }
   };
-  g_autoptr (GOptionContext) context = g_option_context_new ("- replay a load trace through the HPA");
-  g_option_context_set_summary (
-      context,
-      "Runs the HPA's loop every sync period over the trace: the replica calculator on the\n"
-      "ready pods (pods still starting, or Pending because they fit on no node, count as\n"
-      "unready, as the controller counts them), then the limits and the behavior with the\n"
-      "controller's own history, seeded as upstream seeds a new HPA.  With --snapshot, new\n"
-      "pods of the HPA's target are placed by the scheduler's filters: those that do not\n"
-      "fit stay Pending, and the HPA stalls as it does in a real cluster.  -o csv writes the\n"
-      "timeline as CSV; -o json has {\"timeline\": [{t, replicas, recommendation,\n"
-      "stabilized, limit, reason, ...}]}, one row per sync.");
-  g_option_context_set_description (context,
-                                    "Examples:\n"
-                                    "  fitscale simulate --hpa hpa.yaml --trace load.csv --startup 30s\n"
-                                    "  fitscale simulate --hpa examples/rag-api/hpa.json -S examples/rag-api \\\n"
-                                    "      --trace spike.csv --replicas 2 -o csv\n");
-  g_option_context_add_main_entries (context, entries, NULL);
-  fs_cli_add_common (context, &options.common, TRUE);
+  g_autoptr (GOptionContext) context = fs_cli_context_new (&fs_cli_simulate, entries, &options.common, TRUE);
   FsOutputFormat format = FS_OUTPUT_TABLE;
   g_autoptr (GError) error = NULL;
   gboolean csv = FALSE; /* -o csv, beside the common wide/json/yaml */
   int status = FS_EXIT_OK;
-  if (!fs_cli_parse (context, "simulate", &argc, &argv))
+  if (!g_option_context_parse (context, &argc, &argv, &error))
     {
       options_clear (&options);
-      return FS_EXIT_ERROR;
+      return fs_cli_fail (fs_cli_simulate.name, error);
     }
   csv = g_strcmp0 (options.common.output, "csv") == 0;
   FsSimulateOptions sim = { .replicas = (int32_t) options.replicas };
@@ -251,17 +255,13 @@ fs_cmd_simulate (int argc, char **argv)
       || !parse_seconds ("--startup", options.startup, 30, &sim.startup_s, &error)
       || !parse_seconds ("--sync", options.sync, 15, &sim.sync_s, &error)
       || !parse_seconds ("--duration", options.duration, 0, &sim.duration_s, &error))
-    status = fs_cli_fail ("simulate", error);
+    status = FS_EXIT_ERROR;
   else if (options.hpa_path == NULL || options.trace_path == NULL || argc > 1 || sim.sync_s <= 0)
-    {
-      fprintf (stderr, "fitscale simulate: give --hpa FILE and --trace FILE (and a sync period over 0)\n");
-      status = FS_EXIT_ERROR;
-    }
+    status = fs_cli_usage (&error, "give --hpa FILE and --trace FILE (and a sync period over 0)");
   else if ((hpa_snapshot = load_hpa (options.hpa_path, &hpa, &error)) == NULL
-           || !fs_trace_load (options.trace_path, &trace, &error))
-    status = fs_cli_fail ("simulate", error);
-  else if (fs_cli_names_cluster (&options.common)
-           && (snapshot = fs_cli_load ("simulate", &options.common, FS_KUBE_NODES | FS_KUBE_PODS | FS_KUBE_NAMESPACES | FS_KUBE_WORKLOADS)) == NULL)
+           || !fs_trace_load (options.trace_path, &trace, &error)
+           || (fs_cli_names_cluster (&options.common)
+               && (snapshot = fs_cli_load (fs_cli_simulate.name, &options.common, FS_KUBE_NODES | FS_KUBE_PODS | FS_KUBE_NAMESPACES | FS_KUBE_WORKLOADS, &error)) == NULL))
     status = FS_EXIT_ERROR;
   if (status == FS_EXIT_OK)
     {
@@ -277,7 +277,7 @@ fs_cmd_simulate (int argc, char **argv)
       sim.symmetric_tolerance = minor < 33;
       g_autoptr (GArray) timeline = g_array_new (FALSE, TRUE, sizeof (FsSimulateStep));
       if (!fs_simulate (&hpa, &trace, &sim, timeline, &error))
-        status = fs_cli_fail ("simulate", error);
+        status = FS_EXIT_ERROR;
       else if (csv)
         print_csv (timeline);
       else if (format == FS_OUTPUT_JSON || format == FS_OUTPUT_YAML)
@@ -285,6 +285,8 @@ fs_cmd_simulate (int argc, char **argv)
       else
         print_table (timeline);
     }
+  if (error != NULL)
+    status = fs_cli_fail (fs_cli_simulate.name, error);
   fs_trace_clear (&trace);
   options_clear (&options);
   return status;

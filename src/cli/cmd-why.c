@@ -155,11 +155,8 @@ static char *
 amount_text (const char *name, int64_t amount)
 {
   char text[32];
-  if ((strcmp (name, "memory") == 0 || strcmp (name, "ephemeral-storage") == 0)
-      && (amount >= (1 << 30) || amount <= -(1 << 30)))
-    return g_strdup_printf ("%.1fGi", (double) amount / (1 << 30));
-  if (strcmp (name, "memory") == 0 && (amount >= (1 << 20) || amount <= -(1 << 20)))
-    return g_strdup_printf ("%.0fMi", (double) amount / (1 << 20));
+  if (strcmp (name, "memory") == 0 || strcmp (name, "ephemeral-storage") == 0)
+    return g_strdup (fs_format_bytes_for_people (amount, text));
   return g_strdup (fs_format_amount (name, amount, text));
 }
 
@@ -354,7 +351,7 @@ answer (const FsSnapshot *snapshot, const WhyOptions *options, FsOutputFormat fo
   g_autoptr (GError) error = NULL;
   const FsPod *pod = find_pod (snapshot, argument, fs_cli_namespace (&options->common, options->namespace), &error);
   if (pod == NULL)
-    return fs_cli_fail ("why", error);
+    return fs_cli_fail (fs_cli_why.name, error);
   g_autoptr (FsDiagnosis) diagnosis = fs_diagnose (snapshot, pod);
   if (format == FS_OUTPUT_JSON || format == FS_OUTPUT_YAML)
     {
@@ -394,13 +391,33 @@ run_watch (WhyOptions *options, FsOutputFormat format, const char *argument)
       g_autoptr (GError) error = NULL;
       if (!fs_kube_cache_watch (live.cache, timeout, &changed, &error))
         {
-          status = fs_cli_fail ("why", error);
+          status = fs_cli_fail (fs_cli_why.name, error);
           break;
         }
     }
   fs_cli_live_close (&live);
   return status;
 }
+
+const FsCliCommand fs_cli_why = {
+  .name = "why",
+  .parameters = "[NAMESPACE/]POD",
+  .summary = "why a pod is Pending, and the smallest fixes",
+  .description =
+      "Runs kube-scheduler's filters for the pod against every node of the snapshot and\n"
+      "prints, per node, the first filter that rejects it and by how much it is short; the\n"
+      "FailedScheduling message the scheduler would write (beside the one the cluster\n"
+      "recorded, when the snapshot holds it); whether the cluster has room in total but not\n"
+      "in one piece; and fixes, each checked against the snapshot: a lower request, new\n"
+      "nodes of an existing shape, fewer replicas, a toleration, a relaxed node selector,\n"
+      "or the lower-priority pods preemption could evict.",
+  .epilogue =
+      "Examples:\n"
+      "  fitscale why -S cluster.json production/rag-api-7948f7fb7-dc5k8\n"
+      "  fitscale why -S examples/rag-api --all -n production\n"
+      "  fitscale why -S cluster.json --all -A -o json\n",
+  .run = fs_cmd_why,
+};
 
 int
 fs_cmd_why (int argc, char **argv)
@@ -423,59 +440,31 @@ fs_cmd_why (int argc, char **argv)
       "With --watch: stop after this many rounds of watches (default: never)", "N" },
     { NULL }
   };
-  g_autoptr (GOptionContext) context = g_option_context_new ("[NAMESPACE/]POD - why a pod is Pending");
-  g_option_context_set_summary (
-      context,
-      "Runs kube-scheduler's filters for the pod against every node of the snapshot and\n"
-      "prints, per node, the first filter that rejects it and by how much it is short; the\n"
-      "FailedScheduling message the scheduler would write (beside the one the cluster\n"
-      "recorded, when the snapshot holds it); whether the cluster has room in total but not\n"
-      "in one piece; and fixes, each checked against the snapshot: a lower request, new\n"
-      "nodes of an existing shape, fewer replicas, a toleration, a relaxed node selector,\n"
-      "or the lower-priority pods preemption could evict.");
-  g_option_context_set_description (context,
-                                    "Examples:\n"
-                                    "  fitscale why -S cluster.json production/rag-api-7948f7fb7-dc5k8\n"
-                                    "  fitscale why -S examples/rag-api --all -n production\n"
-                                    "  fitscale why -S cluster.json --all -A -o json\n");
-  g_option_context_add_main_entries (context, entries, NULL);
-  fs_cli_add_common (context, &options.common, TRUE);
+  g_autoptr (GOptionContext) context = fs_cli_context_new (&fs_cli_why, entries, &options.common, TRUE);
   FsOutputFormat format = FS_OUTPUT_TABLE;
   g_autoptr (GError) error = NULL;
   g_autoptr (FsSnapshot) snapshot = NULL;
   g_autoptr (FsLabelSelector) selector = NULL;
   int status = FS_EXIT_OK;
-  if (!fs_cli_parse (context, "why", &argc, &argv))
+  if (!g_option_context_parse (context, &argc, &argv, &error)
+      || !fs_output_parse (options.common.output, &format, &error))
     status = FS_EXIT_ERROR;
-  else if (!fs_output_parse (options.common.output, &format, &error))
-    status = fs_cli_fail ("why", error);
   else if (options.all ? argc != 1 : argc != 2)
-    {
-      fprintf (stderr, "fitscale why: give one pod (NAMESPACE/NAME, or NAME with -n), or --all\n");
-      status = FS_EXIT_ERROR;
-    }
-  else if (options.selector != NULL
-           && (options.parsed_selector = selector = fs_label_selector_parse (options.selector, &error)) == NULL)
-    {
-      g_prefix_error (&error, "-l: ");
-      status = fs_cli_fail ("why", error);
-    }
-  else if (options.selector != NULL && !options.all)
-    {
-      fprintf (stderr, "fitscale why: -l selects among --all\n");
-      status = FS_EXIT_ERROR;
-    }
+    status = fs_cli_usage (&error, "give one pod (NAMESPACE/NAME, or NAME with -n), or --all");
+  else if (!fs_cli_parse_selector (options.selector, &selector, &error))
+    status = FS_EXIT_ERROR;
+  else if ((options.parsed_selector = selector) != NULL && !options.all)
+    status = fs_cli_usage (&error, "-l selects among --all");
   else if (options.watch && options.common.snapshot_paths != NULL)
-    {
-      fprintf (stderr, "fitscale why: --watch reads a live cluster: drop --snapshot\n");
-      status = FS_EXIT_ERROR;
-    }
+    status = fs_cli_usage (&error, "--watch reads a live cluster: drop --snapshot");
   else if (options.watch)
     status = run_watch (&options, format, options.all ? NULL : argv[1]);
-  else if ((snapshot = fs_cli_load ("why", &options.common, WHY_RESOURCES)) == NULL)
+  else if ((snapshot = fs_cli_load (fs_cli_why.name, &options.common, WHY_RESOURCES, &error)) == NULL)
     status = FS_EXIT_ERROR;
   else
     status = answer (snapshot, &options, format, options.all ? NULL : argv[1]);
+  if (error != NULL)
+    status = fs_cli_fail (fs_cli_why.name, error);
   fs_cli_common_clear (&options.common);
   g_free (options.namespace);
   g_free (options.selector);

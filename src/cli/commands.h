@@ -27,16 +27,32 @@ typedef struct {
   char *context_namespace; /* live: the namespace the kubeconfig context sets, NULL if none */
 } FsCommonOptions;
 
-/* Adds --snapshot, -o and -q, and kubectl's connection flags, to CONTEXT's main group,
- * writing into OPTIONS (WITH_SNAPSHOT FALSE: -o and -q only). */
-void fs_cli_add_common (GOptionContext *context, FsCommonOptions *options, gboolean with_snapshot);
+/* A subcommand: what main lists and dispatches, and the text of its --help.  The summary is
+ * the one line main lists (first letter capitalized), the usage line ends with and the man
+ * page fitscale-NAME(1) names it by (tests/help.sh checks that they agree). */
+typedef struct {
+  const char *name;        /* "nodes": `fitscale nodes` */
+  const char *parameters;  /* the arguments in the usage line, after [OPTION…]; "" for none */
+  const char *summary;     /* one line, lower case: "per-node allocatable, ..." */
+  const char *description; /* the paragraph under the usage line */
+  const char *epilogue;    /* after the options: examples, exit status; NULL for none */
+  int (*run) (int argc, char **argv);
+} FsCliCommand;
+
+extern const FsCliCommand fs_cli_capacity, fs_cli_hpa, fs_cli_hvpa, fs_cli_nodes, fs_cli_plan,
+    fs_cli_quantity, fs_cli_serve, fs_cli_simulate, fs_cli_why;
+
+/* COMMAND's options: its usage line, description and epilogue; ENTRIES (NULL for none); then
+ * --snapshot, -o, -q and kubectl's connection flags, writing into OPTIONS (WITH_SNAPSHOT
+ * FALSE: -o and -q only). */
+GOptionContext *fs_cli_context_new (const FsCliCommand *command, const GOptionEntry *entries,
+                                    FsCommonOptions *options, gboolean with_snapshot);
 void fs_cli_common_clear (FsCommonOptions *options);
-/* Parses argv; on failure prints "fitscale CMD: message" and the usage hint. */
-gboolean fs_cli_parse (GOptionContext *context, const char *command, int *argc, char ***argv);
 /* The snapshot the options name: --snapshot files, or else the cluster the connection flags
- * and kubeconfig point to, listing RESOURCES (FsKubeResources).  Prints the error and
- * returns NULL on failure. */
-FsSnapshot *fs_cli_load (const char *command, FsCommonOptions *options, guint resources);
+ * and kubeconfig point to, listing RESOURCES (FsKubeResources).  Notes (skipped kinds) go
+ * to stderr for COMMAND unless -q. */
+FsSnapshot *fs_cli_load (const char *command, FsCommonOptions *options, guint resources,
+                         GError **error);
 /* A live cluster kept by a watch cache (why --watch). */
 typedef struct {
   FsKubeClient *client;
@@ -56,10 +72,14 @@ const char *fs_cli_namespace (const FsCommonOptions *options, const char *flag);
 /* Splits "NAMESPACE/NAME" (or "NAME", in NAMESPACE or "default") into *NS (caller frees) and
  * the name (points into ARGUMENT). */
 const char *fs_cli_split_name (const char *argument, const char *namespace, char **ns);
-/* --now: TEXT (RFC 3339, or NULL for the present) as unix seconds; FALSE with a message
- * printed for COMMAND when it does not parse. */
-gboolean fs_cli_parse_now (const char *command, const char *text, int64_t *seconds);
-/* Prints "fitscale CMD: MESSAGE" to stderr and returns FS_EXIT_ERROR. */
+/* --now: TEXT (RFC 3339, or NULL for the present) as unix seconds. */
+gboolean fs_cli_parse_now (const char *text, int64_t *seconds, GError **error);
+/* -l: TEXT (NULL for none) as a label selector in *SELECTOR (NULL for none). */
+gboolean fs_cli_parse_selector (const char *text, FsLabelSelector **selector, GError **error);
+/* Sets a usage error (FS_ERROR_USAGE) from FORMAT and returns FS_EXIT_ERROR. */
+int fs_cli_usage (GError **error, const char *format, ...) G_GNUC_PRINTF (2, 3);
+/* The one place a command's error is printed: "fitscale CMD: MESSAGE" on stderr, then, for
+ * an option the parser rejected, the hint to run --help.  Returns FS_EXIT_ERROR. */
 int fs_cli_fail (const char *command, const GError *error);
 
 /* The documents `plan -o json` and `why -o json` print, for the server to answer with:

@@ -1,6 +1,7 @@
 /* fitscale — option handling shared by the subcommands (see commands.h). */
 #include "config.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -9,10 +10,11 @@
 #include "fitscale/kube/client.h"
 #include "fitscale/kube/decode.h"
 #include "fitscale/model/error.h"
+#include "fitscale/model/selector.h"
 #include "fitscale/model/timeutil.h"
 
-void
-fs_cli_add_common (GOptionContext *context, FsCommonOptions *options, gboolean with_snapshot)
+static void
+add_common (GOptionContext *context, FsCommonOptions *options, gboolean with_snapshot)
 {
   GOptionEntry entries[] = {
     { "snapshot", 'S', 0, G_OPTION_ARG_FILENAME_ARRAY, &options->snapshot_paths,
@@ -50,6 +52,22 @@ fs_cli_add_common (GOptionContext *context, FsCommonOptions *options, gboolean w
     { NULL }
   };
   g_option_context_add_main_entries (context, connection, NULL);
+}
+
+GOptionContext *
+fs_cli_context_new (const FsCliCommand *command, const GOptionEntry *entries,
+                    FsCommonOptions *options, gboolean with_snapshot)
+{
+  g_autofree char *usage = g_strdup_printf ("%s%s- %s", command->parameters,
+                                            command->parameters[0] != '\0' ? " " : "", command->summary);
+  GOptionContext *context = g_option_context_new (usage);
+  g_option_context_set_summary (context, command->description);
+  if (command->epilogue != NULL)
+    g_option_context_set_description (context, command->epilogue);
+  if (entries != NULL)
+    g_option_context_add_main_entries (context, entries, NULL);
+  add_common (context, options, with_snapshot);
+  return context;
 }
 
 void
@@ -124,46 +142,52 @@ fs_cli_live_close (FsCliLive *live)
   g_clear_pointer (&live->client, fs_kube_client_free);
 }
 
-/* The cluster the connection flags point to, listed. */
+/* The cluster the connection flags point to, listed once. */
 static FsSnapshot *
-load_live (const char *command, FsCommonOptions *options, guint resources)
+load_live (const char *command, FsCommonOptions *options, guint resources, GError **error)
 {
-  FsCliLive live;
-  if (!fs_cli_live_open (command, options, resources, &live))
+  FsRestConfig *config = fs_rest_config_load (&options->connection, error);
+  if (config == NULL)
     return NULL;
-  FsSnapshot *snapshot = fs_kube_cache_snapshot (live.cache);
-  fs_cli_live_close (&live);
-  return snapshot;
+  g_free (options->context_namespace);
+  options->context_namespace = g_strdup (config->context_namespace);
+  g_autoptr (FsKubeClient) client = fs_kube_client_new (config, error);
+  g_autoptr (FsKubeCache) cache = client != NULL ? fs_kube_cache_new (client, resources) : NULL;
+  g_autoptr (GPtrArray) skipped = g_ptr_array_new ();
+  if (cache == NULL || !fs_kube_cache_sync (cache, !options->quiet, skipped, error))
+    return NULL;
+  for (guint i = 0; i < skipped->len && !options->quiet; i++)
+    fprintf (stderr, "fitscale %s: note: the cluster does not serve %s (not installed?): going on without them\n",
+             command, (const char *) skipped->pdata[i]);
+  return fs_kube_cache_snapshot (cache);
 }
 
 int
 fs_cli_fail (const char *command, const GError *error)
 {
   fprintf (stderr, "fitscale %s: %s\n", command, error->message);
+  if (error->domain == G_OPTION_ERROR)
+    fprintf (stderr, "Run 'fitscale %s --help' for usage.\n", command);
   return FS_EXIT_ERROR;
 }
 
-gboolean
-fs_cli_parse (GOptionContext *context, const char *command, int *argc, char ***argv)
+int
+fs_cli_usage (GError **error, const char *format, ...)
 {
-  g_autoptr (GError) error = NULL;
-  if (g_option_context_parse (context, argc, argv, &error))
-    return TRUE;
-  fprintf (stderr, "fitscale %s: %s\nRun 'fitscale %s --help' for usage.\n", command,
-           error->message, command);
-  return FALSE;
+  va_list args;
+  va_start (args, format);
+  g_propagate_error (error, g_error_new_valist (FS_ERROR, FS_ERROR_USAGE, format, args));
+  va_end (args);
+  return FS_EXIT_ERROR;
 }
 
 FsSnapshot *
-fs_cli_load (const char *command, FsCommonOptions *options, guint resources)
+fs_cli_load (const char *command, FsCommonOptions *options, guint resources, GError **error)
 {
-  g_autoptr (GError) error = NULL;
   if (options->snapshot_paths == NULL)
-    return load_live (command, options, resources);
-  FsSnapshot *snapshot = fs_load_snapshot ((const char *const *) options->snapshot_paths, &error);
-  if (snapshot == NULL)
-    fs_cli_fail (command, error);
-  else if (snapshot->n_skipped > 0 && !options->quiet)
+    return load_live (command, options, resources, error);
+  FsSnapshot *snapshot = fs_load_snapshot ((const char *const *) options->snapshot_paths, error);
+  if (snapshot != NULL && snapshot->n_skipped > 0 && !options->quiet)
     fprintf (stderr, "fitscale %s: note: %u object%s of kinds fitscale does not read were skipped\n",
              command, snapshot->n_skipped, snapshot->n_skipped == 1 ? "" : "s");
   return snapshot;
@@ -179,11 +203,23 @@ fs_cli_split_name (const char *argument, const char *namespace, char **ns)
 }
 
 gboolean
-fs_cli_parse_now (const char *command, const char *text, int64_t *seconds)
+fs_cli_parse_now (const char *text, int64_t *seconds, GError **error)
 {
   *seconds = g_get_real_time () / G_USEC_PER_SEC;
   if (text == NULL || fs_time_parse (text, strlen (text), seconds))
     return TRUE;
-  fprintf (stderr, "fitscale %s: --now \"%s\" is not an RFC 3339 time\n", command, text);
+  g_set_error (error, FS_ERROR, FS_ERROR_USAGE, "--now \"%s\" is not an RFC 3339 time", text);
   return FALSE;
+}
+
+gboolean
+fs_cli_parse_selector (const char *text, FsLabelSelector **selector, GError **error)
+{
+  *selector = NULL;
+  if (text == NULL)
+    return TRUE;
+  *selector = fs_label_selector_parse (text, error);
+  if (*selector == NULL)
+    g_prefix_error (error, "-l: ");
+  return *selector != NULL;
 }

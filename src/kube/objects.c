@@ -7,6 +7,7 @@
 
 #include "fields.h"
 #include "fitscale/model/error.h"
+#include "fitscale/model/names.h"
 #include "fitscale/model/quantity.h"
 #include "fitscale/model/timeutil.h"
 
@@ -886,12 +887,6 @@ fs_object_scalar (FsObjectBuilder *builder, FsField field, const char *map_key,
 
 /* ---- interning --------------------------------------------------------------------- */
 
-static gint
-compare_labels (gconstpointer a, gconstpointer b)
-{
-  return strcmp (((const FsLabel *) a)->key, ((const FsLabel *) b)->key);
-}
-
 /* SIZE zeroed bytes to assemble one list in before it is interned, reused from list to list:
  * a list is as long as the input makes it, too long for the stack. */
 static void *
@@ -911,7 +906,7 @@ intern_labels (FsObjectBuilder *builder, GArray *labels)
 {
   if (labels->len == 0)
     return NULL;
-  g_array_sort (labels, compare_labels); /* stable merge sort */
+  g_array_sort (labels, fs_label_compare); /* stable merge sort */
   gsize size = sizeof (FsLabelSet) + labels->len * sizeof (FsLabel);
   FsLabelSet *set = scratch_zeroed (builder, size);
   const FsLabel *items = (const FsLabel *) (gpointer) labels->data;

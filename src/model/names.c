@@ -85,6 +85,12 @@ fs_label_value_is_valid (const char *value)
   return len == 0 || is_label_key_name (value, len);
 }
 
+gint
+fs_label_compare (gconstpointer a, gconstpointer b)
+{
+  return strcmp (((const FsLabel *) a)->key, ((const FsLabel *) b)->key);
+}
+
 gboolean
 fs_labels_lookup (const FsLabelSet *labels, const char *key, const char **value)
 {

@@ -6,8 +6,6 @@
 #include "fitscale/model/names.h"
 #include "fitscale/model/pack.h"
 
-#define HOSTNAME_KEY "kubernetes.io/hostname"
-
 FsNodeLoad
 fs_node_load (const FsNode *node)
 {
@@ -323,7 +321,7 @@ one_per_domain (const Packing *packing, const char *key)
       const char *domain = fs_labels_get (snapshot->nodes[i].labels, key);
       if (fit->capacity == 0)
         continue;
-      if (domain == NULL || strcmp (key, HOSTNAME_KEY) == 0)
+      if (domain == NULL || strcmp (key, FS_LABEL_HOSTNAME) == 0)
         {
           fit->capacity = domain == NULL ? fit->capacity : 1;
           total += fit->capacity;
@@ -574,6 +572,23 @@ base_verdicts (const Packing *packing)
     }
 }
 
+const char *
+fs_pack_limit_name (FsPackLimit limit)
+{
+  switch (limit)
+    {
+    case FS_PACK_LIMIT_ANTI_AFFINITY:
+      return "pod anti-affinity";
+    case FS_PACK_LIMIT_AFFINITY:
+      return "pod affinity";
+    case FS_PACK_LIMIT_TOPOLOGY_SPREAD:
+      return "topology spread";
+    case FS_PACK_LIMIT_RESOURCES:
+    default:
+      return "resources";
+    }
+}
+
 void
 fs_pack (const FsSnapshot *snapshot, const FsPodShape *pod, const FsPackOptions *options,
          FsNodeFit *nodes, FsPackResult *result)
@@ -581,7 +596,7 @@ fs_pack (const FsSnapshot *snapshot, const FsPodShape *pod, const FsPackOptions 
   Packing packing = { snapshot, pod, options, nodes };
   memset (result, 0, sizeof *result);
   base_verdicts (&packing);
-  result->limited_by = "resources";
+  result->limited_by = FS_PACK_LIMIT_RESOURCES;
   const FsPlacement *placement = pod->spec->placement;
   /* a node the skew rejects now may take replicas once other domains caught up */
   g_autofree int64_t *room = g_new (int64_t, snapshot->n_nodes + 1);
@@ -610,12 +625,12 @@ fs_pack (const FsSnapshot *snapshot, const FsPodShape *pod, const FsPackOptions 
   if (self_key != NULL)
     {
       total = one_per_domain (&packing, self_key);
-      result->limited_by = "pod anti-affinity";
+      result->limited_by = FS_PACK_LIMIT_ANTI_AFFINITY;
     }
   else if (co_locate_key != NULL)
     {
       total = best_single_domain (&packing, co_locate_key);
-      result->limited_by = "pod affinity";
+      result->limited_by = FS_PACK_LIMIT_AFFINITY;
     }
   else
     for (guint i = 0; i < snapshot->n_nodes; i++)
@@ -630,7 +645,7 @@ fs_pack (const FsSnapshot *snapshot, const FsPodShape *pod, const FsPackOptions 
       if (spread_total < total)
         {
           total = spread_total;
-          result->limited_by = "topology spread";
+          result->limited_by = FS_PACK_LIMIT_TOPOLOGY_SPREAD;
         }
     }
 

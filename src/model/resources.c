@@ -570,3 +570,16 @@ fs_format_amount (const char *name, int64_t amount, char buf[32])
       return fs_quantity_format_int (amount, 0, FS_QUANTITY_DECIMAL_SI, buf);
     }
 }
+
+char *
+fs_format_bytes_for_people (int64_t bytes, char buf[32])
+{
+  double magnitude = bytes < 0 ? -(double) bytes : (double) bytes;
+  if (magnitude >= 1024.0 * 1024 * 1024)
+    g_snprintf (buf, 32, "%.1fGi", (double) bytes / (1024.0 * 1024 * 1024));
+  else if (magnitude >= 1024.0 * 1024)
+    g_snprintf (buf, 32, "%.0fMi", (double) bytes / (1024.0 * 1024));
+  else
+    g_snprintf (buf, 32, "%.0fKi", (double) bytes / 1024.0);
+  return buf;
+}

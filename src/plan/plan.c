@@ -12,7 +12,6 @@
 #include "fitscale/kube/tree.h"
 
 #define MiB (1024 * 1024)
-#define HOSTNAME_KEY "kubernetes.io/hostname"
 #define ROLLOUT_TRIES 16    /* ranked candidates whose rollout is simulated before giving up */
 #define N_ALTERNATIVES 5
 
@@ -497,7 +496,7 @@ place_new (Planner *planner, RolloutRun *run, int64_t want)
           ? (planner->usable[i] ? fs_resources_capacity (&snapshot->nodes[i].allocatable, &run->loads[i], request) : 0)
           : planner->fits[i].capacity;
       /* the new replicas repel each other too, which fs_pack cannot see */
-      if (planner->self_anti_key != NULL && strcmp (planner->self_anti_key, HOSTNAME_KEY) == 0)
+      if (planner->self_anti_key != NULL && strcmp (planner->self_anti_key, FS_LABEL_HOSTNAME) == 0)
         room = run->new_on_node[i] > 0 || run->old_on_node[i] > 0 ? 0 : MIN (room, 1);
       int64_t take = MIN (room, want - placed);
       for (int64_t k = 0; k < take; k++)
@@ -665,11 +664,11 @@ pending_message (Planner *planner, FsPlanCandidate *candidate)
       if (verdict.filter == FS_FILTER_PASS)
         {
           /* full by a pod rule, not by resources */
-          verdict.filter = strcmp (result.limited_by, "topology spread") == 0 ? FS_FILTER_POD_TOPOLOGY_SPREAD
-                                                                            : FS_FILTER_INTER_POD_AFFINITY;
-          verdict.detail = strcmp (result.limited_by, "topology spread") == 0 ? FS_DETAIL_SPREAD
-                           : strcmp (result.limited_by, "pod affinity") == 0 ? FS_DETAIL_AFFINITY
-                                                                              : FS_DETAIL_ANTI_AFFINITY;
+          verdict.filter = result.limited_by == FS_PACK_LIMIT_TOPOLOGY_SPREAD ? FS_FILTER_POD_TOPOLOGY_SPREAD
+                                                                             : FS_FILTER_INTER_POD_AFFINITY;
+          verdict.detail = result.limited_by == FS_PACK_LIMIT_TOPOLOGY_SPREAD ? FS_DETAIL_SPREAD
+                           : result.limited_by == FS_PACK_LIMIT_AFFINITY ? FS_DETAIL_AFFINITY
+                                                                          : FS_DETAIL_ANTI_AFFINITY;
         }
       fs_reason_counts_add_verdict (counts, &verdict);
     }

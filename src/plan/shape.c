@@ -5,6 +5,7 @@
 
 #include "fitscale/kube/decode.h"
 #include "fitscale/model/error.h"
+#include "fitscale/model/names.h"
 #include "fitscale/model/quantity.h"
 #include "fitscale/plan/shape.h"
 
@@ -91,12 +92,6 @@ fs_parse_resource_list (const char *text, FsPool *pool, FsResources *resources, 
 
 /* ---- selectors and tolerations from flags ----------------------------------------- */
 
-static gint
-compare_labels (gconstpointer a, gconstpointer b)
-{
-  return strcmp (((const FsLabel *) a)->key, ((const FsLabel *) b)->key);
-}
-
 static gboolean
 add_selector_flags (FsPool *pool, const FsLabelSet *base, char **flags,
                     const FsLabelSet **out, GError **error)
@@ -120,7 +115,7 @@ add_selector_flags (FsPool *pool, const FsLabelSet *base, char **flags,
   *out = NULL;
   if (labels->len == 0)
     return TRUE;
-  g_array_sort (labels, compare_labels);
+  g_array_sort (labels, fs_label_compare);
   gsize size = sizeof (FsLabelSet) + labels->len * sizeof (FsLabel);
   FsLabelSet *set = fs_pool_alloc (pool, size);
   set->n = labels->len;

@@ -34,6 +34,7 @@
 #include <gnutls/gnutls.h>
 
 #include "fitscale/model/fit.h"
+#include "fitscale/model/names.h"
 #include "fitscale/model/selector.h"
 #include "jsontree.h"
 
@@ -119,12 +120,6 @@ type_of (const char *api_version, const char *kind)
 
 /* metadata.labels as the selector rules read them (model/fit.c fs_selector_matches, sorted
  * by key); the selector itself is parsed by model/selector.c, as the API server's labels.Parse. */
-static gint
-compare_labels (gconstpointer a, gconstpointer b)
-{
-  return strcmp (((const FsLabel *) a)->key, ((const FsLabel *) b)->key);
-}
-
 static FsLabelSet *
 labels_of (yajl_val object)
 {
@@ -135,7 +130,7 @@ labels_of (yajl_val object)
   for (guint i = 0; i < n; i++)
     if (YAJL_IS_STRING (labels->u.object.values[i]))
       set->items[set->n++] = (FsLabel){ labels->u.object.keys[i], labels->u.object.values[i]->u.string };
-  qsort (set->items, set->n, sizeof (FsLabel), compare_labels);
+  qsort (set->items, set->n, sizeof (FsLabel), fs_label_compare);
   return set;
 }
 

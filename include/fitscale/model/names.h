@@ -1,6 +1,7 @@
 /* fitscale — Kubernetes names and label sets: the validation rules of
  * k8s.io/apimachinery/pkg/util/validation (IsQualifiedName, IsDNS1123Subdomain,
- * IsValidLabelValue) and lookups in an FsLabelSet.  Pure functions, no allocation. */
+ * IsValidLabelValue), the order of an FsLabelSet and lookups in it, and the well-known label
+ * keys fitscale reads in more than one place.  Pure functions, no allocation. */
 #pragma once
 
 #include <glib.h>
@@ -17,6 +18,12 @@ gboolean fs_name_is_qualified (const char *text);
 /* validation.go IsValidLabelValue: empty, or a qualified name's name part. */
 gboolean fs_label_value_is_valid (const char *value);
 
+/* The node label that names the node, one topology domain per node (k8s.io/api core/v1
+ * well_known_labels.go LabelHostname). */
+#define FS_LABEL_HOSTNAME "kubernetes.io/hostname"
+
+/* The order of an FsLabelSet's items: by key (strcmp).  A GCompareFunc, for qsort too. */
+gint fs_label_compare (gconstpointer a, gconstpointer b);
 /* Whether LABELS (sorted by key) holds KEY; its value in *VALUE ("" for a NULL value). */
 gboolean fs_labels_lookup (const FsLabelSet *labels, const char *key, const char **value);
 /* The value of KEY in LABELS, or NULL when absent. */

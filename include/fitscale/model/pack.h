@@ -33,12 +33,24 @@ typedef struct {
   int64_t replicas;
 } FsPackOptions;
 
+/* What bounds the replicas that fit in all. */
+typedef enum {
+  FS_PACK_LIMIT_RESOURCES,        /* what the nodes have free */
+  FS_PACK_LIMIT_ANTI_AFFINITY,    /* the replicas' anti-affinity to themselves: one per domain */
+  FS_PACK_LIMIT_AFFINITY,         /* the replicas' affinity to themselves: all in one domain */
+  FS_PACK_LIMIT_TOPOLOGY_SPREAD,  /* a DoNotSchedule topology spread constraint's maxSkew */
+} FsPackLimit;
+
+/* The limit as the answers name it: "resources", "pod anti-affinity", "pod affinity",
+ * "topology spread". */
+const char *fs_pack_limit_name (FsPackLimit limit);
+
 typedef struct {
   int64_t capacity;        /* replicas that fit in all, constraints applied */
   int64_t placed;          /* replicas placed: min(replicas, capacity) */
   int64_t pending;         /* replicas asked for that do not fit */
   guint nodes_passing;     /* nodes whose verdict passes */
-  const char *limited_by;  /* "resources", "pod anti-affinity", "topology spread", ... */
+  FsPackLimit limited_by;
 } FsPackResult;
 
 /* Fills NODES (snapshot->n_nodes entries) and RESULT. */

@@ -97,5 +97,8 @@ gboolean fs_container_default_requests (FsContainer *container, GError **error);
 /* The canonical quantity text of one amount of resource NAME (cpu in millicores prints as
  * DecimalSI, memory/storage/hugepages as BinarySI, counts as plain numbers). */
 char *fs_format_amount (const char *name, int64_t amount, char buf[32]);
+/* Bytes of memory or storage for people, in tables and sentences (not a quantity: it rounds
+ * to the unit shown): "6.5Gi" (one decimal) from 1Gi, "512Mi" from 1Mi, else "900Ki". */
+char *fs_format_bytes_for_people (int64_t bytes, char buf[32]);
 
 G_END_DECLS
