@@ -113,14 +113,11 @@ build_request (const PlanOptions *options, const char *reference, FsPlanRequest 
       return FALSE;
     }
   request->namespace = options->namespace != NULL ? options->namespace : "default";
-  if (options->semantics != NULL && strcmp (options->semantics, "design") != 0
-      && strcmp (options->semantics, "hvpa") != 0)
+  if (!fs_hvpa_semantics_parse (options->semantics, &request->semantics))
     {
       g_set_error (error, FS_ERROR, FS_ERROR_USAGE, "--semantics is design or hvpa");
       return FALSE;
     }
-  request->semantics = g_strcmp0 (options->semantics, "hvpa") == 0 ? FS_HVPA_SEMANTICS_HVPA
-                                                                    : FS_HVPA_SEMANTICS_DESIGN;
   if (options->hpa_from != NULL && strcmp (options->hpa_from, "status") != 0
       && strcmp (options->hpa_from, "metrics") != 0)
     {
@@ -504,7 +501,7 @@ emit_sources (FsEmitter *emitter, const FsPlanAnswer *answer)
   fs_emit_key (emitter, "hpaDesiredFrom");
   fs_emit_string (emitter, answer->hpa_desired_from);
   fs_emit_key (emitter, "semantics");
-  fs_emit_string (emitter, answer->request.semantics == FS_HVPA_SEMANTICS_HVPA ? "hvpa" : "design");
+  fs_emit_string (emitter, fs_hvpa_semantics_name (answer->request.semantics));
   fs_emit_key (emitter, "vpaWeight");
   fs_emit_decimal (emitter, answer->stage_weight, 4);
   fs_emit_map_close (emitter);

@@ -272,12 +272,11 @@ read_plan_request (yajl_val body, FsPlanRequest *request, FsHttpResponse *respon
   request->kind = g_intern_string (kind);
   request->name = g_intern_string (name);
   request->namespace = g_intern_string (namespace != NULL ? namespace : "default");
-  if (semantics != NULL && strcmp (semantics, "design") != 0 && strcmp (semantics, "hvpa") != 0)
+  if (!fs_hvpa_semantics_parse (semantics, &request->semantics))
     {
       fs_http_error (response, 422, "Invalid", "field semantics: design or hvpa");
       return FALSE;
     }
-  request->semantics = g_strcmp0 (semantics, "hvpa") == 0 ? FS_HVPA_SEMANTICS_HVPA : FS_HVPA_SEMANTICS_DESIGN;
   request->hpa_source = g_strcmp0 (hpa_from, "metrics") == 0 ? FS_PLAN_HPA_METRICS : FS_PLAN_HPA_STATUS;
   int64_t number = 0, seconds = g_get_real_time () / G_USEC_PER_SEC;
   if (now != NULL && !fs_time_parse (now, strlen (now), &seconds))
