@@ -10,6 +10,9 @@
 #include "commands.h"
 #include "fitscale/model/error.h"
 #include "fitscale/model/quantity.h"
+#include "fitscale/render/capacity.h"
+#include "fitscale/render/plan.h"
+#include "fitscale/render/why.h"
 #include "fitscale/server/server.h"
 #include "fitscale/model/timeutil.h"
 
@@ -329,7 +332,7 @@ write_plan (FsEmitter *emitter, gpointer data)
   PlanDocument *document = data;
   fs_emit_map_open (emitter);
   write_snapshot_info (emitter, document->service, document->snapshot);
-  fs_cli_emit_plan_fields (emitter, document->answer);
+  fs_render_plan_fields (emitter, document->answer);
   fs_emit_map_close (emitter);
 }
 
@@ -385,7 +388,7 @@ static void
 write_why (FsEmitter *emitter, gpointer data)
 {
   WhyDocument *document = data;
-  fs_cli_emit_diagnosis (emitter, document->snapshot, document->diagnosis, 0);
+  fs_render_diagnosis (emitter, document->snapshot, document->diagnosis, 0);
 }
 
 static void
@@ -423,7 +426,7 @@ static void
 write_capacity (FsEmitter *emitter, gpointer data)
 {
   CapacityDocument *document = data;
-  fs_cli_emit_capacity (emitter, document->snapshot, document->shape, document->answer, document->replicas);
+  fs_render_capacity (emitter, document->snapshot, document->shape, document->answer, document->replicas);
 }
 
 static void

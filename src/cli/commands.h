@@ -12,7 +12,7 @@
 #include "fitscale/plan/why.h"
 #include "fitscale/kube/watch.h"
 #include "fitscale/model/objects.h"
-#include "output.h"
+#include "fitscale/render/output.h"
 
 G_BEGIN_DECLS
 
@@ -61,14 +61,6 @@ const char *fs_cli_split_name (const char *argument, const char *namespace, char
 gboolean fs_cli_parse_now (const char *command, const char *text, int64_t *seconds);
 /* Prints "fitscale CMD: MESSAGE" to stderr and returns FS_EXIT_ERROR. */
 int fs_cli_fail (const char *command, const GError *error);
-
-/* The documents `plan -o json` and `why -o json` print, for the server to answer with:
- * the plan's keys inside a map the caller opened; one diagnosis as a map. */
-void fs_cli_emit_plan_fields (FsEmitter *emitter, const FsPlanAnswer *answer);
-void fs_cli_emit_diagnosis (FsEmitter *emitter, const FsSnapshot *snapshot,
-                            const FsDiagnosis *diagnosis, guint similar);
-void fs_cli_emit_capacity (FsEmitter *emitter, const FsSnapshot *snapshot, const FsShape *shape,
-                           const FsCapacityAnswer *answer, int64_t replicas);
 
 int fs_cmd_capacity (int argc, char **argv);
 int fs_cmd_plan (int argc, char **argv);
