@@ -41,7 +41,7 @@ cached_plan_free (gpointer data)
 
 typedef struct {
   FsSnapshot *offline;         /* --snapshot files, else NULL */
-  FsCliLive live;
+  FsKubeLive *live;
   gboolean is_live;
   FsServer *server;
   gint plans[3];               /* by outcome: unchanged, adjusted, infeasible */
@@ -84,13 +84,13 @@ cache_store (Service *service, const char *key, const char *body, FsPlanOutcome 
 static FsSnapshot *
 current_snapshot (Service *service)
 {
-  return service->is_live ? fs_kube_cache_snapshot (service->live.cache) : fs_snapshot_ref (service->offline);
+  return service->is_live ? fs_kube_cache_snapshot (service->live->cache) : fs_snapshot_ref (service->offline);
 }
 
 static double
 snapshot_age (Service *service)
 {
-  gint64 at = service->is_live ? fs_kube_cache_stats (service->live.cache).synced_at : service->loaded_at;
+  gint64 at = service->is_live ? fs_kube_cache_stats (service->live->cache).synced_at : service->loaded_at;
   return (double) (g_get_real_time () - at) / G_USEC_PER_SEC;
 }
 
@@ -510,8 +510,8 @@ handle_metrics (const FsHttpRequest *request, FsHttpResponse *response, gpointer
                           snapshot->n_nodes, snapshot->n_pods, snapshot->n_workloads, snapshot->n_generic);
   if (service->is_live)
     {
-      FsKubeCacheStats cache = fs_kube_cache_stats (service->live.cache);
-      const FsKubeClientStats *client = fs_kube_client_stats (service->live.client);
+      FsKubeCacheStats cache = fs_kube_cache_stats (service->live->cache);
+      const FsKubeClientStats *client = fs_kube_client_stats (service->live->client);
       g_string_append_printf (out, "# HELP fitscale_watch_restarts_total Lists made again after a 410.\n"
                                    "# TYPE fitscale_watch_restarts_total counter\nfitscale_watch_restarts_total %u\n"
                                    "# HELP fitscale_watch_events_total Watch events applied.\n"
@@ -536,7 +536,7 @@ watch_thread (gpointer data)
     {
       gboolean changed = FALSE;
       g_autoptr (GError) error = NULL;
-      if (!fs_kube_cache_watch (service->live.cache, service->watch_timeout, &changed, &error))
+      if (!fs_kube_cache_watch (service->live->cache, service->watch_timeout, &changed, &error))
         {
           fs_log (0, service->verbosity, "watch failed; retrying", "error", error->message, NULL);
           for (int i = 0; i < 20 && !g_atomic_int_get (&service->stopping); i++)
@@ -642,8 +642,14 @@ fs_cmd_serve (int argc, char **argv)
     }
   else
     {
-      service.is_live = fs_cli_live_open ("serve", &common, SERVE_RESOURCES, &service.live);
-      status = service.is_live ? FS_EXIT_OK : FS_EXIT_ERROR;
+      g_autoptr (GError) error = NULL;
+      service.live = fs_kube_live_open (&common.connection, SERVE_RESOURCES, fs_cli_live_progress (&common), NULL,
+                                        &error);
+      service.is_live = service.live != NULL;
+      if (service.is_live)
+        fs_cli_live_opened ("serve", &common, service.live);
+      else
+        status = fs_cli_fail ("serve", error);
     }
   service.verbosity = verbosity;
   service.watch_timeout = (guint) MAX (watch_timeout, 1);
@@ -658,8 +664,7 @@ fs_cmd_serve (int argc, char **argv)
   fs_snapshot_unref (service.offline);
   g_hash_table_unref (service.plan_cache);
   g_mutex_clear (&service.cache_lock);
-  if (service.is_live)
-    fs_cli_live_close (&service.live);
+  fs_kube_live_free (service.live);
   fs_cli_common_clear (&common);
   return status;
 }

@@ -243,9 +243,12 @@ answer (const FsSnapshot *snapshot, const WhyOptions *options, FsOutputFormat fo
 static int
 run_watch (WhyOptions *options, FsOutputFormat format, const char *argument)
 {
-  FsCliLive live;
-  if (!fs_cli_live_open ("why", &options->common, WHY_RESOURCES, &live))
-    return FS_EXIT_ERROR;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (FsKubeLive) live = fs_kube_live_open (&options->common.connection, WHY_RESOURCES,
+                                                   fs_cli_live_progress (&options->common), NULL, &error);
+  if (live == NULL)
+    return fs_cli_fail ("why", error);
+  fs_cli_live_opened ("why", &options->common, live);
   guint timeout = options->watch_timeout > 0 ? (guint) options->watch_timeout : 30;
   int status = FS_EXIT_OK;
   gboolean changed = TRUE;
@@ -253,7 +256,7 @@ run_watch (WhyOptions *options, FsOutputFormat format, const char *argument)
     {
       if (changed)
         {
-          g_autoptr (FsSnapshot) snapshot = fs_kube_cache_snapshot (live.cache);
+          g_autoptr (FsSnapshot) snapshot = fs_kube_cache_snapshot (live->cache);
           g_autoptr (GDateTime) now = g_date_time_new_now_utc ();
           g_autofree char *stamp = g_date_time_format_iso8601 (now);
           if (round > 0 && format != FS_OUTPUT_JSON && format != FS_OUTPUT_YAML)
@@ -263,14 +266,12 @@ run_watch (WhyOptions *options, FsOutputFormat format, const char *argument)
         }
       if (options->watch_rounds > 0 && round == options->watch_rounds)
         break;
-      g_autoptr (GError) error = NULL;
-      if (!fs_kube_cache_watch (live.cache, timeout, &changed, &error))
+      if (!fs_kube_cache_watch (live->cache, timeout, &changed, &error))
         {
           status = fs_cli_fail ("why", error);
           break;
         }
     }
-  fs_cli_live_close (&live);
   return status;
 }
 

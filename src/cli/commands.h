@@ -10,6 +10,7 @@
 #include "fitscale/plan/plan.h"
 #include "fitscale/plan/shape.h"
 #include "fitscale/plan/why.h"
+#include "fitscale/kube/live.h"
 #include "fitscale/kube/watch.h"
 #include "fitscale/model/objects.h"
 #include "fitscale/render/output.h"
@@ -37,16 +38,12 @@ gboolean fs_cli_parse (GOptionContext *context, const char *command, int *argc, 
  * and kubeconfig point to, listing RESOURCES (FsKubeResources).  Prints the error and
  * returns NULL on failure. */
 FsSnapshot *fs_cli_load (const char *command, FsCommonOptions *options, guint resources);
-/* A live cluster kept by a watch cache (why --watch). */
-typedef struct {
-  FsKubeClient *client;
-  FsKubeCache *cache;
-} FsCliLive;
-
-/* Connects as fs_cli_load would and lists RESOURCES into LIVE's cache; prints the error and
- * returns FALSE on failure.  Close with fs_cli_live_close. */
-gboolean fs_cli_live_open (const char *command, FsCommonOptions *options, guint resources, FsCliLive *live);
-void fs_cli_live_close (FsCliLive *live);
+/* After fs_kube_live_open (kube/live.h) on OPTIONS' connection flags: takes the kubeconfig
+ * context's namespace into OPTIONS and, unless -q, notes on stderr the APIs the cluster does
+ * not serve. */
+void fs_cli_live_opened (const char *command, FsCommonOptions *options, const FsKubeLive *live);
+/* The progress line fs_kube_live_open shows: on a terminal, unless -q (else NULL). */
+FsKubeProgress fs_cli_live_progress (const FsCommonOptions *options);
 
 /* Whether the options name a cluster: --snapshot files or a connection flag. */
 gboolean fs_cli_names_cluster (const FsCommonOptions *options);
