@@ -11,6 +11,8 @@
 #include "fitscale/model/quantity.h"
 #include "fitscale/render/plan.h"
 
+#define MAX_FLAG_STEPS 1000
+
 static const char *const resources[FS_HVPA_N_RESOURCES] = { "cpu", "memory" };
 
 typedef struct {
@@ -48,19 +50,40 @@ split_once (const char *text, char separator, const char **head, const char **re
   return TRUE;
 }
 
-/* "CONTAINER:cpu=500m,memory=3Gi" */
-static gboolean
-parse_vpa_target (const char *text, FsPlanVpaTarget *target, GError **error)
+/* What the --vpa-target texts split into; the request's input points here. */
+typedef struct {
+  GStrv items[FS_PLAN_MAX_TARGETS];
+  FsPlanAmountInput *amounts[FS_PLAN_MAX_TARGETS];
+} TargetTexts;
+
+static void
+target_texts_clear (TargetTexts *texts)
 {
-  const char *amounts;
-  if (!split_once (text, ':', &target->container, &amounts))
+  for (guint i = 0; i < FS_PLAN_MAX_TARGETS; i++)
+    {
+      g_strfreev (texts->items[i]);
+      g_free (texts->amounts[i]);
+    }
+}
+
+/* "CONTAINER:cpu=500m,memory=3Gi": the container, and the amounts in the order given. */
+static gboolean
+read_vpa_target (const char *text, FsPlanTargetInput *target, GStrv *items, FsPlanAmountInput **amounts,
+                 GError **error)
+{
+  const char *rest;
+  target->text = text;
+  target->given = FS_PLAN_GIVEN;
+  if (!split_once (text, ':', &target->container, &rest))
     {
       g_set_error (error, FS_ERROR, FS_ERROR_USAGE,
                    "--vpa-target \"%s\": give CONTAINER:cpu=..,memory=..", text);
       return FALSE;
     }
-  g_auto (GStrv) items = g_strsplit (amounts, ",", -1);
-  for (char **item = items; *item != NULL; item++)
+  *items = g_strsplit (rest, ",", -1);
+  *amounts = g_new0 (FsPlanAmountInput, g_strv_length (*items));
+  target->amounts = *amounts;
+  for (char **item = *items; *item != NULL; item++)
     {
       const char *equals = strchr (*item, '=');
       int r = equals == NULL ? -1
@@ -72,91 +95,50 @@ parse_vpa_target (const char *text, FsPlanVpaTarget *target, GError **error)
                        "--vpa-target \"%s\": \"%s\" is not cpu=QUANTITY or memory=QUANTITY", text, *item);
           return FALSE;
         }
-      const char *amount = equals + 1;
-      gboolean ok = r == FS_HVPA_CPU ? fs_quantity_parse_milli (amount, strlen (amount), &target->amount[r], error)
-                                     : fs_quantity_parse_value (amount, strlen (amount), &target->amount[r], error);
-      if (!ok)
-        {
-          g_prefix_error (error, "--vpa-target \"%s\": ", text);
-          return FALSE;
-        }
-      if (target->amount[r] <= 0)
-        {
-          g_set_error (error, FS_ERROR, FS_ERROR_USAGE, "--vpa-target \"%s\": %s must be positive", text, resources[r]);
-          return FALSE;
-        }
-      target->has[r] = TRUE;
+      (*amounts)[target->n_amounts++] = (FsPlanAmountInput){ (FsHvpaResource) r, FS_PLAN_GIVEN, equals + 1 };
     }
   return TRUE;
 }
 
+/* The flags as the request's input (plan/request.h); TEXTS holds what it points to. */
 static gboolean
-parse_weight (const char *text, double *weight, GError **error)
+read_input (const PlanOptions *options, const char *reference, FsPlanRequestInput *input, TargetTexts *texts,
+            GError **error)
 {
-  char *end = NULL;
-  *weight = g_ascii_strtod (text, &end);
-  if (end == text || *end != '\0' || !(*weight >= 0 && *weight <= 1))
+  memset (input, 0, sizeof *input);
+  input->form = FS_PLAN_FROM_FLAGS;
+  input->max_steps = MAX_FLAG_STEPS;
+  if (!split_once (reference, '/', &input->kind, &input->name))
     {
-      g_set_error (error, FS_ERROR, FS_ERROR_USAGE, "--vpa-weight \"%s\": give a fraction from 0 to 1", text);
+      g_set_error (error, FS_ERROR, FS_ERROR_USAGE,
+                   "\"%s\": give hvpa/NAME, deployment/NAME or statefulset/NAME", reference);
       return FALSE;
     }
+  input->namespace = options->namespace;
+  input->semantics = options->semantics;
+  input->hpa_from = options->hpa_from;
+  input->hpa_desired_given = options->hpa_desired != -1 ? FS_PLAN_GIVEN : FS_PLAN_ABSENT;
+  input->hpa_desired = options->hpa_desired;
+  input->steps_given = options->steps != 0 ? FS_PLAN_GIVEN : FS_PLAN_ABSENT;
+  input->steps = options->steps;
+  input->vpa_weight_given = options->vpa_weight != NULL ? FS_PLAN_GIVEN : FS_PLAN_ABSENT;
+  input->vpa_weight = options->vpa_weight;
+  input->n_vpa_targets = options->vpa_targets != NULL ? g_strv_length (options->vpa_targets) : 0;
+  for (guint i = 0; i < MIN (input->n_vpa_targets, FS_PLAN_MAX_TARGETS); i++)
+    if (!read_vpa_target (options->vpa_targets[i], &input->vpa_targets[i], &texts->items[i], &texts->amounts[i], error))
+      return FALSE;
   return TRUE;
 }
 
 static gboolean
 build_request (const PlanOptions *options, const char *reference, FsPlanRequest *request, GError **error)
 {
-  memset (request, 0, sizeof *request);
-  if (!split_once (reference, '/', &request->kind, &request->name))
-    {
-      g_set_error (error, FS_ERROR, FS_ERROR_USAGE,
-                   "\"%s\": give hvpa/NAME, deployment/NAME or statefulset/NAME", reference);
-      return FALSE;
-    }
-  request->namespace = options->namespace != NULL ? options->namespace : "default";
-  if (!fs_hvpa_semantics_parse (options->semantics, &request->semantics))
-    {
-      g_set_error (error, FS_ERROR, FS_ERROR_USAGE, "--semantics is design or hvpa");
-      return FALSE;
-    }
-  if (options->hpa_from != NULL && strcmp (options->hpa_from, "status") != 0
-      && strcmp (options->hpa_from, "metrics") != 0)
-    {
-      g_set_error (error, FS_ERROR, FS_ERROR_USAGE, "--hpa-from is status or metrics");
-      return FALSE;
-    }
-  request->hpa_source = g_strcmp0 (options->hpa_from, "metrics") == 0 ? FS_PLAN_HPA_METRICS : FS_PLAN_HPA_STATUS;
-  if (options->hpa_desired < -1 || options->hpa_desired == 0)
-    {
-      g_set_error (error, FS_ERROR, FS_ERROR_USAGE, "--hpa-desired must be at least 1");
-      return FALSE;
-    }
-  request->has_hpa_desired = options->hpa_desired > 0;
-  request->hpa_desired = options->hpa_desired;
-  if (options->steps != 0 && (options->steps < 2 || options->steps > 1000))
-    {
-      g_set_error (error, FS_ERROR, FS_ERROR_USAGE, "--steps is from 2 to 1000");
-      return FALSE;
-    }
-  request->steps = (guint) options->steps;
-  if (options->vpa_weight != NULL)
-    {
-      request->has_vpa_weight = TRUE;
-      if (!parse_weight (options->vpa_weight, &request->vpa_weight, error))
-        return FALSE;
-    }
-  for (guint i = 0; options->vpa_targets != NULL && options->vpa_targets[i] != NULL; i++)
-    {
-      if (i == FS_PLAN_MAX_TARGETS)
-        {
-          g_set_error (error, FS_ERROR, FS_ERROR_USAGE, "--vpa-target: at most %d", FS_PLAN_MAX_TARGETS);
-          return FALSE;
-        }
-      if (!parse_vpa_target (options->vpa_targets[i], &request->vpa_targets[i], error))
-        return FALSE;
-      request->n_vpa_targets = i + 1;
-    }
-  return TRUE;
+  FsPlanRequestInput input;
+  TargetTexts texts = { 0 };
+  gboolean ok = read_input (options, reference, &input, &texts, error)
+                && fs_plan_request_check (&input, request, error);
+  target_texts_clear (&texts);
+  return ok;
 }
 
 /* ---- text ------------------------------------------------------------------------------ */
