@@ -34,12 +34,10 @@ check_enums (const FsPlanRequestInput *input, FsPlanRequest *request, GError **e
   if (!fs_hvpa_semantics_parse (input->semantics, &request->semantics))
     return from_flags (input) ? fail (input, error, "--semantics is design or hvpa")
                               : fail (input, error, "field semantics: design or hvpa");
-  request->hpa_source = FS_PLAN_HPA_STATUS;
-  if (g_strcmp0 (input->hpa_from, "metrics") == 0)
-    request->hpa_source = FS_PLAN_HPA_METRICS;
-  /* the API has taken any other text as status so far */
-  else if (input->hpa_from != NULL && strcmp (input->hpa_from, "status") != 0 && from_flags (input))
-    return fail (input, error, "--hpa-from is status or metrics");
+  request->hpa_source = g_strcmp0 (input->hpa_from, "metrics") == 0 ? FS_PLAN_HPA_METRICS : FS_PLAN_HPA_STATUS;
+  if (input->hpa_from != NULL && strcmp (input->hpa_from, "status") != 0 && strcmp (input->hpa_from, "metrics") != 0)
+    return from_flags (input) ? fail (input, error, "--hpa-from is status or metrics")
+                              : fail (input, error, "field hpaFrom: status or metrics");
   return TRUE;
 }
 
