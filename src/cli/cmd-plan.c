@@ -11,8 +11,6 @@
 #include "fitscale/model/quantity.h"
 #include "fitscale/render/plan.h"
 
-#define MAX_FLAG_STEPS 1000
-
 static const char *const resources[FS_HVPA_N_RESOURCES] = { "cpu", "memory" };
 
 typedef struct {
@@ -107,7 +105,6 @@ read_input (const PlanOptions *options, const char *reference, FsPlanRequestInpu
 {
   memset (input, 0, sizeof *input);
   input->form = FS_PLAN_FROM_FLAGS;
-  input->max_steps = MAX_FLAG_STEPS;
   if (!split_once (reference, '/', &input->kind, &input->name))
     {
       g_set_error (error, FS_ERROR, FS_ERROR_USAGE,

@@ -51,10 +51,10 @@ check_numbers (const FsPlanRequestInput *input, FsPlanRequest *request, GError *
   request->has_hpa_desired = input->hpa_desired_given == FS_PLAN_GIVEN;
   request->hpa_desired = request->has_hpa_desired ? (int32_t) input->hpa_desired : 0;
   if (input->steps_given != FS_PLAN_ABSENT
-      && (input->steps_given == FS_PLAN_WRONG_TYPE || input->steps < FS_PLAN_MIN_STEPS || input->steps > input->max_steps))
-    return from_flags (input) ? fail (input, error, "--steps is from %d to %u", FS_PLAN_MIN_STEPS, input->max_steps)
-                              : fail (input, error, "field steps: an integer from %d to %u", FS_PLAN_MIN_STEPS,
-                                      input->max_steps);
+      && (input->steps_given == FS_PLAN_WRONG_TYPE || input->steps < FS_PLAN_MIN_STEPS || input->steps > FS_PLAN_MAX_STEPS))
+    return from_flags (input) ? fail (input, error, "--steps is from %d to %d", FS_PLAN_MIN_STEPS, FS_PLAN_MAX_STEPS)
+                              : fail (input, error, "field steps: an integer from %d to %d", FS_PLAN_MIN_STEPS,
+                                      FS_PLAN_MAX_STEPS);
   request->steps = input->steps_given == FS_PLAN_GIVEN ? (guint) input->steps : 0;
   return TRUE;
 }

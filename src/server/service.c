@@ -19,7 +19,6 @@
 #include "fitscale/server/service.h"
 
 #define MAX_JSON_DEPTH 32
-#define MAX_API_STEPS 200   /* 1,000 replica counts x 200 steps: 8 MB a request at most */
 #define CACHE_TTL_US (1 * G_USEC_PER_SEC)
 #define CACHE_ENTRIES 4096
 
@@ -217,7 +216,6 @@ read_plan_input (const FsTree *body, FsPlanRequestInput *input, TargetAmounts *a
     return FALSE;
   memset (input, 0, sizeof *input);
   input->form = FS_PLAN_FROM_JSON;
-  input->max_steps = MAX_API_STEPS;
   gboolean bad = FALSE;
   const char *kind = string_field (body, "kind", &bad);
   const char *name = string_field (body, "name", &bad);

@@ -19,6 +19,7 @@ G_BEGIN_DECLS
 #define FS_PLAN_MAX_TARGETS 16
 #define FS_PLAN_DEFAULT_STEPS 50
 #define FS_PLAN_MIN_STEPS 2
+#define FS_PLAN_MAX_STEPS 200     /* 1,000 replica counts x 200 steps: 8 MB a request at most */
 
 /* --vpa-target CONTAINER:cpu=..,memory=.. */
 typedef struct {
@@ -51,7 +52,7 @@ typedef struct {
 /* ---- the request as given ------------------------------------------------------------ */
 
 typedef enum {
-  FS_PLAN_FROM_FLAGS,       /* errors name flags: "--steps is from 2 to 1000" */
+  FS_PLAN_FROM_FLAGS,       /* errors name flags: "--steps is from 2 to 200" */
   FS_PLAN_FROM_JSON,        /* errors name fields: "field steps: an integer from 2 to 200" */
 } FsPlanRequestForm;
 
@@ -79,7 +80,6 @@ typedef struct {
 
 typedef struct {
   FsPlanRequestForm form;
-  guint max_steps;
   const char *namespace;        /* NULL: default */
   const char *kind, *name;
   const char *semantics;        /* NULL: design */
@@ -87,7 +87,7 @@ typedef struct {
   FsPlanGiven hpa_desired_given;
   int64_t hpa_desired;          /* from 1 to G_MAXINT32 */
   FsPlanGiven steps_given;
-  int64_t steps;                /* from FS_PLAN_MIN_STEPS to MAX_STEPS */
+  int64_t steps;                /* from FS_PLAN_MIN_STEPS to FS_PLAN_MAX_STEPS */
   FsPlanGiven vpa_weight_given;
   const char *vpa_weight;       /* a number from 0 to 1, as written */
   FsPlanGiven vpa_targets_given; /* WRONG_TYPE: JSON, not a map */
