@@ -153,12 +153,6 @@ number_field (const FsTree *object, const char *key, const char **text)
   return value == NULL ? FS_PLAN_ABSENT : value->type == FS_TREE_NUMBER ? FS_PLAN_GIVEN : FS_PLAN_WRONG_TYPE;
 }
 
-static char *
-answer_body (FsEmitter *emitter)
-{
-  return fs_emitter_take_string (emitter);
-}
-
 static void
 answer_error (FsHttpResponse *response, const GError *error)
 {
@@ -168,7 +162,7 @@ answer_error (FsHttpResponse *response, const GError *error)
 
 /* ---- POST /v1/plan ----------------------------------------------------------------------- */
 
-/* The amounts the check reads: per target, cpu and memory in that order. */
+/* One VPA target's amounts as the check reads them: cpu, then memory, those given. */
 typedef FsPlanAmountInput TargetAmounts[FS_HVPA_N_RESOURCES];
 
 /* vpaTarget, {CONTAINER: {cpu: Q, memory: Q}}, into INPUT; another resource is a 400, and
@@ -204,8 +198,8 @@ read_targets (const FsTree *targets, FsPlanRequestInput *input, TargetAmounts *a
   return TRUE;
 }
 
-/* The body's fields as the request check's input (TARGETS holds what it points to): unknown
- * fields are a 400, strings of another type a 422. */
+/* The body's fields as the request check's input (AMOUNTS holds what its targets point to),
+ * and the "now" text: unknown fields are a 400, strings of another type a 422. */
 static gboolean
 read_plan_input (const FsTree *body, FsPlanRequestInput *input, TargetAmounts *amounts, const char **now,
                  FsHttpResponse *response)
@@ -278,7 +272,7 @@ plan_body (FsService *service, const FsSnapshot *snapshot, const FsPlanAnswer *a
   fs_emit_map_close (emitter);
   fs_render_plan_fields (emitter, answer);
   fs_emit_map_close (emitter);
-  return answer_body (emitter);
+  return fs_emitter_take_string (emitter);
 }
 
 /* Answers REQUEST on the current snapshot, from the cache when it can. */
@@ -337,7 +331,7 @@ handle_why (const FsHttpRequest *request, FsHttpResponse *response, gpointer dat
   g_autoptr (FsDiagnosis) diagnosis = fs_diagnose (snapshot, pod);
   FsEmitter *emitter = fs_emitter_new_string ();
   fs_render_diagnosis (emitter, snapshot, diagnosis, 0);
-  response->body = answer_body (emitter);
+  response->body = fs_emitter_take_string (emitter);
 }
 
 /* ---- POST /v1/capacity ------------------------------------------------------------------ */
@@ -361,7 +355,7 @@ answer_capacity (FsService *service, const char *from, const FsShapeFlags *flags
                                                             fs_shape_workload (shape));
   FsEmitter *emitter = fs_emitter_new_string ();
   fs_render_capacity (emitter, snapshot, shape, answer, replicas);
-  response->body = answer_body (emitter);
+  response->body = fs_emitter_take_string (emitter);
 }
 
 static void
