@@ -70,6 +70,9 @@ post "missing" /v1/plan "$tmp/missing.json"; is "no kind and name is 422" 422
 printf '{"kind":"deployment","name":"rag-api","namespace":"production","hpaDesiredReplicas":"six"}' >"$tmp/type.json"
 post "wrong type" /v1/plan "$tmp/type.json"; is "a field of the wrong type is 422" 422
 expect "422: names the field" '.message | test("hpaDesiredReplicas")'
+printf '{"kind":"deployment","name":"rag-api","namespace":"production","hpaFrom":"statuss"}' >"$tmp/from.json"
+post "unknown hpaFrom" /v1/plan "$tmp/from.json"; is "an hpaFrom other than status or metrics is 422" 422
+expect "422: a Status naming hpaFrom" '.kind == "Status" and .reason == "Invalid" and .code == 422 and .message == "field hpaFrom: status or metrics"'
 printf '{"kind":"deployment","name":"nope","namespace":"production"}' >"$tmp/absent.json"
 post "absent workload" /v1/plan "$tmp/absent.json"; is "an absent workload is 404" 404
 python3 -c 'print("[" * 100 + "]" * 100)' >"$tmp/deep.json"

@@ -9,6 +9,7 @@
 #include "fitscale/model/error.h"
 #include "fitscale/model/quantity.h"
 #include "fitscale/plan/shape.h"
+#include "fitscale/render/capacity.h"
 
 typedef struct {
   FsCommonOptions common;
@@ -146,92 +147,6 @@ reasons_text (const FsVerdict *verdict)
   fs_verdict_reasons (verdict, reasons);
   g_ptr_array_add (reasons, NULL);
   return g_strjoinv (", ", (char **) reasons->pdata);
-}
-
-void
-fs_cli_emit_capacity (FsEmitter *emitter, const FsSnapshot *snapshot, const FsShape *shape,
-                      const FsCapacityAnswer *answer, int64_t replicas)
-{
-  const FsPodShape *pod = fs_shape_pod (shape);
-  fs_emit_map_open (emitter);
-  fs_emit_key (emitter, "shape");
-  fs_emit_map_open (emitter);
-  fs_emit_key (emitter, "from");
-  fs_emit_string (emitter, fs_shape_describe (shape));
-  fs_emit_key (emitter, "namespace");
-  fs_emit_string (emitter, pod->namespace);
-  fs_emit_key (emitter, "effectiveRequest");
-  fs_emit_resources (emitter, &pod->spec->request, FALSE);
-  fs_emit_map_close (emitter);
-  fs_emit_key (emitter, "capacity");
-  fs_emit_int (emitter, answer->pack.capacity);
-  fs_emit_key (emitter, "limitedBy");
-  fs_emit_string (emitter, fs_pack_limit_name (answer->pack.limited_by));
-  if (replicas >= 0)
-    {
-      fs_emit_key (emitter, "replicas");
-      fs_emit_int (emitter, replicas);
-      fs_emit_key (emitter, "fits");
-      fs_emit_bool (emitter, answer->pack.pending == 0);
-      fs_emit_key (emitter, "placed");
-      fs_emit_int (emitter, answer->pack.placed);
-      fs_emit_key (emitter, "pending");
-      fs_emit_int (emitter, answer->pack.pending);
-    }
-  fs_emit_key (emitter, "nodes");
-  fs_emit_list_open (emitter);
-  for (guint i = 0; i < answer->n_nodes; i++)
-    {
-      const FsNodeFit *fit = &answer->nodes[i];
-      fs_emit_map_open (emitter);
-      fs_emit_key (emitter, "name");
-      fs_emit_string (emitter, snapshot->nodes[i].name);
-      fs_emit_key (emitter, "fits");
-      fs_emit_int (emitter, fit->capacity);
-      fs_emit_key (emitter, "placed");
-      fs_emit_int (emitter, fit->placed);
-      fs_emit_key (emitter, "reasons");
-      fs_emit_list_open (emitter);
-      g_autoptr (GPtrArray) reasons = g_ptr_array_new_with_free_func (g_free);
-      fs_verdict_reasons (&fit->verdict, reasons);
-      for (guint r = 0; r < reasons->len; r++)
-        fs_emit_string (emitter, reasons->pdata[r]);
-      fs_emit_list_close (emitter);
-      if (fit->verdict.filter == FS_FILTER_NODE_RESOURCES_FIT)
-        {
-          fs_emit_key (emitter, "short");
-          fs_emit_resources (emitter, &fit->verdict.short_by, FALSE);
-        }
-      fs_emit_map_close (emitter);
-    }
-  fs_emit_list_close (emitter);
-  fs_emit_key (emitter, "fragmentation");
-  fs_emit_map_open (emitter);
-  fs_emit_key (emitter, "eligibleNodes");
-  fs_emit_int (emitter, answer->eligible_nodes);
-  fs_emit_key (emitter, "freeTotal");
-  fs_emit_resources (emitter, &answer->free_total, TRUE);
-  fs_emit_key (emitter, "largestFree");
-  fs_emit_resources (emitter, &answer->largest_free, TRUE);
-  fs_emit_map_close (emitter);
-  fs_emit_key (emitter, "nodesNeeded");
-  fs_emit_list_open (emitter);
-  for (guint i = 0; i < answer->estimates->len; i++)
-    {
-      const FsNodeShapeEstimate *estimate = &g_array_index (answer->estimates, FsNodeShapeEstimate, i);
-      fs_emit_map_open (emitter);
-      fs_emit_key (emitter, "shape");
-      fs_emit_string (emitter, estimate->shape);
-      fs_emit_key (emitter, "existing");
-      fs_emit_int (emitter, estimate->existing);
-      fs_emit_key (emitter, "perNode");
-      fs_emit_int (emitter, estimate->per_node);
-      fs_emit_key (emitter, "nodes");
-      estimate->per_node > 0 ? fs_emit_int (emitter, estimate->nodes_needed) : fs_emit_null (emitter);
-      fs_emit_map_close (emitter);
-    }
-  fs_emit_list_close (emitter);
-  fs_emit_map_close (emitter);
 }
 
 static char *
@@ -412,7 +327,7 @@ fs_cmd_capacity (int argc, char **argv)
       if (format == FS_OUTPUT_JSON || format == FS_OUTPUT_YAML)
         {
           g_autoptr (FsEmitter) emitter = fs_emitter_new (format, stdout);
-          fs_cli_emit_capacity (emitter, snapshot, shape, answer, options.replicas);
+          fs_render_capacity (emitter, snapshot, shape, answer, options.replicas);
         }
       else
         print_answer (format == FS_OUTPUT_WIDE, snapshot, shape, answer, options.replicas);

@@ -30,7 +30,7 @@ emit_answer (FsOutputFormat format, const FsHvpaAnswer *answer, FsHvpaSemantics 
   fs_emit_key (emitter, "name");
   fs_emit_string (emitter, answer->hvpa->name);
   fs_emit_key (emitter, "semantics");
-  fs_emit_string (emitter, semantics == FS_HVPA_SEMANTICS_DESIGN ? "design" : "hvpa");
+  fs_emit_string (emitter, fs_hvpa_semantics_name (semantics));
   fs_emit_key (emitter, "valid");
   fs_emit_bool (emitter, out->valid);
   if (!out->valid)
@@ -105,7 +105,7 @@ print_answer (const FsHvpaAnswer *answer, FsHvpaSemantics semantics)
   const FsHvpaOutput *out = &answer->output;
   const FsHvpaInput *in = &answer->input;
   printf ("Hvpa %s/%s (%s semantics) scales %s: %d replicas now", answer->hvpa->namespace,
-          answer->hvpa->name, semantics == FS_HVPA_SEMANTICS_DESIGN ? "design" : "hvpa",
+          answer->hvpa->name, fs_hvpa_semantics_name (semantics),
           answer->target->name, in->current_replicas);
   if (in->has_hpa_status)
     printf (", the HPA wants %d%s", in->desired_replicas, in->hpa_scaling_limited ? " (limited)" : "");
@@ -246,8 +246,7 @@ fs_cmd_hvpa (int argc, char **argv)
     status = FS_EXIT_ERROR;
   else if (argc != 2)
     status = fs_cli_usage (&error, "give one Hvpa: NAMESPACE/NAME, or NAME with -n");
-  else if (semantics_text != NULL && strcmp (semantics_text, "design") != 0
-           && strcmp (semantics_text, "hvpa") != 0)
+  else if (!fs_hvpa_semantics_parse (semantics_text, &semantics))
     status = fs_cli_usage (&error, "--semantics is design or hvpa");
   else if (!fs_cli_parse_now (now_text, &now_seconds, &error)
            || (snapshot = fs_cli_load (fs_cli_hvpa.name, &options, FS_KUBE_PODS | FS_KUBE_WORKLOADS | FS_KUBE_HPAS | FS_KUBE_VPAS | FS_KUBE_HVPAS, &error)) == NULL)
@@ -257,8 +256,6 @@ fs_cmd_hvpa (int argc, char **argv)
       fs_cli_common_clear (&options);
       return fs_cli_fail (fs_cli_hvpa.name, error);
     }
-  if (g_strcmp0 (semantics_text, "hvpa") == 0)
-    semantics = FS_HVPA_SEMANTICS_HVPA;
   g_autofree char *ns = NULL;
   const char *name = fs_cli_split_name (argv[1], fs_cli_namespace (&options, namespace), &ns);
   const FsGenericObject *hvpa = fs_snapshot_find_hvpa (snapshot, ns, name);

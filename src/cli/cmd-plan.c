@@ -9,6 +9,7 @@
 #include "fitscale/model/error.h"
 #include "fitscale/plan/plan.h"
 #include "fitscale/model/quantity.h"
+#include "fitscale/render/plan.h"
 
 static const char *const resources[FS_HVPA_N_RESOURCES] = { "cpu", "memory" };
 
@@ -47,19 +48,40 @@ split_once (const char *text, char separator, const char **head, const char **re
   return TRUE;
 }
 
-/* "CONTAINER:cpu=500m,memory=3Gi" */
-static gboolean
-parse_vpa_target (const char *text, FsPlanVpaTarget *target, GError **error)
+/* What the --vpa-target texts split into; the request's input points here. */
+typedef struct {
+  GStrv items[FS_PLAN_MAX_TARGETS];
+  FsPlanAmountInput *amounts[FS_PLAN_MAX_TARGETS];
+} TargetTexts;
+
+static void
+target_texts_clear (TargetTexts *texts)
 {
-  const char *amounts;
-  if (!split_once (text, ':', &target->container, &amounts))
+  for (guint i = 0; i < FS_PLAN_MAX_TARGETS; i++)
+    {
+      g_strfreev (texts->items[i]);
+      g_free (texts->amounts[i]);
+    }
+}
+
+/* "CONTAINER:cpu=500m,memory=3Gi": the container, and the amounts in the order given. */
+static gboolean
+read_vpa_target (const char *text, FsPlanTargetInput *target, GStrv *items, FsPlanAmountInput **amounts,
+                 GError **error)
+{
+  const char *rest;
+  target->text = text;
+  target->given = FS_PLAN_GIVEN;
+  if (!split_once (text, ':', &target->container, &rest))
     {
       g_set_error (error, FS_ERROR, FS_ERROR_USAGE,
                    "--vpa-target \"%s\": give CONTAINER:cpu=..,memory=..", text);
       return FALSE;
     }
-  g_auto (GStrv) items = g_strsplit (amounts, ",", -1);
-  for (char **item = items; *item != NULL; item++)
+  *items = g_strsplit (rest, ",", -1);
+  *amounts = g_new0 (FsPlanAmountInput, g_strv_length (*items));
+  target->amounts = *amounts;
+  for (char **item = *items; *item != NULL; item++)
     {
       const char *equals = strchr (*item, '=');
       int r = equals == NULL ? -1
@@ -71,94 +93,49 @@ parse_vpa_target (const char *text, FsPlanVpaTarget *target, GError **error)
                        "--vpa-target \"%s\": \"%s\" is not cpu=QUANTITY or memory=QUANTITY", text, *item);
           return FALSE;
         }
-      const char *amount = equals + 1;
-      gboolean ok = r == FS_HVPA_CPU ? fs_quantity_parse_milli (amount, strlen (amount), &target->amount[r], error)
-                                     : fs_quantity_parse_value (amount, strlen (amount), &target->amount[r], error);
-      if (!ok)
-        {
-          g_prefix_error (error, "--vpa-target \"%s\": ", text);
-          return FALSE;
-        }
-      if (target->amount[r] <= 0)
-        {
-          g_set_error (error, FS_ERROR, FS_ERROR_USAGE, "--vpa-target \"%s\": %s must be positive", text, resources[r]);
-          return FALSE;
-        }
-      target->has[r] = TRUE;
+      (*amounts)[target->n_amounts++] = (FsPlanAmountInput){ (FsHvpaResource) r, FS_PLAN_GIVEN, equals + 1 };
     }
   return TRUE;
 }
 
+/* The flags as the request's input (plan/request.h); TEXTS holds what it points to. */
 static gboolean
-parse_weight (const char *text, double *weight, GError **error)
+read_input (const PlanOptions *options, const char *reference, FsPlanRequestInput *input, TargetTexts *texts,
+            GError **error)
 {
-  char *end = NULL;
-  *weight = g_ascii_strtod (text, &end);
-  if (end == text || *end != '\0' || !(*weight >= 0 && *weight <= 1))
+  memset (input, 0, sizeof *input);
+  input->form = FS_PLAN_FROM_FLAGS;
+  if (!split_once (reference, '/', &input->kind, &input->name))
     {
-      g_set_error (error, FS_ERROR, FS_ERROR_USAGE, "--vpa-weight \"%s\": give a fraction from 0 to 1", text);
+      g_set_error (error, FS_ERROR, FS_ERROR_USAGE,
+                   "\"%s\": give hvpa/NAME, deployment/NAME or statefulset/NAME", reference);
       return FALSE;
     }
+  input->namespace = options->namespace;
+  input->semantics = options->semantics;
+  input->hpa_from = options->hpa_from;
+  input->hpa_desired_given = options->hpa_desired != -1 ? FS_PLAN_GIVEN : FS_PLAN_ABSENT;
+  input->hpa_desired = options->hpa_desired;
+  input->steps_given = options->steps != 0 ? FS_PLAN_GIVEN : FS_PLAN_ABSENT;
+  input->steps = options->steps;
+  input->vpa_weight_given = options->vpa_weight != NULL ? FS_PLAN_GIVEN : FS_PLAN_ABSENT;
+  input->vpa_weight = options->vpa_weight;
+  input->n_vpa_targets = options->vpa_targets != NULL ? g_strv_length (options->vpa_targets) : 0;
+  for (guint i = 0; i < MIN (input->n_vpa_targets, FS_PLAN_MAX_TARGETS); i++)
+    if (!read_vpa_target (options->vpa_targets[i], &input->vpa_targets[i], &texts->items[i], &texts->amounts[i], error))
+      return FALSE;
   return TRUE;
 }
 
 static gboolean
 build_request (const PlanOptions *options, const char *reference, FsPlanRequest *request, GError **error)
 {
-  memset (request, 0, sizeof *request);
-  if (!split_once (reference, '/', &request->kind, &request->name))
-    {
-      g_set_error (error, FS_ERROR, FS_ERROR_USAGE,
-                   "\"%s\": give hvpa/NAME, deployment/NAME or statefulset/NAME", reference);
-      return FALSE;
-    }
-  request->namespace = options->namespace != NULL ? options->namespace : "default";
-  if (options->semantics != NULL && strcmp (options->semantics, "design") != 0
-      && strcmp (options->semantics, "hvpa") != 0)
-    {
-      g_set_error (error, FS_ERROR, FS_ERROR_USAGE, "--semantics is design or hvpa");
-      return FALSE;
-    }
-  request->semantics = g_strcmp0 (options->semantics, "hvpa") == 0 ? FS_HVPA_SEMANTICS_HVPA
-                                                                    : FS_HVPA_SEMANTICS_DESIGN;
-  if (options->hpa_from != NULL && strcmp (options->hpa_from, "status") != 0
-      && strcmp (options->hpa_from, "metrics") != 0)
-    {
-      g_set_error (error, FS_ERROR, FS_ERROR_USAGE, "--hpa-from is status or metrics");
-      return FALSE;
-    }
-  request->hpa_source = g_strcmp0 (options->hpa_from, "metrics") == 0 ? FS_PLAN_HPA_METRICS : FS_PLAN_HPA_STATUS;
-  if (options->hpa_desired < -1 || options->hpa_desired == 0)
-    {
-      g_set_error (error, FS_ERROR, FS_ERROR_USAGE, "--hpa-desired must be at least 1");
-      return FALSE;
-    }
-  request->has_hpa_desired = options->hpa_desired > 0;
-  request->hpa_desired = options->hpa_desired;
-  if (options->steps != 0 && (options->steps < 2 || options->steps > 1000))
-    {
-      g_set_error (error, FS_ERROR, FS_ERROR_USAGE, "--steps is from 2 to 1000");
-      return FALSE;
-    }
-  request->steps = (guint) options->steps;
-  if (options->vpa_weight != NULL)
-    {
-      request->has_vpa_weight = TRUE;
-      if (!parse_weight (options->vpa_weight, &request->vpa_weight, error))
-        return FALSE;
-    }
-  for (guint i = 0; options->vpa_targets != NULL && options->vpa_targets[i] != NULL; i++)
-    {
-      if (i == FS_PLAN_MAX_TARGETS)
-        {
-          g_set_error (error, FS_ERROR, FS_ERROR_USAGE, "--vpa-target: at most %d", FS_PLAN_MAX_TARGETS);
-          return FALSE;
-        }
-      if (!parse_vpa_target (options->vpa_targets[i], &request->vpa_targets[i], error))
-        return FALSE;
-      request->n_vpa_targets = i + 1;
-    }
-  return TRUE;
+  FsPlanRequestInput input;
+  TargetTexts texts = { 0 };
+  gboolean ok = read_input (options, reference, &input, &texts, error)
+                && fs_plan_request_check (&input, request, error);
+  target_texts_clear (&texts);
+  return ok;
 }
 
 /* ---- text ------------------------------------------------------------------------------ */
@@ -380,265 +357,15 @@ print_curve (const FsPlanAnswer *answer)
       }
 }
 
-/* ---- JSON / YAML ------------------------------------------------------------------------- */
-
-static void
-emit_amounts (FsEmitter *emitter, const int64_t amounts[FS_HVPA_N_RESOURCES])
-{
-  fs_emit_map_open (emitter);
-  for (int r = 0; r < FS_HVPA_N_RESOURCES; r++)
-    if (amounts[r] > 0)
-      {
-        char text[32];
-        fs_emit_key (emitter, resources[r]);
-        fs_emit_string (emitter, fs_format_amount (resources[r], amounts[r], text));
-      }
-  fs_emit_map_close (emitter);
-}
-
-static void
-emit_candidate (FsEmitter *emitter, const FsPlanAnswer *answer, const FsPlanCandidate *candidate)
-{
-  fs_emit_map_open (emitter);
-  fs_emit_key (emitter, "replicas");
-  fs_emit_int (emitter, candidate->replicas);
-  fs_emit_key (emitter, "containers");
-  fs_emit_list_open (emitter);
-  for (guint i = 0; i < answer->hvpa.input.n_containers; i++)
-    {
-      fs_emit_map_open (emitter);
-      fs_emit_key (emitter, "name");
-      fs_emit_string (emitter, answer->hvpa.input.containers[i].name);
-      fs_emit_key (emitter, "requests");
-      emit_amounts (emitter, candidate->request[i]);
-      fs_emit_key (emitter, "limits");
-      emit_amounts (emitter, candidate->limit[i]);
-      fs_emit_map_close (emitter);
-    }
-  fs_emit_list_close (emitter);
-  fs_emit_key (emitter, "podRequest");
-  fs_emit_resources (emitter, &candidate->pod_request, FALSE);
-  fs_emit_key (emitter, "requestWeight");
-  fs_emit_decimal (emitter, candidate->weight, 4);
-  fs_emit_key (emitter, "schedulable");
-  fs_emit_bool (emitter, candidate->schedulable);
-  fs_emit_key (emitter, "capacity");
-  fs_emit_int (emitter, candidate->capacity);
-  fs_emit_key (emitter, "pending");
-  fs_emit_int (emitter, candidate->pending);
-  fs_emit_key (emitter, "servedFraction");
-  fs_emit_decimal (emitter, MIN (candidate->served, 1.0), 4);
-  fs_emit_key (emitter, "hpaDistance");
-  fs_emit_decimal (emitter, candidate->hpa_distance, 4);
-  fs_emit_key (emitter, "vpaDistance");
-  fs_emit_decimal (emitter, candidate->vpa_distance, 4);
-  fs_emit_key (emitter, "distance");
-  fs_emit_decimal (emitter, candidate->distance, 4);
-  fs_emit_map_close (emitter);
-}
-
-static void
-emit_limits (FsEmitter *emitter, const char *key, FsRolloutLimits limits)
-{
-  fs_emit_key (emitter, key);
-  fs_emit_map_open (emitter);
-  fs_emit_key (emitter, "maxSurge");
-  fs_emit_int (emitter, limits.surge);
-  fs_emit_key (emitter, "maxUnavailable");
-  fs_emit_int (emitter, limits.unavailable);
-  fs_emit_map_close (emitter);
-}
-
-static void
-emit_rollout (FsEmitter *emitter, const FsPlanRollout *rollout)
-{
-  fs_emit_map_open (emitter);
-  fs_emit_key (emitter, "needed");
-  fs_emit_bool (emitter, rollout->needed);
-  fs_emit_key (emitter, "strategy");
-  fs_emit_string (emitter, rollout->strategy);
-  emit_limits (emitter, "limits", rollout->limits);
-  fs_emit_key (emitter, "completes");
-  fs_emit_bool (emitter, rollout->completes);
-  fs_emit_key (emitter, "syncs");
-  fs_emit_int (emitter, rollout->syncs);
-  if (rollout->needed && !rollout->completes)
-    {
-      fs_emit_key (emitter, "stopsAt");
-      fs_emit_map_open (emitter);
-      fs_emit_key (emitter, "oldAvailable");
-      fs_emit_int (emitter, rollout->stuck.old_available);
-      fs_emit_key (emitter, "newAvailable");
-      fs_emit_int (emitter, rollout->stuck.new_available);
-      fs_emit_key (emitter, "newPending");
-      fs_emit_int (emitter, rollout->stuck.new_replicas - rollout->stuck.new_available);
-      fs_emit_map_close (emitter);
-    }
-  if (rollout->has_fix)
-    emit_limits (emitter, "fix", rollout->fix);
-  fs_emit_map_close (emitter);
-}
-
-static void
-emit_sources (FsEmitter *emitter, const FsPlanAnswer *answer)
-{
-  fs_emit_key (emitter, "workload");
-  fs_emit_map_open (emitter);
-  fs_emit_key (emitter, "kind");
-  fs_emit_string (emitter, fs_workload_kind_name (answer->workload->kind));
-  fs_emit_key (emitter, "namespace");
-  fs_emit_string (emitter, answer->workload->namespace);
-  fs_emit_key (emitter, "name");
-  fs_emit_string (emitter, answer->workload->name);
-  fs_emit_map_close (emitter);
-  fs_emit_key (emitter, "sources");
-  fs_emit_map_open (emitter);
-  fs_emit_key (emitter, "hvpa");
-  fs_emit_string (emitter, answer->from_hvpa ? answer->hvpa.hvpa->name : NULL);
-  fs_emit_key (emitter, "hpa");
-  fs_emit_string (emitter, answer->hvpa.hpa != NULL ? answer->hvpa.hpa->name : NULL);
-  fs_emit_key (emitter, "vpa");
-  fs_emit_string (emitter, answer->hvpa.vpa != NULL ? answer->hvpa.vpa->name : NULL);
-  fs_emit_key (emitter, "hpaDesiredReplicas");
-  fs_emit_int (emitter, answer->hpa_desired);
-  fs_emit_key (emitter, "hpaDesiredFrom");
-  fs_emit_string (emitter, answer->hpa_desired_from);
-  fs_emit_key (emitter, "semantics");
-  fs_emit_string (emitter, answer->request.semantics == FS_HVPA_SEMANTICS_HVPA ? "hvpa" : "design");
-  fs_emit_key (emitter, "vpaWeight");
-  fs_emit_decimal (emitter, answer->stage_weight, 4);
-  fs_emit_map_close (emitter);
-  fs_emit_key (emitter, "demand");
-  fs_emit_map_open (emitter);
-  int64_t amounts[FS_HVPA_N_RESOURCES];
-  for (int r = 0; r < FS_HVPA_N_RESOURCES; r++)
-    amounts[r] = answer->demand.resource[r] ? answer->demand.amount[r] : 0;
-  fs_emit_key (emitter, "resources");
-  emit_amounts (emitter, amounts);
-  fs_emit_key (emitter, "replicas");
-  answer->demand.replicas_metric ? fs_emit_int (emitter, answer->demand.replicas) : fs_emit_null (emitter);
-  fs_emit_map_close (emitter);
-}
-
-void
-fs_cli_emit_plan_fields (FsEmitter *emitter, const FsPlanAnswer *answer)
-{
-  emit_sources (emitter, answer);
-  fs_emit_key (emitter, "current");
-  emit_candidate (emitter, answer, &answer->current);
-  fs_emit_key (emitter, "hvpa");
-  emit_candidate (emitter, answer, &answer->target);
-  fs_emit_key (emitter, "hvpaPendingMessage");
-  fs_emit_string (emitter, answer->target_message);
-  fs_emit_key (emitter, "plan");
-  emit_candidate (emitter, answer, &answer->plan);
-  fs_emit_key (emitter, "steadyAlternative");
-  if (answer->has_steady)
-    emit_candidate (emitter, answer, &answer->steady);
-  else
-    fs_emit_null (emitter);
-  fs_emit_key (emitter, "outcome");
-  fs_emit_string (emitter, fs_plan_outcome_name (answer->outcome));
-  fs_emit_key (emitter, "rollout");
-  emit_rollout (emitter, &answer->rollout);
-  fs_emit_key (emitter, "alternatives");
-  fs_emit_list_open (emitter);
-  for (guint i = 0; i < answer->alternatives->len; i++)
-    emit_candidate (emitter, answer, &g_array_index (answer->alternatives, FsPlanCandidate, i));
-  fs_emit_list_close (emitter);
-  fs_emit_key (emitter, "nodesNeeded");
-  fs_emit_list_open (emitter);
-  for (guint i = 0; i < answer->nodes_needed->len; i++)
-    {
-      const FsNodeShapeEstimate *estimate = &g_array_index (answer->nodes_needed, FsNodeShapeEstimate, i);
-      fs_emit_map_open (emitter);
-      fs_emit_key (emitter, "shape");
-      fs_emit_string (emitter, estimate->shape);
-      fs_emit_key (emitter, "existing");
-      fs_emit_int (emitter, estimate->existing);
-      fs_emit_key (emitter, "replicasPerNode");
-      fs_emit_int (emitter, estimate->per_node);
-      fs_emit_key (emitter, "nodes");
-      fs_emit_int (emitter, estimate->nodes_needed);
-      fs_emit_map_close (emitter);
-    }
-  fs_emit_list_close (emitter);
-  fs_emit_key (emitter, "candidates");
-  fs_emit_int (emitter, answer->n_candidates);
-  fs_emit_key (emitter, "reason");
-  fs_emit_string (emitter, answer->reason);
-}
-
-static void
-emit_answer (FsOutputFormat format, const FsPlanAnswer *answer)
-{
-  g_autoptr (FsEmitter) emitter = fs_emitter_new (format, stdout);
-  fs_emit_map_open (emitter);
-  fs_cli_emit_plan_fields (emitter, answer);
-  fs_emit_map_close (emitter);
-}
-
 /* ---- --apply-patch ----------------------------------------------------------------------- */
 
 static void
 print_patch (const FsPlanAnswer *answer)
 {
   const FsPlanCandidate *plan = &answer->plan;
-  char *buffer = NULL;
-  size_t size = 0;
-  FILE *out = open_memstream (&buffer, &size);
-  {
-    g_autoptr (FsEmitter) emitter = fs_emitter_new (FS_OUTPUT_JSON_COMPACT, out);
-    fs_emit_map_open (emitter);
-    fs_emit_key (emitter, "spec");
-    fs_emit_map_open (emitter);
-    fs_emit_key (emitter, "replicas");
-    fs_emit_int (emitter, plan->replicas);
-    if (answer->rollout.has_fix && answer->workload->kind == FS_WORKLOAD_DEPLOYMENT)
-      {
-        fs_emit_key (emitter, "strategy");
-        fs_emit_map_open (emitter);
-        fs_emit_key (emitter, "rollingUpdate");
-        fs_emit_map_open (emitter);
-        fs_emit_key (emitter, "maxSurge");
-        fs_emit_int (emitter, answer->rollout.fix.surge);
-        fs_emit_key (emitter, "maxUnavailable");
-        fs_emit_int (emitter, answer->rollout.fix.unavailable);
-        fs_emit_map_close (emitter);
-        fs_emit_map_close (emitter);
-      }
-    fs_emit_key (emitter, "template");
-    fs_emit_map_open (emitter);
-    fs_emit_key (emitter, "spec");
-    fs_emit_map_open (emitter);
-    fs_emit_key (emitter, "containers");
-    fs_emit_list_open (emitter);
-    for (guint i = 0; i < answer->hvpa.input.n_containers; i++)
-      {
-        fs_emit_map_open (emitter);
-        fs_emit_key (emitter, "name");
-        fs_emit_string (emitter, answer->hvpa.input.containers[i].name);
-        fs_emit_key (emitter, "resources");
-        fs_emit_map_open (emitter);
-        fs_emit_key (emitter, "requests");
-        emit_amounts (emitter, plan->request[i]);
-        gboolean any_limit = plan->limit[i][FS_HVPA_CPU] > 0 || plan->limit[i][FS_HVPA_MEMORY] > 0;
-        if (any_limit)
-          {
-            fs_emit_key (emitter, "limits");
-            emit_amounts (emitter, plan->limit[i]);
-          }
-        fs_emit_map_close (emitter);
-        fs_emit_map_close (emitter);
-      }
-    fs_emit_list_close (emitter);
-    fs_emit_map_close (emitter);
-    fs_emit_map_close (emitter);
-    fs_emit_map_close (emitter);
-    fs_emit_map_close (emitter);
-  }
-  fclose (out);
-  g_strchomp (buffer);
+  FsEmitter *emitter = fs_emitter_new_string ();
+  fs_render_plan_patch (emitter, answer);
+  g_autofree char *patch = fs_emitter_take_string (emitter);
   if (answer->hvpa.hpa != NULL)
     printf ("# HPA %s owns spec.replicas (it wants %d): this sets %d until its next sync.\n",
             answer->hvpa.hpa->name, answer->hpa_desired, plan->replicas);
@@ -646,8 +373,7 @@ print_patch (const FsPlanAnswer *answer)
     printf ("# the plan does not serve the whole demand (%s)\n", answer->reason);
   printf ("kubectl patch %s %s -n %s --type strategic -p '%s'\n",
           answer->workload->kind == FS_WORKLOAD_STATEFULSET ? "statefulset" : "deployment", answer->workload->name,
-          answer->workload->namespace, buffer);
-  free (buffer);
+          answer->workload->namespace, patch);
 }
 
 const FsCliCommand fs_cli_plan = {
@@ -730,7 +456,10 @@ fs_cmd_plan (int argc, char **argv)
       if (options.apply_patch)
         print_patch (answer);
       else if (format == FS_OUTPUT_JSON || format == FS_OUTPUT_YAML)
-        emit_answer (format, answer);
+        {
+          g_autoptr (FsEmitter) emitter = fs_emitter_new (format, stdout);
+          fs_render_plan (emitter, answer);
+        }
       else
         {
           print_answer (answer);

@@ -8,6 +8,7 @@
 #include "fitscale/model/error.h"
 #include "fitscale/model/selector.h"
 #include "fitscale/plan/why.h"
+#include "fitscale/render/why.h"
 
 typedef struct {
   FsCommonOptions common;
@@ -19,135 +20,6 @@ typedef struct {
   gint watch_rounds;        /* 0: until interrupted */
   gint watch_timeout;
 } WhyOptions;
-
-static const char *const fix_kinds[] = {
-  [FS_FIX_LOWER_REQUEST] = "LowerRequest", [FS_FIX_ADD_NODES] = "AddNodes",
-  [FS_FIX_LOWER_REPLICAS] = "LowerReplicas", [FS_FIX_TOLERATE_TAINT] = "TolerateTaint",
-  [FS_FIX_RELAX_AFFINITY] = "RelaxNodeAffinity", [FS_FIX_PREEMPT] = "Preemption",
-  [FS_FIX_UNCORDON] = "Uncordon",
-};
-
-static const char *
-phase_name (FsPodPhase phase)
-{
-  static const char *const names[] = { "Unknown", "Pending", "Running", "Succeeded", "Failed" };
-  return names[phase];
-}
-
-/* ---- JSON / YAML -------------------------------------------------------------------- */
-
-static void
-emit_fix (FsEmitter *emitter, const FsFix *fix)
-{
-  fs_emit_map_open (emitter);
-  fs_emit_key (emitter, "type");
-  fs_emit_string (emitter, fix_kinds[fix->kind]);
-  fs_emit_key (emitter, "text");
-  fs_emit_string (emitter, fix->text);
-  if (fix->kind == FS_FIX_LOWER_REQUEST)
-    {
-      fs_emit_key (emitter, "request");
-      fs_emit_resources (emitter, &fix->request, FALSE);
-    }
-  if (fix->node != NULL)
-    {
-      fs_emit_key (emitter, "node");
-      fs_emit_string (emitter, fix->node);
-    }
-  if (fix->shape != NULL)
-    {
-      fs_emit_key (emitter, fix->kind == FS_FIX_ADD_NODES ? "nodeShape" : "taints");
-      fs_emit_string (emitter, fix->shape);
-    }
-  if (fix->kind != FS_FIX_LOWER_REQUEST)
-    {
-      fs_emit_key (emitter, fix->kind == FS_FIX_LOWER_REPLICAS ? "replicas"
-                            : fix->kind == FS_FIX_PREEMPT      ? "victimCount"
-                                                               : "nodes");
-      fs_emit_int (emitter, fix->count);
-    }
-  if (fix->victims != NULL)
-    {
-      fs_emit_key (emitter, "victims");
-      fs_emit_list_open (emitter);
-      for (guint i = 0; i < fix->victims->len; i++)
-        fs_emit_string (emitter, fix->victims->pdata[i]);
-      fs_emit_list_close (emitter);
-    }
-  fs_emit_map_close (emitter);
-}
-
-void
-fs_cli_emit_diagnosis (FsEmitter *emitter, const FsSnapshot *snapshot, const FsDiagnosis *diagnosis,
-                       guint similar)
-{
-  const FsPod *pod = diagnosis->pod;
-  fs_emit_map_open (emitter);
-  fs_emit_key (emitter, "pod");
-  fs_emit_string (emitter, pod->name);
-  fs_emit_key (emitter, "namespace");
-  fs_emit_string (emitter, pod->namespace);
-  fs_emit_key (emitter, "phase");
-  fs_emit_string (emitter, phase_name (pod->phase));
-  fs_emit_key (emitter, "nodeName");
-  fs_emit_string (emitter, pod->node_name);
-  if (pod->owner != NULL)
-    {
-      fs_emit_key (emitter, "owner");
-      g_autofree char *owner = g_strdup_printf ("%s/%s", pod->owner->kind, pod->owner->name);
-      fs_emit_string (emitter, owner);
-    }
-  if (similar > 0)
-    {
-      fs_emit_key (emitter, "samePendingPods");
-      fs_emit_int (emitter, similar);
-    }
-  fs_emit_key (emitter, "fits");
-  fs_emit_bool (emitter, diagnosis->fits);
-  fs_emit_key (emitter, "message");
-  fs_emit_string (emitter, diagnosis->message);
-  fs_emit_key (emitter, "recordedMessage");
-  fs_emit_string (emitter, diagnosis->recorded);
-  fs_emit_key (emitter, "agrees");
-  diagnosis->recorded != NULL && diagnosis->message != NULL ? fs_emit_bool (emitter, diagnosis->agrees)
-                                                            : fs_emit_null (emitter);
-  fs_emit_key (emitter, "effectiveRequest");
-  fs_emit_resources (emitter, &pod->spec->request, FALSE);
-  fs_emit_key (emitter, "nodes");
-  fs_emit_list_open (emitter);
-  for (guint i = 0; i < diagnosis->n_nodes; i++)
-    {
-      const FsNodeFit *fit = &diagnosis->nodes[i];
-      fs_emit_map_open (emitter);
-      fs_emit_key (emitter, "name");
-      fs_emit_string (emitter, snapshot->nodes[i].name);
-      fs_emit_key (emitter, "fits");
-      fs_emit_bool (emitter, fit->verdict.filter == FS_FILTER_PASS);
-      fs_emit_key (emitter, "reasons");
-      fs_emit_list_open (emitter);
-      g_autoptr (GPtrArray) reasons = g_ptr_array_new_with_free_func (g_free);
-      fs_verdict_reasons (&fit->verdict, reasons);
-      for (guint r = 0; r < reasons->len; r++)
-        fs_emit_string (emitter, reasons->pdata[r]);
-      fs_emit_list_close (emitter);
-      fs_emit_key (emitter, "short");
-      fs_emit_resources (emitter, &fit->verdict.short_by, FALSE);
-      fs_emit_map_close (emitter);
-    }
-  fs_emit_list_close (emitter);
-  fs_emit_key (emitter, "roomInTotal");
-  fs_emit_bool (emitter, diagnosis->room_in_total);
-  fs_emit_key (emitter, "freeTotal");
-  fs_emit_resources (emitter, &diagnosis->free_total, TRUE);
-  fs_emit_key (emitter, "largestFree");
-  fs_emit_resources (emitter, &diagnosis->largest_free, TRUE);
-  fs_emit_key (emitter, "fixes");
-  fs_emit_list_open (emitter);
-  for (guint i = 0; i < diagnosis->fixes->len; i++)
-    emit_fix (emitter, &g_array_index (diagnosis->fixes, FsFix, i));
-  fs_emit_list_close (emitter);
-  fs_emit_map_close (emitter);
-}
 
 /* ---- tables ------------------------------------------------------------------------- */
 
@@ -208,7 +80,7 @@ print_diagnosis (const FsSnapshot *snapshot, const FsDiagnosis *diagnosis, guint
   g_autofree char *cpu = amount_text ("cpu", request->cpu_milli);
   g_autofree char *memory = amount_text ("memory", request->memory_bytes);
   printf ("Pod %s/%s is %s%s%s; it requests cpu %s, memory %s", pod->namespace, pod->name,
-          phase_name (pod->phase), pod->node_name ? " on " : "", pod->node_name ? pod->node_name : "",
+          fs_render_pod_phase (pod->phase), pod->node_name ? " on " : "", pod->node_name ? pod->node_name : "",
           cpu, memory);
   for (guint i = 0; i < request->n_extended; i++)
     printf (", %s %" G_GINT64_FORMAT, request->extended[i].name, request->extended[i].value);
@@ -322,7 +194,7 @@ run_all (const FsSnapshot *snapshot, const WhyOptions *options, FsOutputFormat f
                    && snapshot->pods[j].spec == pod->spec;
       g_autoptr (FsDiagnosis) diagnosis = fs_diagnose (snapshot, pod);
       if (emitter != NULL)
-        fs_cli_emit_diagnosis (emitter, snapshot, diagnosis, similar);
+        fs_render_diagnosis (emitter, snapshot, diagnosis, similar);
       else
         {
           if (diagnosed > 0)
@@ -356,7 +228,7 @@ answer (const FsSnapshot *snapshot, const WhyOptions *options, FsOutputFormat fo
   if (format == FS_OUTPUT_JSON || format == FS_OUTPUT_YAML)
     {
       g_autoptr (FsEmitter) emitter = fs_emitter_new (format, stdout);
-      fs_cli_emit_diagnosis (emitter, snapshot, diagnosis, 0);
+      fs_render_diagnosis (emitter, snapshot, diagnosis, 0);
     }
   else
     print_diagnosis (snapshot, diagnosis, 0, format == FS_OUTPUT_WIDE);
@@ -368,9 +240,12 @@ answer (const FsSnapshot *snapshot, const WhyOptions *options, FsOutputFormat fo
 static int
 run_watch (WhyOptions *options, FsOutputFormat format, const char *argument)
 {
-  FsCliLive live;
-  if (!fs_cli_live_open ("why", &options->common, WHY_RESOURCES, &live))
-    return FS_EXIT_ERROR;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (FsKubeLive) live = fs_kube_live_open (&options->common.connection, WHY_RESOURCES,
+                                                   fs_cli_live_progress (&options->common), NULL, &error);
+  if (live == NULL)
+    return fs_cli_fail (fs_cli_why.name, error);
+  fs_cli_live_opened (fs_cli_why.name, &options->common, live);
   guint timeout = options->watch_timeout > 0 ? (guint) options->watch_timeout : 30;
   int status = FS_EXIT_OK;
   gboolean changed = TRUE;
@@ -378,7 +253,7 @@ run_watch (WhyOptions *options, FsOutputFormat format, const char *argument)
     {
       if (changed)
         {
-          g_autoptr (FsSnapshot) snapshot = fs_kube_cache_snapshot (live.cache);
+          g_autoptr (FsSnapshot) snapshot = fs_kube_cache_snapshot (live->cache);
           g_autoptr (GDateTime) now = g_date_time_new_now_utc ();
           g_autofree char *stamp = g_date_time_format_iso8601 (now);
           if (round > 0 && format != FS_OUTPUT_JSON && format != FS_OUTPUT_YAML)
@@ -388,14 +263,12 @@ run_watch (WhyOptions *options, FsOutputFormat format, const char *argument)
         }
       if (options->watch_rounds > 0 && round == options->watch_rounds)
         break;
-      g_autoptr (GError) error = NULL;
-      if (!fs_kube_cache_watch (live.cache, timeout, &changed, &error))
+      if (!fs_kube_cache_watch (live->cache, timeout, &changed, &error))
         {
           status = fs_cli_fail (fs_cli_why.name, error);
           break;
         }
     }
-  fs_cli_live_close (&live);
   return status;
 }
 

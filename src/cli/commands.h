@@ -10,9 +10,10 @@
 #include "fitscale/plan/plan.h"
 #include "fitscale/plan/shape.h"
 #include "fitscale/plan/why.h"
+#include "fitscale/kube/live.h"
 #include "fitscale/kube/watch.h"
 #include "fitscale/model/objects.h"
-#include "output.h"
+#include "fitscale/render/output.h"
 
 G_BEGIN_DECLS
 
@@ -53,16 +54,12 @@ void fs_cli_common_clear (FsCommonOptions *options);
  * to stderr for COMMAND unless -q. */
 FsSnapshot *fs_cli_load (const char *command, FsCommonOptions *options, guint resources,
                          GError **error);
-/* A live cluster kept by a watch cache (why --watch). */
-typedef struct {
-  FsKubeClient *client;
-  FsKubeCache *cache;
-} FsCliLive;
-
-/* Connects as fs_cli_load would and lists RESOURCES into LIVE's cache; prints the error and
- * returns FALSE on failure.  Close with fs_cli_live_close. */
-gboolean fs_cli_live_open (const char *command, FsCommonOptions *options, guint resources, FsCliLive *live);
-void fs_cli_live_close (FsCliLive *live);
+/* After fs_kube_live_open (kube/live.h) on OPTIONS' connection flags: takes the kubeconfig
+ * context's namespace into OPTIONS and, unless -q, notes on stderr the APIs the cluster does
+ * not serve. */
+void fs_cli_live_opened (const char *command, FsCommonOptions *options, const FsKubeLive *live);
+/* The progress line fs_kube_live_open shows: on a terminal, unless -q (else NULL). */
+FsKubeProgress fs_cli_live_progress (const FsCommonOptions *options);
 
 /* Whether the options name a cluster: --snapshot files or a connection flag. */
 gboolean fs_cli_names_cluster (const FsCommonOptions *options);
@@ -81,14 +78,6 @@ int fs_cli_usage (GError **error, const char *format, ...) G_GNUC_PRINTF (2, 3);
 /* The one place a command's error is printed: "fitscale CMD: MESSAGE" on stderr, then, for
  * an option the parser rejected, the hint to run --help.  Returns FS_EXIT_ERROR. */
 int fs_cli_fail (const char *command, const GError *error);
-
-/* The documents `plan -o json` and `why -o json` print, for the server to answer with:
- * the plan's keys inside a map the caller opened; one diagnosis as a map. */
-void fs_cli_emit_plan_fields (FsEmitter *emitter, const FsPlanAnswer *answer);
-void fs_cli_emit_diagnosis (FsEmitter *emitter, const FsSnapshot *snapshot,
-                            const FsDiagnosis *diagnosis, guint similar);
-void fs_cli_emit_capacity (FsEmitter *emitter, const FsSnapshot *snapshot, const FsShape *shape,
-                           const FsCapacityAnswer *answer, int64_t replicas);
 
 int fs_cmd_capacity (int argc, char **argv);
 int fs_cmd_plan (int argc, char **argv);

@@ -104,62 +104,32 @@ live_progress (const char *listing, guint page, guint64 bytes, gboolean done, gp
     fprintf (stderr, "\r\033[Kfitscale: listing %s: page %u, %.1f MB", listing, page, bytes / 1e6);
 }
 
-gboolean
-fs_cli_live_open (const char *command, FsCommonOptions *options, guint resources, FsCliLive *live)
+FsKubeProgress
+fs_cli_live_progress (const FsCommonOptions *options)
 {
-  memset (live, 0, sizeof *live);
-  g_autoptr (GError) error = NULL;
-  FsRestConfig *config = fs_rest_config_load (&options->connection, &error);
-  if (config == NULL)
-    {
-      fs_cli_fail (command, error);
-      return FALSE;
-    }
-  g_free (options->context_namespace);
-  options->context_namespace = g_strdup (config->context_namespace);
-  live->client = fs_kube_client_new (config, &error);
-  if (live->client != NULL && isatty (2))
-    fs_kube_client_set_progress (live->client, live_progress, NULL);
-  if (live->client != NULL)
-    live->cache = fs_kube_cache_new (live->client, resources);
-  g_autoptr (GPtrArray) skipped = g_ptr_array_new ();
-  if (live->cache == NULL || !fs_kube_cache_sync (live->cache, !options->quiet, skipped, &error))
-    {
-      fs_cli_fail (command, error);
-      fs_cli_live_close (live);
-      return FALSE;
-    }
-  for (guint i = 0; i < skipped->len && !options->quiet; i++)
-    fprintf (stderr, "fitscale %s: note: the cluster does not serve %s (not installed?): going on without them\n",
-             command, (const char *) skipped->pdata[i]);
-  return TRUE;
+  return !options->quiet && isatty (2) ? live_progress : NULL;
 }
 
 void
-fs_cli_live_close (FsCliLive *live)
+fs_cli_live_opened (const char *command, FsCommonOptions *options, const FsKubeLive *live)
 {
-  g_clear_pointer (&live->cache, fs_kube_cache_free);
-  g_clear_pointer (&live->client, fs_kube_client_free);
+  g_free (options->context_namespace);
+  options->context_namespace = g_strdup (live->context_namespace);
+  for (guint i = 0; i < live->skipped->len && !options->quiet; i++)
+    fprintf (stderr, "fitscale %s: note: the cluster does not serve %s (not installed?): going on without them\n",
+             command, (const char *) live->skipped->pdata[i]);
 }
 
 /* The cluster the connection flags point to, listed once. */
 static FsSnapshot *
 load_live (const char *command, FsCommonOptions *options, guint resources, GError **error)
 {
-  FsRestConfig *config = fs_rest_config_load (&options->connection, error);
-  if (config == NULL)
+  g_autoptr (FsKubeLive) live = fs_kube_live_open (&options->connection, resources,
+                                                   fs_cli_live_progress (options), NULL, error);
+  if (live == NULL)
     return NULL;
-  g_free (options->context_namespace);
-  options->context_namespace = g_strdup (config->context_namespace);
-  g_autoptr (FsKubeClient) client = fs_kube_client_new (config, error);
-  g_autoptr (FsKubeCache) cache = client != NULL ? fs_kube_cache_new (client, resources) : NULL;
-  g_autoptr (GPtrArray) skipped = g_ptr_array_new ();
-  if (cache == NULL || !fs_kube_cache_sync (cache, !options->quiet, skipped, error))
-    return NULL;
-  for (guint i = 0; i < skipped->len && !options->quiet; i++)
-    fprintf (stderr, "fitscale %s: note: the cluster does not serve %s (not installed?): going on without them\n",
-             command, (const char *) skipped->pdata[i]);
-  return fs_kube_cache_snapshot (cache);
+  fs_cli_live_opened (command, options, live);
+  return fs_kube_cache_snapshot (live->cache);
 }
 
 int

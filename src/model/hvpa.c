@@ -83,6 +83,25 @@
 
 static const char *const resource_names[FS_HVPA_N_RESOURCES] = { "cpu", "memory" };
 
+/* fitscale's names for the two semantics (--semantics, the API's "semantics"). */
+gboolean
+fs_hvpa_semantics_parse (const char *text, FsHvpaSemantics *semantics)
+{
+  if (text == NULL || strcmp (text, "design") == 0)
+    *semantics = FS_HVPA_SEMANTICS_DESIGN;
+  else if (strcmp (text, "hvpa") == 0)
+    *semantics = FS_HVPA_SEMANTICS_HVPA;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+const char *
+fs_hvpa_semantics_name (FsHvpaSemantics semantics)
+{
+  return semantics == FS_HVPA_SEMANTICS_HVPA ? "hvpa" : "design";
+}
+
 /* api/v1alpha1 hvpa_types.go BlockingReason values. */
 const char *
 fs_hvpa_blocked_reason_name (FsHvpaBlockedReason reason)

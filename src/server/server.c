@@ -1,4 +1,4 @@
-/* fitscale — the HTTP server (see include/fitscale/server.h). */
+/* fitscale — the HTTP server (see include/fitscale/server/server.h). */
 #include "config.h"
 
 #include <arpa/inet.h>
@@ -6,9 +6,9 @@
 #include <netinet/in.h>
 #include <stdio.h>
 #include <string.h>
-#include <yajl/yajl_gen.h>
 
 #include "fitscale/model/error.h"
+#include "fitscale/render/output.h"
 #include "fitscale/server/server.h"
 
 static const double buckets[] = { 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5 };
@@ -55,28 +55,25 @@ fs_log (int level, int verbosity, const char *message, ...)
 {
   if (verbosity < level)
     return;
-  yajl_gen gen = yajl_gen_alloc (NULL);
-  yajl_gen_map_open (gen);
+  FsEmitter *emitter = fs_emitter_new_string ();
+  fs_emit_map_open (emitter);
   g_autoptr (GDateTime) now = g_date_time_new_now_utc ();
   g_autofree char *stamp = g_date_time_format (now, "%Y-%m-%dT%H:%M:%S.%fZ");
   const char *pairs[] = { "ts", stamp, "level", level == 0 ? "error" : level == 1 ? "info" : "debug", "msg", message };
   for (gsize i = 0; i < G_N_ELEMENTS (pairs); i++)
-    yajl_gen_string (gen, (const unsigned char *) pairs[i], strlen (pairs[i]));
+    fs_emit_string (emitter, pairs[i]);
   va_list args;
   va_start (args, message);
   for (const char *key = va_arg (args, const char *); key != NULL; key = va_arg (args, const char *))
     {
       const char *value = va_arg (args, const char *);
-      yajl_gen_string (gen, (const unsigned char *) key, strlen (key));
-      yajl_gen_string (gen, (const unsigned char *) (value != NULL ? value : ""), value != NULL ? strlen (value) : 0);
+      fs_emit_key (emitter, key);
+      fs_emit_string (emitter, value != NULL ? value : "");
     }
   va_end (args);
-  yajl_gen_map_close (gen);
-  const unsigned char *line;
-  size_t length;
-  yajl_gen_get_buf (gen, &line, &length);
-  fprintf (stderr, "%.*s\n", (int) length, line);
-  yajl_gen_free (gen);
+  fs_emit_map_close (emitter);
+  g_autofree char *line = fs_emitter_take_string (emitter);
+  fprintf (stderr, "%s\n", line);
 }
 
 void
@@ -86,22 +83,18 @@ fs_http_error (FsHttpResponse *response, int status, const char *reason, const c
   va_start (args, format);
   g_autofree char *message = g_strdup_vprintf (format, args);
   va_end (args);
-  yajl_gen gen = yajl_gen_alloc (NULL);
-  yajl_gen_map_open (gen);
+  FsEmitter *emitter = fs_emitter_new_string ();
+  fs_emit_map_open (emitter);
   const char *pairs[] = { "kind", "Status", "apiVersion", "v1", "status", "Failure", "message", message, "reason", reason };
   for (gsize i = 0; i < G_N_ELEMENTS (pairs); i++)
-    yajl_gen_string (gen, (const unsigned char *) pairs[i], strlen (pairs[i]));
-  yajl_gen_string (gen, (const unsigned char *) "code", 4);
-  yajl_gen_integer (gen, status);
-  yajl_gen_map_close (gen);
-  const unsigned char *text;
-  size_t length;
-  yajl_gen_get_buf (gen, &text, &length);
+    fs_emit_string (emitter, pairs[i]);
+  fs_emit_key (emitter, "code");
+  fs_emit_int (emitter, status);
+  fs_emit_map_close (emitter);
   g_free (response->body);
-  response->body = g_strndup ((const char *) text, length);
+  response->body = fs_emitter_take_string (emitter);
   response->status = status;
   response->content_type = "application/json";
-  yajl_gen_free (gen);
 }
 
 /* ---- routes ------------------------------------------------------------------------------ */

@@ -21,6 +21,11 @@ typedef enum {
   FS_HVPA_SEMANTICS_HVPA,
 } FsHvpaSemantics;
 
+/* "design" or "hvpa" (NULL: design); FALSE for any other text. */
+gboolean fs_hvpa_semantics_parse (const char *text, FsHvpaSemantics *semantics);
+/* "design" or "hvpa". */
+const char *fs_hvpa_semantics_name (FsHvpaSemantics semantics);
+
 typedef enum {
   FS_HVPA_CPU,                /* millicores */
   FS_HVPA_MEMORY,             /* bytes */

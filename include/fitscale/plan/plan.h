@@ -14,42 +14,13 @@
 
 #include "fitscale/kube/hpaspec.h"
 #include "fitscale/plan/hvpaplan.h"
+#include "fitscale/plan/request.h"
 #include "fitscale/model/pack.h"
 #include "fitscale/model/rollout.h"
 
 G_BEGIN_DECLS
 
-#define FS_PLAN_MAX_TARGETS 16
-#define FS_PLAN_DEFAULT_STEPS 50
 #define FS_PLAN_MAX_REPLICA_COUNTS 1000
-
-/* --vpa-target CONTAINER:cpu=..,memory=.. */
-typedef struct {
-  const char *container;
-  gboolean has[FS_HVPA_N_RESOURCES];
-  int64_t amount[FS_HVPA_N_RESOURCES];
-} FsPlanVpaTarget;
-
-typedef enum {
-  FS_PLAN_HPA_STATUS,       /* status.desiredReplicas */
-  FS_PLAN_HPA_METRICS,      /* fitscale's own computation from the snapshot's metrics */
-} FsPlanHpaSource;
-
-typedef struct {
-  const char *namespace;
-  const char *kind;             /* "hvpa", "deployment" or "statefulset" (aliases accepted) */
-  const char *name;
-  FsHvpaSemantics semantics;
-  FsPlanHpaSource hpa_source;
-  gboolean has_hpa_desired;     /* --hpa-desired */
-  int32_t hpa_desired;
-  gboolean has_vpa_weight;      /* --vpa-weight (a fraction): one stage, no Hvpa */
-  double vpa_weight;
-  guint n_vpa_targets;
-  FsPlanVpaTarget vpa_targets[FS_PLAN_MAX_TARGETS];
-  guint steps;                  /* request steps from current to target; 0 = default */
-  int64_t now_ms;
-} FsPlanRequest;
 
 /* One (replicas, requests) pair and what the snapshot says of it. */
 typedef struct {

@@ -1,15 +1,18 @@
-/* fitscale — command output: kubectl-style tables, and JSON or YAML written as a stream.
+/* fitscale — the output forms of every answer: kubectl-style tables, and JSON or YAML
+ * written as a stream, for the commands (cli/) and the HTTP service (server/).
  *
  * An FsEmitter writes one structured document to a FILE as calls arrive (yajl_gen for JSON,
- * the libyaml emitter for YAML); the same calls give both formats, so a command describes its
- * answer once.  An FsTable gathers rows of strings and prints them aligned, as kubectl does.
- * Both own their memory; free them with g_autoptr. */
+ * the libyaml emitter for YAML); the same calls give both formats, so an answer document
+ * (render/plan.h, why.h, capacity.h) is described once.  An FsTable gathers rows of strings
+ * and prints them aligned, as kubectl does.  Both own their memory; free them with
+ * g_autoptr.  The caller owns the FILE. */
 #pragma once
 
 #include <glib.h>
 #include <stdint.h>
 #include <stdio.h>
 
+#include "fitscale/model/fit.h"
 #include "fitscale/model/resources.h"
 
 G_BEGIN_DECLS
@@ -32,6 +35,11 @@ FsEmitter *fs_emitter_new (FsOutputFormat format, FILE *out);
 /* Flushes the document (a newline after JSON) and frees. */
 void fs_emitter_free (FsEmitter *emitter);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FsEmitter, fs_emitter_free)
+/* A compact JSON document written into memory (answers and log lines of the service, the
+ * patch of plan --apply-patch); fs_emitter_take_string ends it. */
+FsEmitter *fs_emitter_new_string (void);
+/* Frees EMITTER and returns its document, without a newline at the end (caller frees). */
+char *fs_emitter_take_string (FsEmitter *emitter);
 
 void fs_emit_map_open (FsEmitter *emitter);
 void fs_emit_map_close (FsEmitter *emitter);
@@ -47,6 +55,8 @@ void fs_emit_decimal (FsEmitter *emitter, double value, int digits);
 /* A Kubernetes resource list: {"cpu": "500m", "memory": "6Gi", ...}, zero amounts included
  * only when WITH_ZERO; pods appear only when set. */
 void fs_emit_resources (FsEmitter *emitter, const FsResources *resources, gboolean with_zero);
+/* A filter verdict's reasons (fit.h), as a list of strings. */
+void fs_emit_reasons (FsEmitter *emitter, const FsVerdict *verdict);
 
 
 typedef struct FsTable FsTable;

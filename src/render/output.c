@@ -1,6 +1,8 @@
-/* fitscale — tables and streamed JSON/YAML output (see output.h). */
+/* fitscale — tables and streamed JSON/YAML output (see include/fitscale/render/output.h). */
 #include "config.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <yajl/yajl_gen.h>
 #include <yaml.h>
@@ -8,7 +10,7 @@
 #include "fitscale/kube/decode.h"
 #include "fitscale/model/error.h"
 #include "fitscale/model/quantity.h"
-#include "output.h"
+#include "fitscale/render/output.h"
 
 gboolean
 fs_output_parse (const char *text, FsOutputFormat *format, GError **error)
@@ -35,6 +37,9 @@ fs_output_parse (const char *text, FsOutputFormat *format, GError **error)
 struct FsEmitter {
   FsOutputFormat format;
   FILE *out;
+  gboolean to_memory;  /* fs_emitter_new_string: OUT writes into MEMORY */
+  char *memory;
+  size_t memory_size;
   yajl_gen json;       /* writes into its own buffer; json_flush hands it to OUT */
   guint json_depth;    /* open maps and lists */
   yaml_emitter_t yaml;
@@ -102,11 +107,37 @@ fs_emitter_new (FsOutputFormat format, FILE *out)
   return emitter;
 }
 
+FsEmitter *
+fs_emitter_new_string (void)
+{
+  FsEmitter *emitter = fs_emitter_new (FS_OUTPUT_JSON_COMPACT, NULL);
+  emitter->to_memory = TRUE;
+  emitter->out = open_memstream (&emitter->memory, &emitter->memory_size);
+  return emitter;
+}
+
+char *
+fs_emitter_take_string (FsEmitter *emitter)
+{
+  json_flush (emitter, 0);
+  fclose (emitter->out);
+  char *text = g_strndup (emitter->memory, emitter->memory_size);
+  free (emitter->memory);
+  yajl_gen_free (emitter->json);
+  g_free (emitter);
+  return text;
+}
+
 void
 fs_emitter_free (FsEmitter *emitter)
 {
   if (emitter == NULL)
     return;
+  if (emitter->to_memory)
+    {
+      g_free (fs_emitter_take_string (emitter));
+      return;
+    }
   if (emitter->format == FS_OUTPUT_JSON)
     {
       json_flush (emitter, 0);
@@ -276,6 +307,17 @@ fs_emit_resources (FsEmitter *emitter, const FsResources *resources, gboolean wi
     if (with_zero || resources->extended[i].value != 0)
       emit_amount (emitter, resources->extended[i].name, resources->extended[i].value);
   fs_emit_map_close (emitter);
+}
+
+void
+fs_emit_reasons (FsEmitter *emitter, const FsVerdict *verdict)
+{
+  g_autoptr (GPtrArray) reasons = g_ptr_array_new_with_free_func (g_free);
+  fs_verdict_reasons (verdict, reasons);
+  fs_emit_list_open (emitter);
+  for (guint r = 0; r < reasons->len; r++)
+    fs_emit_string (emitter, reasons->pdata[r]);
+  fs_emit_list_close (emitter);
 }
 
 /* ---- tables ------------------------------------------------------------------------- */

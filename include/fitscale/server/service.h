@@ -1,0 +1,37 @@
+/* fitscale — the planner, why and capacity as an HTTP JSON service (`fitscale serve`,
+ * docs/api.md and docs/openapi.yaml), on the HTTP server of server.h.
+ *
+ * POST /v1/plan, POST /v1/capacity, GET /v1/why/NAMESPACE/POD, /healthz, /livez, /readyz
+ * and /metrics.  Request bodies are read as trees (kube/body.h) and a plan request goes
+ * through the one check of plan/request.h; answers are the documents of render/.  Plans are
+ * reused for a second (same snapshot, same body).  On a live source a watch thread keeps
+ * the cache current; each request keeps the snapshot it started with.  The service owns
+ * its source and its server. */
+#pragma once
+
+#include <glib.h>
+
+#include "fitscale/kube/live.h"
+#include "fitscale/model/objects.h"
+#include "fitscale/server/server.h"
+
+G_BEGIN_DECLS
+
+typedef struct FsService FsService;
+
+/* A service on SNAPSHOT, files read just now (takes it). */
+FsService *fs_service_new_offline (FsSnapshot *snapshot);
+/* A service on LIVE, a listed cluster that it watches, each watch request open for at most
+ * WATCH_TIMEOUT seconds (takes it). */
+FsService *fs_service_new_live (FsKubeLive *live, guint watch_timeout);
+void fs_service_free (FsService *service);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (FsService, fs_service_free)
+
+/* Starts listening as OPTIONS say; FALSE with an error when it cannot. */
+gboolean fs_service_start (FsService *service, const FsServerOptions *options, GError **error);
+guint16 fs_service_port (const FsService *service);
+/* Serves (and on a live source watches) until SIGTERM or SIGINT, then finishes the
+ * requests in flight and stops. */
+void fs_service_run (FsService *service);
+
+G_END_DECLS
