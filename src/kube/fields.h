@@ -1,11 +1,13 @@
 /* fitscale — the fields the decoder keeps, and the object builder that receives them.
  *
- * Private to kube/: decode.c walks the document and maps each path it knows to a field
- * (a scalar) or a record (a map that begins and ends, such as one container); objects.c
- * gathers them into one object at a time and, when the object ends, interns its parts into
- * the snapshot builder's pool.  An FsObjectBuilder is reused from object to object: its
- * scratch arrays keep their memory, so a long list costs no allocation per object beyond
- * what the snapshot keeps. */
+ * Private to kube/: decode.c walks the document and maps each path it knows (schema.c) to a
+ * field (a scalar) or a record (a map that begins and ends, such as one container); the object
+ * builder gathers them into one object at a time and, when the object ends, interns its
+ * parts into the snapshot builder's pool (objects.c: its life and the records; fields.c:
+ * each field; kinds.c: each kind's object; intern.c and scalars.c; their shared state in
+ * builder.h).  An FsObjectBuilder is reused from object to object: its scratch arrays keep
+ * their memory, so a long list costs no allocation per object beyond what the snapshot
+ * keeps. */
 #pragma once
 
 #include <glib.h>

@@ -1,0 +1,206 @@
+/* fitscale — the object builder's state, private to the files that fill it.
+ *
+ * objects.c (the builder's life, records), fields.c (what each scalar sets), kinds.c (what
+ * each object becomes when it ends) and intern.c (its parts interned into the pool) share one
+ * FsObjectBuilder.  The helpers the per-scalar paths call are static inline here, so that
+ * splitting the builder over these files costs no call on those paths. */
+#pragma once
+
+#include <string.h>
+
+#include "fields.h"
+
+/* A growable byte string written field by field: appends of a few bytes are inline moves,
+ * not library calls (a pod's spec key takes dozens of them). */
+typedef struct {
+  char *data;
+  gsize len, size;
+} Bytes;
+
+static inline void
+bytes_grow (Bytes *bytes, gsize more)
+{
+  bytes->size = MAX (64, MAX (bytes->size * 2, bytes->len + more));
+  bytes->data = g_realloc (bytes->data, bytes->size);
+}
+
+static inline void
+bytes_put (Bytes *bytes, const void *data, gsize size)
+{
+  if (G_UNLIKELY (bytes->size - bytes->len < size))
+    bytes_grow (bytes, size);
+  if (size > 0)
+    memcpy (bytes->data + bytes->len, data, size);
+  bytes->len += size;
+}
+
+static inline gboolean
+bytes_equal (const Bytes *a, const Bytes *b)
+{
+  return a->len == b->len && (a->len == 0 || memcmp (a->data, b->data, a->len) == 0);
+}
+
+static inline void
+bytes_copy (Bytes *to, const Bytes *from)
+{
+  to->len = 0;
+  bytes_put (to, from->data, from->len);
+}
+
+/* Plain per-object values; zeroed when an object begins. */
+typedef struct {
+  char kind[96];
+  char inherited_kind[96];
+  char api_version[96];
+  const char *name;
+  const char *namespace;
+  char resource_version[64];     /* kept for lists only (an item's is never read) */
+  int64_t creation_time;
+  gboolean terminating;
+  FsOwnerRef owner, current_owner;
+  gboolean has_owner, owner_is_controller;
+  /* the condition being read, and what the conditions said */
+  char cond_type[32];
+  char cond_status[16];
+  char cond_reason[64];   /* reason, message and time are kept only for the conditions */
+  char cond_time[40];     /* fitscale reads; the message waits in builder->cond_message */
+  gboolean ready_known, ready, scheduled_true, unschedulable_cond;
+  int64_t ready_time;
+  const char *scheduled_message;
+  /* Node */
+  gboolean node_unschedulable;
+  FsTaint current_taint;
+  FsResources allocatable, capacity;
+  /* pod spec */
+  const char *node_name, *priority_class, *scheduler_name;
+  int32_t priority;
+  gboolean preempt_never;
+  FsToleration current_toleration;
+  FsContainer current_container;
+  FsResources pod_level, overhead;
+  gboolean has_pod_level, has_overhead, has_required_affinity;
+  FsRequirement current_requirement;
+  FsPodAffinityTerm current_term;
+  FsSpreadConstraint current_spread;
+  const FsLabelSelector *workload_selector;
+  /* Pod status */
+  const char *phase;
+  int64_t start_time;
+  const char *nominated_node;
+  /* workloads */
+  gboolean has_replicas;
+  int32_t replicas;
+  const char *strategy;
+  FsIntOrPercent max_surge, max_unavailable;
+  int32_t status_replicas, ready_replicas;
+  /* PodMetrics */
+  int64_t timestamp, window_ms;
+  FsContainerUsage current_usage;
+  /* Event */
+  const char *ev_kind, *ev_namespace, *ev_name, *ev_reason, *ev_message, *ev_type, *ev_source;
+  int32_t ev_count;
+  int64_t ev_last, ev_event_time, ev_first;
+} ObjectState;
+
+struct FsObjectBuilder {
+  FsSnapshotBuilder *snapshot_builder;
+  FsPool *pool;
+  ObjectState st;
+  GArray *labels, *annotations, *template_labels, *node_selector; /* FsLabel */
+  GArray *taints;                 /* FsTaint */
+  GArray *tolerations;            /* FsToleration */
+  GArray *containers, *init_containers; /* FsContainer */
+  GArray *node_terms;             /* FsNodeSelectorTerm */
+  GArray *term_expressions, *term_fields, *selector_expressions; /* FsRequirement */
+  GPtrArray *requirement_values;  /* const char* of the requirement being read */
+  GArray *selector_labels;        /* FsLabel of the selector being read */
+  GArray *affinity_terms, *anti_affinity_terms; /* FsPodAffinityTerm */
+  GPtrArray *term_namespaces;
+  GArray *spreads;                /* FsSpreadConstraint */
+  GPtrArray *spread_label_keys;
+  GArray *usages;                 /* FsContainerUsage */
+  GString *cond_message;          /* the condition being read */
+  guint n_nameless;               /* metric values numbered so far */
+  Bytes raw_labels;               /* metadata.labels as read: "key\0value\0" pairs */
+  /* the last string interned for each field: consecutive objects (the pods of one
+   * ReplicaSet, listed together) mostly repeat them, and a compare beats a table lookup */
+  const char *last_value[F_N_FIELDS][2];  /* two ways: a pod's two tolerations, two containers */
+  gsize last_len[F_N_FIELDS][2];
+  guint8 last_next[F_N_FIELDS];
+  GHashTable *label_sets;         /* interned raw labels -> their FsLabelSet */
+  /* The previous object's raw labels and spec key with what they gave: the pods of one
+   * ReplicaSet come one after another, and a compare beats hashing a few hundred bytes. */
+  Bytes previous_labels, previous_spec_key;
+  const FsLabelSet *previous_label_set;
+  const FsPodSpec *previous_spec;
+  Bytes spec_key;                 /* the pod spec being read, compactly (see spec_key_*) */
+  Bytes scratch;                  /* a list being assembled for interning (scratch_zeroed) */
+  GHashTable *pod_specs;          /* interned compact spec -> its FsPodSpec */
+  char description[256];
+};
+
+/* fs_object_kind and fs_kind_is_generic (kinds.c), inline for the per-annotation check. */
+static inline const char *
+object_kind (const FsObjectBuilder *builder)
+{
+  if (builder->st.kind[0] != '\0')
+    return builder->st.kind;
+  return builder->st.inherited_kind[0] != '\0' ? builder->st.inherited_kind : NULL;
+}
+
+static inline gboolean
+kind_is_generic (const char *kind)
+{
+  return strcmp (kind, "HorizontalPodAutoscaler") == 0
+         || strcmp (kind, "VerticalPodAutoscaler") == 0 || strcmp (kind, "Hvpa") == 0
+         || strcmp (kind, "MetricValue") == 0 || strcmp (kind, "ExternalMetricValue") == 0;
+}
+
+/* Strings: a YAML plain scalar such as `version: 1` arrives as a number and is taken as
+ * its text, as kubectl's YAML-to-JSON conversion would leave it for a string field. */
+static inline const char *
+intern_text (FsObjectBuilder *builder, FsField field, const char *text, gsize len)
+{
+  for (guint way = 0; way < 2; way++)
+    {
+      const char *last = builder->last_value[field][way];
+      if (last != NULL && builder->last_len[field][way] == len && memcmp (last, text, len) == 0)
+        return last;
+    }
+  const char *interned = fs_pool_intern (builder->pool, text, len);
+  guint way = builder->last_next[field];
+  builder->last_value[field][way] = interned;
+  builder->last_len[field][way] = len;
+  builder->last_next[field] = (guint8) (way ^ 1);
+  return interned;
+}
+
+static inline const char *
+scalar_intern (FsObjectBuilder *builder, FsField field, const FsScalar *scalar)
+{
+  return intern_text (builder, field, scalar->text, scalar->len);
+}
+
+/* ---- interning (intern.c) ----------------------------------------------------------- */
+
+/* Labels sorted by key, a key given twice keeping its last value; NULL when LABELS is empty. */
+const FsLabelSet *fs_intern_labels (FsObjectBuilder *builder, GArray *labels);
+/* The object's metadata.labels (builder->raw_labels), or NULL when it has none. */
+const FsLabelSet *fs_intern_object_labels (FsObjectBuilder *builder);
+/* An interned {guint n; T items[]} list from a GArray of T, or NULL when it is empty. */
+const void *fs_intern_list (FsObjectBuilder *builder, GArray *array, gsize header_size);
+#define INTERN_LIST(builder, array, type)                                                    \
+  ((const type *) fs_intern_list ((builder), (array), G_STRUCT_OFFSET (type, items)))
+/* STRINGS as an interned array (its length in COUNT); STRINGS is emptied. */
+const char *const *fs_intern_strings (FsObjectBuilder *builder, GPtrArray *strings, guint *count);
+/* The label selector read into selector_labels and selector_expressions, which are emptied. */
+const FsLabelSelector *fs_intern_selector (FsObjectBuilder *builder);
+/* The pod spec of a Pod (DEFAULT_REQUESTS false) or of a workload's template (true). */
+const FsPodSpec *fs_intern_pod_spec (FsObjectBuilder *builder, gboolean default_requests,
+                                     GError **error);
+
+static inline const void *
+intern_array (FsObjectBuilder *builder, const void *data, guint count, gsize element_size)
+{
+  return fs_pool_intern_blob (builder->pool, data, count * element_size);
+}

@@ -1,0 +1,397 @@
+/* fitscale — the field handlers: what each scalar the decoder hands over sets in the object
+ * being read, by the kind that has the field (every object, Node, pod spec, Pod, workloads,
+ * PodMetrics and Event).  This is the per-scalar path: the handlers and the small readers
+ * they call are inlined into fs_object_scalar. */
+#include "config.h"
+
+#include <string.h>
+
+#include "builder.h"
+#include "scalars.h"
+#include "fitscale/model/timeutil.h"
+
+static void
+label_append (FsObjectBuilder *builder, GArray *labels, const char *key, const FsScalar *scalar)
+{
+  FsLabel label = { fs_pool_intern (builder->pool, key, strlen (key)),
+                    fs_pool_intern (builder->pool, scalar->text, scalar->len) };
+  g_array_append_val (labels, label);
+}
+
+static gboolean
+metadata_scalar (FsObjectBuilder *builder, FsField field, const char *key,
+                 const FsScalar *scalar, GError **error)
+{
+  ObjectState *st = &builder->st;
+  switch (field)
+    {
+    case F_KIND:
+      return fs_scalar_copy (scalar, st->kind, sizeof st->kind, error);
+    case F_API_VERSION:
+      return fs_scalar_copy (scalar, st->api_version, sizeof st->api_version, error);
+    case F_NAME:
+      st->name = fs_pool_strdup (builder->pool, scalar->text, scalar->len);
+      return TRUE;
+    case F_NAMESPACE:
+      st->namespace = scalar_intern (builder, field, scalar);
+      return TRUE;
+    case F_RESOURCE_VERSION:
+      if (scalar->len < sizeof st->resource_version)
+        {
+          memcpy (st->resource_version, scalar->text, scalar->len);
+          st->resource_version[scalar->len] = '\0';
+        }
+      return TRUE;
+    case F_CONTINUE: /* a list's: where its next page starts */
+      fs_snapshot_builder_set_continue (builder->snapshot_builder, scalar->text, scalar->len);
+      return TRUE;
+    case F_CREATION_TIME:
+      return fs_scalar_time (scalar, &st->creation_time, error);
+    case F_DELETION_TIME:
+      st->terminating = TRUE;
+      return TRUE;
+    case F_LABEL:
+      /* kept raw: the pods of one ReplicaSet share one label set, found by these bytes */
+      if (memchr (scalar->text, '\0', scalar->len) != NULL)
+        {
+          g_set_error (error, FS_ERROR, FS_ERROR_INVALID, "a label value holds a NUL character");
+          return FALSE;
+        }
+      bytes_put (&builder->raw_labels, key, strlen (key) + 1);
+      bytes_put (&builder->raw_labels, scalar->text, scalar->len);
+      bytes_put (&builder->raw_labels, "", 1);
+      return TRUE;
+    case F_ANNOTATION:
+      {
+        /* Kept for generic objects only; the last-applied copy of the object is not. */
+        const char *kind = object_kind (builder);
+        if ((kind == NULL || kind_is_generic (kind))
+            && strcmp (key, "kubectl.kubernetes.io/last-applied-configuration") != 0)
+          label_append (builder, builder->annotations, key, scalar);
+        return TRUE;
+      }
+    case F_OWNER_KIND:
+      st->current_owner.kind = scalar_intern (builder, field, scalar);
+      return TRUE;
+    case F_OWNER_NAME:
+      st->current_owner.name = scalar_intern (builder, field, scalar);
+      return TRUE;
+    case F_OWNER_API_VERSION:
+      st->current_owner.api_version = scalar_intern (builder, field, scalar);
+      return TRUE;
+    case F_OWNER_CONTROLLER:
+      return fs_scalar_bool (scalar, &st->current_owner.controller, error);
+    case F_COND_TYPE:
+      return fs_scalar_copy (scalar, st->cond_type, sizeof st->cond_type, error);
+    case F_COND_STATUS:
+      return fs_scalar_copy (scalar, st->cond_status, sizeof st->cond_status, error);
+    case F_COND_REASON:
+      /* a longer reason is no reason fitscale reads: keep its first 63 bytes */
+      memcpy (st->cond_reason, scalar->text, MIN (scalar->len, sizeof st->cond_reason - 1));
+      st->cond_reason[MIN (scalar->len, sizeof st->cond_reason - 1)] = '\0';
+      return TRUE;
+    case F_COND_MESSAGE:
+      g_string_truncate (builder->cond_message, 0);
+      g_string_append_len (builder->cond_message, scalar->text, (gssize) scalar->len);
+      return TRUE;
+    case F_COND_TIME:
+      if (scalar->type != FS_SCALAR_STRING)
+        return fs_scalar_type_error (scalar, "an RFC 3339 time", error);
+      return fs_scalar_copy (scalar, st->cond_time, sizeof st->cond_time, error);
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static gboolean
+node_scalar (FsObjectBuilder *builder, FsField field, const char *key, const FsScalar *scalar,
+             GError **error)
+{
+  ObjectState *st = &builder->st;
+  switch (field)
+    {
+    case F_UNSCHEDULABLE:
+      return fs_scalar_bool (scalar, &st->node_unschedulable, error);
+    case F_TAINT_KEY:
+      st->current_taint.key = scalar_intern (builder, field, scalar);
+      return TRUE;
+    case F_TAINT_VALUE:
+      st->current_taint.value = scalar_intern (builder, field, scalar);
+      return TRUE;
+    case F_TAINT_EFFECT:
+      return fs_scalar_effect (scalar, FALSE, &st->current_taint.effect, error);
+    case F_ALLOCATABLE:
+      return fs_scalar_resource (builder->pool, &st->allocatable, key, scalar, error);
+    case F_CAPACITY:
+      return fs_scalar_resource (builder->pool, &st->capacity, key, scalar, error);
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static gboolean
+toleration_scalar (FsObjectBuilder *builder, FsField field, const FsScalar *scalar,
+                   GError **error)
+{
+  FsToleration *toleration = &builder->st.current_toleration;
+  switch (field)
+    {
+    case F_TOL_KEY:
+      toleration->key = scalar_intern (builder, field, scalar);
+      return TRUE;
+    case F_TOL_VALUE:
+      toleration->value = scalar_intern (builder, field, scalar);
+      return TRUE;
+    case F_TOL_OP:
+      if (fs_scalar_equals (scalar, "Exists"))
+        toleration->op = FS_TOLERATION_EXISTS;
+      else if (fs_scalar_equals (scalar, "Equal") || scalar->len == 0)
+        toleration->op = FS_TOLERATION_EQUAL;
+      else
+        {
+          g_set_error (error, FS_ERROR, FS_ERROR_INVALID,
+                       "\"%.*s\" is not a toleration operator (Equal, Exists)",
+                       (int) MIN (scalar->len, 40), scalar->text);
+          return FALSE;
+        }
+      return TRUE;
+    case F_TOL_EFFECT:
+      return fs_scalar_effect (scalar, TRUE, &toleration->effect, error);
+    case F_TOL_SECONDS:
+      toleration->has_seconds = TRUE;
+      return fs_scalar_int (scalar, G_MININT64, G_MAXINT64, &toleration->toleration_seconds, error);
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static gboolean
+container_scalar (FsObjectBuilder *builder, FsField field, const char *key,
+                  const FsScalar *scalar, GError **error)
+{
+  ObjectState *st = &builder->st;
+  FsContainer *container = &st->current_container;
+  switch (field)
+    {
+    case F_CTR_NAME:
+      container->name = scalar_intern (builder, field, scalar);
+      return TRUE;
+    case F_CTR_RESTART_POLICY:
+      container->restartable = fs_scalar_equals (scalar, "Always");
+      return TRUE;
+    case F_CTR_REQUEST:
+      return fs_scalar_resource (builder->pool, &container->requests, key, scalar, error);
+    case F_CTR_LIMIT:
+      return fs_scalar_resource (builder->pool, &container->limits, key, scalar, error);
+    case F_POD_REQUEST:
+      st->has_pod_level = TRUE;
+      return fs_scalar_resource (builder->pool, &st->pod_level, key, scalar, error);
+    case F_OVERHEAD:
+      st->has_overhead = TRUE;
+      return fs_scalar_resource (builder->pool, &st->overhead, key, scalar, error);
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static gboolean
+affinity_scalar (FsObjectBuilder *builder, FsField field, const char *key,
+                 const FsScalar *scalar, GError **error)
+{
+  ObjectState *st = &builder->st;
+  FsSpreadConstraint *spread = &st->current_spread;
+  switch (field)
+    {
+    case F_REQ_KEY:
+      st->current_requirement.key = scalar_intern (builder, field, scalar);
+      return TRUE;
+    case F_REQ_OP:
+      /* the node-selector operators are checked when the requirement ends */
+      return fs_scalar_selector_op (scalar, TRUE, &st->current_requirement.op, error);
+    case F_REQ_VALUE:
+      g_ptr_array_add (builder->requirement_values, (gpointer) scalar_intern (builder, field, scalar));
+      return TRUE;
+    case F_SEL_LABEL:
+      label_append (builder, builder->selector_labels, key, scalar);
+      return TRUE;
+    case F_TERM_TOPOLOGY_KEY:
+      st->current_term.topology_key = scalar_intern (builder, field, scalar);
+      return TRUE;
+    case F_TERM_NAMESPACE:
+      g_ptr_array_add (builder->term_namespaces, (gpointer) scalar_intern (builder, field, scalar));
+      return TRUE;
+    case F_SPREAD_MAX_SKEW:
+      return fs_scalar_int32 (scalar, 1, &spread->max_skew, error);
+    case F_SPREAD_TOPOLOGY_KEY:
+      spread->topology_key = scalar_intern (builder, field, scalar);
+      return TRUE;
+    case F_SPREAD_WHEN:
+      if (fs_scalar_equals (scalar, "ScheduleAnyway"))
+        spread->when_unsatisfiable = FS_SPREAD_SCHEDULE_ANYWAY;
+      else if (fs_scalar_equals (scalar, "DoNotSchedule"))
+        spread->when_unsatisfiable = FS_SPREAD_DO_NOT_SCHEDULE;
+      else
+        {
+          g_set_error (error, FS_ERROR, FS_ERROR_INVALID,
+                       "\"%.*s\" is not DoNotSchedule or ScheduleAnyway",
+                       (int) MIN (scalar->len, 40), scalar->text);
+          return FALSE;
+        }
+      return TRUE;
+    case F_SPREAD_MIN_DOMAINS:
+      return fs_scalar_int32 (scalar, 1, &spread->min_domains, error);
+    case F_SPREAD_AFFINITY_POLICY:
+      return fs_scalar_policy (scalar, &spread->node_affinity_policy, error);
+    case F_SPREAD_TAINTS_POLICY:
+      return fs_scalar_policy (scalar, &spread->node_taints_policy, error);
+    case F_SPREAD_LABEL_KEY:
+      g_ptr_array_add (builder->spread_label_keys, (gpointer) scalar_intern (builder, field, scalar));
+      return TRUE;
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static gboolean
+pod_scalar (FsObjectBuilder *builder, FsField field, const char *key, const FsScalar *scalar,
+            GError **error)
+{
+  ObjectState *st = &builder->st;
+  switch (field)
+    {
+    case F_NODE_NAME:
+      st->node_name = scalar->len > 0 ? scalar_intern (builder, field, scalar) : NULL;
+      return TRUE;
+    case F_PRIORITY:
+      return fs_scalar_int32 (scalar, G_MININT32, &st->priority, error);
+    case F_PRIORITY_CLASS:
+      st->priority_class = scalar_intern (builder, field, scalar);
+      return TRUE;
+    case F_SCHEDULER_NAME:
+      st->scheduler_name = scalar_intern (builder, field, scalar);
+      return TRUE;
+    case F_PREEMPTION_POLICY:
+      st->preempt_never = fs_scalar_equals (scalar, "Never");
+      return TRUE;
+    case F_NODE_SELECTOR:
+      label_append (builder, builder->node_selector, key, scalar);
+      return TRUE;
+    case F_PHASE:
+      st->phase = scalar_intern (builder, field, scalar);
+      return TRUE;
+    case F_START_TIME:
+      return fs_scalar_time (scalar, &st->start_time, error);
+    case F_NOMINATED_NODE:
+      st->nominated_node = scalar_intern (builder, field, scalar);
+      return TRUE;
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static gboolean
+workload_scalar (FsObjectBuilder *builder, FsField field, const char *key,
+                 const FsScalar *scalar, GError **error)
+{
+  ObjectState *st = &builder->st;
+  switch (field)
+    {
+    case F_REPLICAS:
+      st->has_replicas = TRUE;
+      return fs_scalar_int32 (scalar, 0, &st->replicas, error);
+    case F_STRATEGY_TYPE:
+      st->strategy = scalar_intern (builder, field, scalar);
+      return TRUE;
+    case F_MAX_SURGE:
+      return fs_scalar_int_or_percent (scalar, &st->max_surge, error);
+    case F_MAX_UNAVAILABLE:
+      return fs_scalar_int_or_percent (scalar, &st->max_unavailable, error);
+    case F_STATUS_REPLICAS:
+      return fs_scalar_int32 (scalar, 0, &st->status_replicas, error);
+    case F_STATUS_READY:
+      return fs_scalar_int32 (scalar, 0, &st->ready_replicas, error);
+    case F_TEMPLATE_LABEL:
+      label_append (builder, builder->template_labels, key, scalar);
+      return TRUE;
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static gboolean
+metrics_event_scalar (FsObjectBuilder *builder, FsField field, const char *key,
+                      const FsScalar *scalar, GError **error)
+{
+  ObjectState *st = &builder->st;
+  switch (field)
+    {
+    case F_TIMESTAMP:
+      return fs_scalar_time (scalar, &st->timestamp, error);
+    case F_WINDOW:
+      if (scalar->type == FS_SCALAR_STRING
+          && fs_duration_parse (scalar->text, scalar->len, &st->window_ms))
+        return TRUE;
+      g_set_error (error, FS_ERROR, FS_ERROR_INVALID, "\"%.*s\" is not a duration like \"30s\"",
+                   (int) MIN (scalar->len, 40), scalar->text);
+      return FALSE;
+    case F_USAGE_NAME:
+      st->current_usage.name = scalar_intern (builder, field, scalar);
+      return TRUE;
+    case F_USAGE:
+      return fs_scalar_resource (builder->pool, &st->current_usage.usage, key, scalar, error);
+    case F_EV_KIND:
+      st->ev_kind = scalar_intern (builder, field, scalar);
+      return TRUE;
+    case F_EV_NAMESPACE:
+      st->ev_namespace = scalar_intern (builder, field, scalar);
+      return TRUE;
+    case F_EV_NAME:
+      st->ev_name = scalar_intern (builder, field, scalar);
+      return TRUE;
+    case F_EV_REASON:
+      st->ev_reason = scalar_intern (builder, field, scalar);
+      return TRUE;
+    case F_EV_MESSAGE:
+      st->ev_message = scalar_intern (builder, field, scalar);
+      return TRUE;
+    case F_EV_TYPE:
+      st->ev_type = scalar_intern (builder, field, scalar);
+      return TRUE;
+    case F_EV_SOURCE:
+    case F_EV_REPORTER:
+      if (st->ev_source == NULL || field == F_EV_SOURCE)
+        st->ev_source = scalar_intern (builder, field, scalar);
+      return TRUE;
+    case F_EV_COUNT:
+      return fs_scalar_int32 (scalar, 0, &st->ev_count, error);
+    case F_EV_LAST_TIME:
+      return fs_scalar_time (scalar, &st->ev_last, error);
+    case F_EV_EVENT_TIME:
+      return fs_scalar_time (scalar, &st->ev_event_time, error);
+    case F_EV_FIRST_TIME:
+      return fs_scalar_time (scalar, &st->ev_first, error);
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+gboolean
+fs_object_scalar (FsObjectBuilder *builder, FsField field, const char *map_key,
+                  const FsScalar *scalar, GError **error)
+{
+  if (field <= F_COND_TIME)
+    return metadata_scalar (builder, field, map_key, scalar, error);
+  if (field <= F_CAPACITY)
+    return node_scalar (builder, field, map_key, scalar, error);
+  if (field >= F_TOL_KEY && field <= F_TOL_SECONDS)
+    return toleration_scalar (builder, field, scalar, error);
+  if (field >= F_CTR_NAME && field <= F_OVERHEAD)
+    return container_scalar (builder, field, map_key, scalar, error);
+  if (field >= F_REQ_KEY && field <= F_SPREAD_LABEL_KEY)
+    return affinity_scalar (builder, field, map_key, scalar, error);
+  if (field <= F_NOMINATED_NODE)
+    return pod_scalar (builder, field, map_key, scalar, error);
+  if (field <= F_TEMPLATE_LABEL)
+    return workload_scalar (builder, field, map_key, scalar, error);
+  return metrics_event_scalar (builder, field, map_key, scalar, error);
+}

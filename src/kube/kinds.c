@@ -1,0 +1,271 @@
+/* fitscale — the kinds: the object's kind as read so far, which kinds are kept as generic
+ * trees, and what each kind becomes when its object ends: a Node, a Pod, a workload
+ * (Deployment, StatefulSet, ReplicaSet), a Namespace, PodMetrics, an Event, or a generic
+ * object (HPA, VPA, Hvpa, metric values) with its tree; a list gives its resourceVersion,
+ * and any other kind is counted as skipped. */
+#include "config.h"
+
+#include <string.h>
+
+#include "builder.h"
+#include "fitscale/model/error.h"
+
+const char *
+fs_object_kind (const FsObjectBuilder *builder)
+{
+  return object_kind (builder);
+}
+
+const char *
+fs_object_api_version (const FsObjectBuilder *builder)
+{
+  return builder->st.api_version[0] != '\0' ? builder->st.api_version : NULL;
+}
+
+gboolean
+fs_kind_is_generic (const char *kind)
+{
+  return kind_is_generic (kind);
+}
+
+/* The object's owner (the controller among its ownerReferences, else the first), or NULL. */
+static const FsOwnerRef *
+intern_owner (FsObjectBuilder *builder)
+{
+  if (!builder->st.has_owner)
+    return NULL;
+  FsOwnerRef owner;
+  memset (&owner, 0, sizeof owner);
+  owner.kind = builder->st.owner.kind;
+  owner.name = builder->st.owner.name;
+  owner.api_version = builder->st.owner.api_version;
+  owner.controller = builder->st.owner.controller;
+  return fs_pool_intern_blob (builder->pool, &owner, sizeof owner);
+}
+
+static gboolean
+require_name (FsObjectBuilder *builder, GError **error)
+{
+  if (builder->st.name != NULL && builder->st.name[0] != '\0')
+    return TRUE;
+  g_set_error (error, FS_ERROR, FS_ERROR_INVALID, "field metadata.name: missing");
+  return FALSE;
+}
+
+/* Namespaced objects without a namespace are in "default", as `kubectl apply -f` puts them. */
+static const char *
+namespace_or_default (FsObjectBuilder *builder)
+{
+  return builder->st.namespace != NULL ? builder->st.namespace
+                                       : fs_pool_intern (builder->pool, "default", 7);
+}
+
+static gboolean
+end_node (FsObjectBuilder *builder, GError **error)
+{
+  ObjectState *st = &builder->st;
+  FsNode node;
+  memset (&node, 0, sizeof node);
+  node.name = fs_pool_intern (builder->pool, st->name, strlen (st->name));
+  node.labels = fs_intern_object_labels (builder);
+  node.taints = INTERN_LIST (builder, builder->taints, FsTaintList);
+  node.flags = (st->ready ? FS_NODE_READY : 0) | (st->ready_known ? FS_NODE_READY_KNOWN : 0)
+               | (st->node_unschedulable ? FS_NODE_UNSCHEDULABLE : 0);
+  node.allocatable = st->allocatable;
+  node.capacity = st->capacity;
+  fs_snapshot_builder_add_node (builder->snapshot_builder, &node);
+  return TRUE;
+}
+
+static FsPodPhase
+parse_phase (const char *phase)
+{
+  static const char *const names[] = { "Unknown", "Pending", "Running", "Succeeded", "Failed" };
+  for (gsize i = 0; phase != NULL && i < G_N_ELEMENTS (names); i++)
+    if (strcmp (phase, names[i]) == 0)
+      return (FsPodPhase) i;
+  return FS_PHASE_UNKNOWN;
+}
+
+static gboolean
+end_pod (FsObjectBuilder *builder, GError **error)
+{
+  ObjectState *st = &builder->st;
+  FsPod pod;
+  memset (&pod, 0, sizeof pod);
+  pod.spec = fs_intern_pod_spec (builder, FALSE, error);
+  if (pod.spec == NULL)
+    return FALSE;
+  pod.namespace = namespace_or_default (builder);
+  pod.name = st->name;
+  pod.node_name = st->node_name;
+  pod.node_index = -1;
+  pod.phase = st->phase != NULL ? parse_phase (st->phase) : FS_PHASE_PENDING;
+  pod.flags = (st->ready ? FS_POD_READY : 0) | (st->ready_known ? FS_POD_READY_KNOWN : 0)
+              | (st->terminating ? FS_POD_TERMINATING : 0)
+              | (st->unschedulable_cond ? FS_POD_UNSCHEDULABLE : 0)
+              | (st->scheduled_true ? FS_POD_SCHEDULED : 0);
+  pod.priority = st->priority;
+  pod.owner = intern_owner (builder);
+  pod.labels = fs_intern_object_labels (builder);
+  pod.creation_time = st->creation_time;
+  pod.start_time = st->start_time;
+  pod.ready_transition_time = st->ready_time;
+  pod.scheduled_message = st->scheduled_message;
+  pod.nominated_node = st->nominated_node;
+  fs_snapshot_builder_add_pod (builder->snapshot_builder, &pod);
+  return TRUE;
+}
+
+static gboolean
+end_workload (FsObjectBuilder *builder, FsWorkloadKind kind, GError **error)
+{
+  ObjectState *st = &builder->st;
+  FsWorkload workload;
+  memset (&workload, 0, sizeof workload);
+  workload.template = fs_intern_pod_spec (builder, TRUE, error);
+  if (workload.template == NULL)
+    return FALSE;
+  workload.kind = kind;
+  workload.namespace = namespace_or_default (builder);
+  workload.name = st->name;
+  workload.owner = intern_owner (builder);
+  workload.has_replicas = st->has_replicas;
+  workload.replicas = st->has_replicas ? st->replicas : 1; /* apps/v1 defaults to 1 */
+  workload.selector = st->workload_selector;
+  workload.template_labels = fs_intern_labels (builder, builder->template_labels);
+  workload.strategy = st->strategy;
+  workload.max_surge = st->max_surge;
+  workload.max_unavailable = st->max_unavailable;
+  workload.status_replicas = st->status_replicas;
+  workload.ready_replicas = st->ready_replicas;
+  fs_snapshot_builder_add_workload (builder->snapshot_builder, &workload);
+  return TRUE;
+}
+
+static gboolean
+end_pod_metrics (FsObjectBuilder *builder)
+{
+  ObjectState *st = &builder->st;
+  FsPodMetrics metrics;
+  memset (&metrics, 0, sizeof metrics);
+  metrics.namespace = namespace_or_default (builder);
+  metrics.name = st->name;
+  metrics.timestamp = st->timestamp;
+  metrics.window_seconds = st->window_ms / 1000;
+  metrics.n_containers = builder->usages->len;
+  metrics.containers = intern_array (builder, builder->usages->data, builder->usages->len,
+                                     sizeof (FsContainerUsage));
+  fs_snapshot_builder_add_pod_metrics (builder->snapshot_builder, &metrics);
+  return TRUE;
+}
+
+static gboolean
+end_event (FsObjectBuilder *builder)
+{
+  ObjectState *st = &builder->st;
+  FsEvent event;
+  memset (&event, 0, sizeof event);
+  event.namespace = namespace_or_default (builder);
+  event.name = st->name;
+  event.involved_kind = st->ev_kind;
+  event.involved_namespace = st->ev_namespace;
+  event.involved_name = st->ev_name;
+  event.reason = st->ev_reason;
+  event.message = st->ev_message;
+  event.type = st->ev_type;
+  event.source = st->ev_source;
+  event.count = st->ev_count;
+  event.last_time = st->ev_last != 0 ? st->ev_last
+                    : st->ev_event_time != 0 ? st->ev_event_time : st->ev_first;
+  fs_snapshot_builder_add_event (builder->snapshot_builder, &event);
+  return TRUE;
+}
+
+static gboolean
+end_generic (FsObjectBuilder *builder, const char *kind, const FsTree *tree)
+{
+  static const char *const kinds[] = {
+    [FS_KIND_HPA] = "HorizontalPodAutoscaler", [FS_KIND_VPA] = "VerticalPodAutoscaler",
+    [FS_KIND_HVPA] = "Hvpa", [FS_KIND_METRIC_VALUE] = "MetricValue",
+    [FS_KIND_EXTERNAL_METRIC_VALUE] = "ExternalMetricValue",
+  };
+  ObjectState *st = &builder->st;
+  FsGenericObject object;
+  memset (&object, 0, sizeof object);
+  for (gsize i = 0; i < G_N_ELEMENTS (kinds); i++)
+    if (strcmp (kind, kinds[i]) == 0)
+      object.kind = (FsGenericKind) i;
+  object.api_version = st->api_version[0] != '\0'
+                           ? fs_pool_intern (builder->pool, st->api_version,
+                                             strlen (st->api_version)) : NULL;
+  object.namespace = namespace_or_default (builder);
+  object.name = st->name;
+  object.labels = fs_intern_object_labels (builder);
+  object.annotations = fs_intern_labels (builder, builder->annotations);
+  object.object = tree;
+  fs_snapshot_builder_add_generic (builder->snapshot_builder, &object);
+  return TRUE;
+}
+
+gboolean
+fs_object_end (FsObjectBuilder *builder, const FsTree *tree, GError **error)
+{
+  const char *kind = fs_object_kind (builder);
+  if (kind == NULL)
+    {
+      g_set_error (error, FS_ERROR, FS_ERROR_INVALID,
+                   "field kind: missing (and no typed list around the object gives it)");
+      return FALSE;
+    }
+  if (g_str_has_suffix (kind, "List"))
+    {
+      if (builder->st.resource_version[0] != '\0')
+        fs_snapshot_builder_set_resource_version (builder->snapshot_builder,
+                                                  builder->st.resource_version);
+      return TRUE;
+    }
+  static const struct { const char *kind; FsWorkloadKind workload; } workloads[] = {
+    { "Deployment", FS_WORKLOAD_DEPLOYMENT },
+    { "StatefulSet", FS_WORKLOAD_STATEFULSET },
+    { "ReplicaSet", FS_WORKLOAD_REPLICASET },
+  };
+  gboolean known = strcmp (kind, "Node") == 0 || strcmp (kind, "Pod") == 0
+                   || strcmp (kind, "Namespace") == 0 || strcmp (kind, "PodMetrics") == 0
+                   || strcmp (kind, "Event") == 0 || fs_kind_is_generic (kind);
+  for (gsize i = 0; i < G_N_ELEMENTS (workloads); i++)
+    known = known || strcmp (kind, workloads[i].kind) == 0;
+  if (!known)
+    {
+      fs_snapshot_builder_count_skipped (builder->snapshot_builder, kind);
+      return TRUE;
+    }
+  gboolean nameless = strcmp (kind, "MetricValue") == 0 || strcmp (kind, "ExternalMetricValue") == 0;
+  if (nameless && builder->st.name == NULL)
+    {
+      /* metric values have no name of their own: number them, so that none replaces another */
+      g_autofree char *name = g_strdup_printf ("%s-%u", kind, ++builder->n_nameless);
+      builder->st.name = fs_pool_strdup (builder->pool, name, strlen (name));
+    }
+  if (!require_name (builder, error))
+    return FALSE;
+  if (strcmp (kind, "Node") == 0)
+    return end_node (builder, error);
+  if (strcmp (kind, "Pod") == 0)
+    return end_pod (builder, error);
+  for (gsize i = 0; i < G_N_ELEMENTS (workloads); i++)
+    if (strcmp (kind, workloads[i].kind) == 0)
+      return end_workload (builder, workloads[i].workload, error);
+  if (strcmp (kind, "Namespace") == 0)
+    {
+      FsNamespace ns = { builder->st.name, fs_intern_object_labels (builder),
+                         builder->st.phase };
+      fs_snapshot_builder_add_namespace (builder->snapshot_builder, &ns);
+      return TRUE;
+    }
+  if (strcmp (kind, "PodMetrics") == 0)
+    return end_pod_metrics (builder);
+  if (strcmp (kind, "Event") == 0)
+    return end_event (builder);
+  return end_generic (builder, kind, tree);
+}
