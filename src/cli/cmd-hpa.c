@@ -7,7 +7,7 @@
 
 #include "commands.h"
 #include "fitscale/model/error.h"
-#include "fitscale/plan/hpaplan.h"
+#include "fitscale/plan/hpaexplain.h"
 #include "fitscale/model/quantity.h"
 #include "fitscale/model/timeutil.h"
 

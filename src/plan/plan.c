@@ -6,7 +6,7 @@
 
 #include "fitscale/plan/capacity.h"
 #include "fitscale/model/error.h"
-#include "fitscale/plan/hpaplan.h"
+#include "fitscale/plan/hpaexplain.h"
 #include "fitscale/model/names.h"
 #include "fitscale/plan/plan.h"
 #include "fitscale/kube/tree.h"

@@ -13,7 +13,7 @@
 #include <glib.h>
 
 #include "fitscale/kube/hpaspec.h"
-#include "fitscale/plan/hvpaplan.h"
+#include "fitscale/plan/hvpaexplain.h"
 #include "fitscale/model/pack.h"
 #include "fitscale/model/rollout.h"
 

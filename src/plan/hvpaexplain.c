@@ -1,11 +1,11 @@
-/* fitscale — gathering an Hvpa's inputs from a snapshot (see include/fitscale/hvpaplan.h). */
+/* fitscale — an Hvpa's inputs and decision (see include/fitscale/plan/hvpaexplain.h). */
 #include "config.h"
 
 #include <string.h>
 
 #include "fitscale/model/error.h"
 #include "fitscale/model/fit.h"
-#include "fitscale/plan/hvpaplan.h"
+#include "fitscale/plan/hvpaexplain.h"
 #include "fitscale/model/names.h"
 #include "fitscale/model/quantity.h"
 #include "fitscale/model/timeutil.h"

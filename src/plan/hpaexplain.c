@@ -1,11 +1,11 @@
-/* fitscale — explaining an HPA's decision (see include/fitscale/hpaplan.h). */
+/* fitscale — explaining an HPA's decision (see include/fitscale/plan/hpaexplain.h). */
 #include "config.h"
 
 #include <string.h>
 
 #include "fitscale/model/error.h"
 #include "fitscale/model/fit.h"
-#include "fitscale/plan/hpaplan.h"
+#include "fitscale/plan/hpaexplain.h"
 #include "fitscale/kube/tree.h"
 
 static const FsPodMetrics *
