@@ -1,4 +1,4 @@
-/* fitscale — the HorizontalPodAutoscaler's arithmetic (see include/fitscale/hpa.h).
+/* fitscale — the HorizontalPodAutoscaler's arithmetic (see include/fitscale/model/hpa.h).
  *
  * A port of kubernetes/kubernetes pkg/controller/podautoscaler (replica_calculator.go,
  * metrics/utilization.go, horizontal.go) and pkg/apis/autoscaling/v2/defaults.go, following
@@ -582,6 +582,33 @@ fs_hpa_default_behavior (void)
     },
   };
   return behavior;
+}
+
+/* pkg/apis/autoscaling/v2/defaults.go SetDefaults_HorizontalPodAutoscaler (MinReplicas,
+ * then SetDefaults_HorizontalPodAutoscalerBehavior); the tolerance is the controller's
+ * (fs_hpa_default_settings) until behavior.scaleUp/scaleDown.tolerance say otherwise. */
+void
+fs_hpa_spec_init (FsHpaSpec *spec)
+{
+  memset (spec, 0, sizeof *spec);
+  FsHpaSettings settings = fs_hpa_default_settings (0);
+  spec->min_replicas = FS_HPA_DEFAULT_MIN_REPLICAS;
+  spec->behavior = fs_hpa_default_behavior ();
+  spec->tolerance_up = settings.tolerance_up;
+  spec->tolerance_down = settings.tolerance_down;
+}
+
+/* SetDefaults_HorizontalPodAutoscaler: no metrics is one Resource metric, cpu at
+ * autoscaling.DefaultCPUUtilization (80 %). */
+void
+fs_hpa_spec_default_metrics (FsHpaSpec *spec)
+{
+  if (spec->n_metrics > 0)
+    return;
+  spec->metrics[0] = (FsHpaMetricSpec){ .type = FS_HPA_METRIC_RESOURCE, .name = "cpu",
+                                        .target_type = FS_HPA_TARGET_UTILIZATION,
+                                        .target_utilization = 80 };
+  spec->n_metrics = 1;
 }
 
 #define LEGACY_DOWNSCALE_WINDOW_MS (300 * 1000)

@@ -9,6 +9,7 @@
 #include "fitscale/model/names.h"
 #include "fitscale/model/quantity.h"
 #include "fitscale/model/timeutil.h"
+#include "fitscale/kube/hpaspec.h"
 #include "fitscale/kube/tree.h"
 
 static const char *const resource_names[FS_HVPA_N_RESOURCES] = { "cpu", "memory" };
@@ -249,20 +250,12 @@ read_hpa_status (const FsGenericObject *hpa, FsHvpaInput *input)
 {
   if (hpa == NULL)
     return;
-  int64_t desired;
-  if (fs_tree_int (hpa->object, "status.desiredReplicas", 0, G_MAXINT32, &desired, NULL))
-    {
-      input->has_hpa_status = TRUE;
-      input->desired_replicas = (int32_t) desired;
-    }
-  guint n = fs_tree_length (hpa->object, "status.conditions");
-  for (guint i = 0; i < n; i++)
-    {
-      g_autofree char *base = g_strdup_printf ("status.conditions[%u]", i);
-      const FsTree *condition = fs_tree_at (hpa->object, base);
-      if (g_strcmp0 (fs_tree_text (condition, "type"), "ScalingLimited") == 0)
-        input->hpa_scaling_limited = g_strcmp0 (fs_tree_text (condition, "status"), "True") == 0;
-    }
+  FsHpaSpec status = { 0 };
+  fs_hpa_status_read (hpa, &status);
+  input->has_hpa_status = status.has_desired_replicas;
+  if (status.has_desired_replicas)
+    input->desired_replicas = status.desired_replicas;
+  input->hpa_scaling_limited = status.scaling_limited;
 }
 
 /* The entry of LIST (containerRecommendations or containerPolicies) for CONTAINER, or "*". */
@@ -412,14 +405,13 @@ fs_hvpa_gather_workload (const FsSnapshot *snapshot, const FsWorkload *target, d
   read_hpa_status (answer->hpa, &answer->input);
   FsHvpaSpec *spec = &answer->input.spec;
   spec->min_replicas = spec->max_replicas = MAX (target->replicas, 1);
-  if (answer->hpa != NULL)
+  /* the HPA's range, from 1 (the weight rules do not scale to zero); an HPA that does not
+   * decode fails fs_plan's own read of it, after the containers' errors */
+  FsHpaSpec hpa;
+  if (answer->hpa != NULL && fs_hpa_spec_read (answer->hpa, &hpa, NULL))
     {
-      int64_t number;
-      spec->min_replicas = 1;
-      if (fs_tree_int (answer->hpa->object, "spec.minReplicas", 1, G_MAXINT32, &number, NULL))
-        spec->min_replicas = (int32_t) number;
-      if (fs_tree_int (answer->hpa->object, "spec.maxReplicas", 1, G_MAXINT32, &number, NULL))
-        spec->max_replicas = (int32_t) number;
+      spec->min_replicas = MAX (hpa.min_replicas, FS_HPA_DEFAULT_MIN_REPLICAS);
+      spec->max_replicas = hpa.max_replicas;
     }
   /* one stage over every replica count; the controller's gates stay open */
   answer->intervals[0] = (FsHvpaInterval){ vpa_weight, 0, 0 };
