@@ -7,6 +7,7 @@
 #include "commands.h"
 #include "fitscale/kube/decode.h"
 #include "fitscale/model/error.h"
+#include "fitscale/kube/hpaspec.h"
 #include "fitscale/plan/simulate.h"
 #include "fitscale/model/timeutil.h"
 

@@ -9,19 +9,6 @@
 #include "fitscale/model/timeutil.h"
 #include "fitscale/kube/tree.h"
 
-const FsGenericObject *
-fs_snapshot_find_hpa (const FsSnapshot *snapshot, const char *namespace, const char *name)
-{
-  for (guint i = 0; i < snapshot->n_generic; i++)
-    {
-      const FsGenericObject *object = &snapshot->generic[i];
-      if (object->kind == FS_KIND_HPA && g_strcmp0 (object->namespace, namespace) == 0
-          && g_strcmp0 (object->name, name) == 0)
-        return object;
-    }
-  return NULL;
-}
-
 static const struct { const char *name; FsHpaMetricType type; const char *key; } metric_types[] = {
   { "Resource", FS_HPA_METRIC_RESOURCE, "resource" },
   { "ContainerResource", FS_HPA_METRIC_CONTAINER_RESOURCE, "containerResource" },

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "fields.h"
+#include "fitscale/kube/hvpaspec.h"
 #include "fitscale/model/error.h"
 #include "fitscale/model/quantity.h"
 #include "fitscale/model/timeutil.h"
@@ -1564,6 +1565,7 @@ end_generic (FsObjectBuilder *builder, const char *kind, const FsTree *tree)
   object.labels = intern_object_labels (builder);
   object.annotations = intern_labels (builder, builder->annotations);
   object.object = tree;
+  fs_autoscaler_target_read (&object);
   fs_snapshot_builder_add_generic (builder->snapshot_builder, &object);
   return TRUE;
 }

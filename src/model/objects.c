@@ -519,6 +519,46 @@ fs_snapshot_find_workload (const FsSnapshot *snapshot, const char *namespace, co
   return NULL;
 }
 
+static const FsGenericObject *
+find_generic (const FsSnapshot *snapshot, FsGenericKind kind, const char *namespace, const char *name)
+{
+  for (guint i = 0; i < snapshot->n_generic; i++)
+    {
+      const FsGenericObject *object = &snapshot->generic[i];
+      if (object->kind == kind && g_strcmp0 (object->namespace, namespace) == 0
+          && g_strcmp0 (object->name, name) == 0)
+        return object;
+    }
+  return NULL;
+}
+
+const FsGenericObject *
+fs_snapshot_find_hpa (const FsSnapshot *snapshot, const char *namespace, const char *name)
+{
+  return find_generic (snapshot, FS_KIND_HPA, namespace, name);
+}
+
+const FsGenericObject *
+fs_snapshot_find_hvpa (const FsSnapshot *snapshot, const char *namespace, const char *name)
+{
+  return find_generic (snapshot, FS_KIND_HVPA, namespace, name);
+}
+
+const FsGenericObject *
+fs_snapshot_find_autoscaler (const FsSnapshot *snapshot, FsGenericKind kind,
+                             const FsWorkload *target)
+{
+  for (guint i = 0; i < snapshot->n_generic; i++)
+    {
+      const FsGenericObject *object = &snapshot->generic[i];
+      if (object->kind == kind && g_strcmp0 (object->namespace, target->namespace) == 0
+          && g_strcmp0 (object->target_kind, fs_workload_kind_name (target->kind)) == 0
+          && g_strcmp0 (object->target_name, target->name) == 0)
+        return object;
+    }
+  return NULL;
+}
+
 gsize
 fs_snapshot_bytes (const FsSnapshot *snapshot)
 {

@@ -14,19 +14,6 @@
 
 static const char *const resource_names[FS_HVPA_N_RESOURCES] = { "cpu", "memory" };
 
-const FsGenericObject *
-fs_snapshot_find_hvpa (const FsSnapshot *snapshot, const char *namespace, const char *name)
-{
-  for (guint i = 0; i < snapshot->n_generic; i++)
-    {
-      const FsGenericObject *object = &snapshot->generic[i];
-      if (object->kind == FS_KIND_HVPA && g_strcmp0 (object->namespace, namespace) == 0
-          && g_strcmp0 (object->name, name) == 0)
-        return object;
-    }
-  return NULL;
-}
-
 /* The first of PATHS that is present. */
 static const FsTree *
 first_of (const FsTree *tree, const char *const *paths)
@@ -373,23 +360,6 @@ read_containers (FsHvpaAnswer *answer, const FsTree *policies, GError **error)
   if (answer->vpa != NULL)
     read_vpa_conditions (answer->vpa, answer);
   return TRUE;
-}
-
-const FsGenericObject *
-fs_snapshot_find_autoscaler (const FsSnapshot *snapshot, FsGenericKind kind,
-                             const FsWorkload *target)
-{
-  const char *kind_path = kind == FS_KIND_HPA ? "spec.scaleTargetRef.kind" : "spec.targetRef.kind";
-  const char *name_path = kind == FS_KIND_HPA ? "spec.scaleTargetRef.name" : "spec.targetRef.name";
-  for (guint i = 0; i < snapshot->n_generic; i++)
-    {
-      const FsGenericObject *object = &snapshot->generic[i];
-      if (object->kind == kind && g_strcmp0 (object->namespace, target->namespace) == 0
-          && g_strcmp0 (fs_tree_text (object->object, kind_path), fs_workload_kind_name (target->kind)) == 0
-          && g_strcmp0 (fs_tree_text (object->object, name_path), target->name) == 0)
-        return object;
-    }
-  return NULL;
 }
 
 gboolean

@@ -7,9 +7,9 @@
 #include "fitscale/plan/capacity.h"
 #include "fitscale/model/error.h"
 #include "fitscale/plan/hpaexplain.h"
+#include "fitscale/kube/hpaspec.h"
 #include "fitscale/model/names.h"
 #include "fitscale/plan/plan.h"
-#include "fitscale/kube/tree.h"
 
 #define MiB (1024 * 1024)
 #define HOSTNAME_KEY "kubernetes.io/hostname"

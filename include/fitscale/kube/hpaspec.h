@@ -31,8 +31,4 @@ gboolean fs_hpa_replicas_read (const FsTree *tree, const char *min_path, const c
 /* Reads ITEM (an FS_KIND_METRIC_VALUE or FS_KIND_EXTERNAL_METRIC_VALUE generic object). */
 void fs_metric_value_read (const FsGenericObject *item, FsMetricValue *value);
 
-/* The HPA NAMESPACE/NAME in the snapshot, or NULL. */
-const FsGenericObject *fs_snapshot_find_hpa (const FsSnapshot *snapshot, const char *namespace,
-                                             const char *name);
-
 G_END_DECLS

@@ -345,6 +345,8 @@ typedef struct {
   const FsLabelSet *labels;
   const FsTree *object;           /* the whole object minus managedFields and annotations */
   const FsLabelSet *annotations;  /* kept: these are small and HVPA reads one */
+  const char *target_kind;        /* what it scales: spec.scaleTargetRef (HPA), spec.targetRef */
+  const char *target_name;        /* (VPA, Hvpa); NULL when absent */
 } FsGenericObject;
 
 /* ---- the snapshot -------------------------------------------------------------------- */
@@ -390,6 +392,14 @@ const FsPod *fs_snapshot_find_pod (const FsSnapshot *snapshot, const char *names
  * scaleTargetRef names it) NAMESPACE/NAME, or NULL. */
 const FsWorkload *fs_snapshot_find_workload (const FsSnapshot *snapshot, const char *namespace,
                                              const char *kind, const char *name);
+/* The HPA or the Hvpa NAMESPACE/NAME, or NULL. */
+const FsGenericObject *fs_snapshot_find_hpa (const FsSnapshot *snapshot, const char *namespace,
+                                             const char *name);
+const FsGenericObject *fs_snapshot_find_hvpa (const FsSnapshot *snapshot, const char *namespace,
+                                              const char *name);
+/* The HPA, VPA or Hvpa (KIND) of TARGET, by its target reference, or NULL. */
+const FsGenericObject *fs_snapshot_find_autoscaler (const FsSnapshot *snapshot, FsGenericKind kind,
+                                                    const FsWorkload *target);
 /* kubectl's names for a workload kind (deployment, deployments, deploy, statefulset, sts,
  * replicaset, rs, ..., any case): TRUE and *KIND when TEXT is one. */
 gboolean fs_workload_kind_parse (const char *text, FsWorkloadKind *kind);

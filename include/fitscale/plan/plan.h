@@ -12,7 +12,7 @@
 
 #include <glib.h>
 
-#include "fitscale/kube/hpaspec.h"
+#include "fitscale/model/hpa.h"
 #include "fitscale/plan/hvpaexplain.h"
 #include "fitscale/model/pack.h"
 #include "fitscale/model/rollout.h"
