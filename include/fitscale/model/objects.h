@@ -9,8 +9,9 @@
  * while requests finish with the one they started with.
  *
  * Autoscaler objects (HPA, VPA, Hvpa, custom/external metric values) are kept as compact
- * FsTree values — the object minus managedFields and annotations — and read through
- * the typed views of model/ (hpa.h, hvpa.h). */
+ * FsTree values — the object minus managedFields and annotations — with their target
+ * reference; kube/hpaspec.h and kube/hvpaspec.h decode them into the structs of model/hpa.h
+ * and model/hvpa.h. */
 #pragma once
 
 #include <glib.h>

@@ -3,8 +3,9 @@
  * Gathers from a snapshot what the HVPA controller reads: the Hvpa (both the released
  * autoscaling.k8s.io/v1alpha1 layout and the design text's hpaTemplate/vpaTemplate layout),
  * its target workload, the HPA and the VPA it owns (by the target reference or by its
- * selectors), and turns them into the plain input of the weight rules (model/hvpa.h).
- * The input points into the snapshot and into the answer's own arrays. */
+ * selectors), decoded by kube/hvpaspec.h and kube/hpaspec.h, and turns them into the plain
+ * input of the weight rules (model/hvpa.h).  The input points into the snapshot and into the
+ * answer's own arrays. */
 #pragma once
 
 #include <glib.h>
@@ -15,7 +16,6 @@
 G_BEGIN_DECLS
 
 #define FS_HVPA_MAX_CONTAINERS 16
-#define FS_HVPA_MAX_INTERVALS 16
 
 typedef struct {
   const FsGenericObject *hvpa;
