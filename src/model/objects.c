@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "fitscale/model/error.h"
+#include "fitscale/model/fit.h"
 #include "fitscale/model/objects.h"
 
 struct FsSnapshotBuilder {
@@ -343,6 +344,25 @@ fs_pod_counts_on_node (const FsPod *pod)
    * pod it gets, terminating ones included. */
   return pod->node_name != NULL && pod->phase != FS_PHASE_SUCCEEDED
          && pod->phase != FS_PHASE_FAILED;
+}
+
+/* A workload's pods: those of its namespace its selector matches (the controllers adopt by
+ * selector: pkg/controller/controller_ref_manager.go ClaimPods). */
+gboolean
+fs_workload_owns_pod (const FsPod *pod, gpointer data)
+{
+  const FsWorkload *workload = data;
+  return g_strcmp0 (pod->namespace, workload->namespace) == 0
+         && fs_selector_matches (workload->selector, pod->labels);
+}
+
+/* kubectl's Pending pod that the scheduler has yet to place: no spec.nodeName (the scheduler's
+ * pod informer takes unassigned pods, pkg/scheduler/eventhandlers.go assignedPod) and phase
+ * Pending (core/v1 PodPending). */
+gboolean
+fs_pod_is_pending (const FsPod *pod)
+{
+  return pod->node_name == NULL && pod->phase == FS_PHASE_PENDING;
 }
 
 static gboolean

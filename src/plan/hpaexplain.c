@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "fitscale/model/error.h"
-#include "fitscale/model/fit.h"
 #include "fitscale/plan/hpaexplain.h"
 #include "fitscale/kube/hpaspec.h"
 
@@ -60,13 +59,9 @@ request_milli (const FsPod *pod, const char *resource, const char *container, in
 static guint
 collect_pods (const FsSnapshot *snapshot, const FsWorkload *target, GPtrArray *pods)
 {
-  for (guint i = 0; target != NULL && target->selector != NULL && i < snapshot->n_pods; i++)
-    {
-      const FsPod *pod = &snapshot->pods[i];
-      if (g_strcmp0 (pod->namespace, target->namespace) == 0
-          && fs_selector_matches (target->selector, pod->labels))
-        g_ptr_array_add (pods, (gpointer) pod);
-    }
+  for (guint i = 0; target != NULL && i < snapshot->n_pods; i++)
+    if (fs_workload_owns_pod (&snapshot->pods[i], (gpointer) target))
+      g_ptr_array_add (pods, (gpointer) &snapshot->pods[i]);
   return pods->len;
 }
 

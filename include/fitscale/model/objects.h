@@ -410,6 +410,13 @@ const char *fs_workload_kind_name (FsWorkloadKind kind);
 /* Bytes the snapshot holds (pool and arrays). */
 gsize fs_snapshot_bytes (const FsSnapshot *snapshot);
 
+/* Whether WORKLOAD (an FsWorkload *) owns POD: a pod of its namespace that its selector
+ * matches (also an FsPackOptions exclude function). */
+gboolean fs_workload_owns_pod (const FsPod *pod, gpointer workload);
+
+/* Whether POD waits for the scheduler: bound to no node and in phase Pending. */
+gboolean fs_pod_is_pending (const FsPod *pod);
+
 /* Whether a pod's request counts toward its node (NodeInfo.AddPod is fed by the scheduler's
  * informer, which drops Succeeded and Failed pods; terminating pods still count). */
 gboolean fs_pod_counts_on_node (const FsPod *pod);
