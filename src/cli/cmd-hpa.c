@@ -301,16 +301,11 @@ fs_cmd_hpa (int argc, char **argv)
   int status = FS_EXIT_OK;
   int64_t now_seconds = 0;
   gboolean symmetric = FALSE;
-  guint64 minor = 35;
+  guint minor = FS_KUBE_DEFAULT_MINOR;
   if (!fs_cli_parse (context, "hpa", &argc, &argv))
     status = FS_EXIT_ERROR;
-  else if (kube_version != NULL
-           && (!g_str_has_prefix (kube_version, "1.")
-               || !g_ascii_string_to_unsigned (kube_version + 2, 10, 0, 1000, &minor, NULL)))
-    {
-      fprintf (stderr, "fitscale hpa: --kube-version \"%s\": give 1.MINOR, e.g. 1.32\n", kube_version);
-      status = FS_EXIT_ERROR;
-    }
+  else if (!fs_kube_version_parse ("--kube-version", kube_version, &minor, &error))
+    status = fs_cli_fail ("hpa", error);
   else if (!fs_output_parse (options.output, &format, &error))
     status = fs_cli_fail ("hpa", error);
   else if (argc != 2)
@@ -327,7 +322,7 @@ fs_cmd_hpa (int argc, char **argv)
       fs_cli_common_clear (&options);
       return status;
     }
-  symmetric = minor < 33;
+  symmetric = fs_hpa_symmetric_tolerance (minor);
   g_autofree char *ns = NULL;
   const char *name = fs_cli_split_name (argv[1], fs_cli_namespace (&options, namespace), &ns);
   const FsGenericObject *object = fs_snapshot_find_hpa (snapshot, ns, name);

@@ -272,10 +272,9 @@ fs_cmd_simulate (int argc, char **argv)
         sim.request_milli = strcmp (hpa.metrics[0].name, "cpu") == 0
                                 ? sim.workload->template->request.cpu_milli
                                 : fs_resources_get (&sim.workload->template->request, hpa.metrics[0].name) * 1000;
-      guint64 minor = 35;
-      if (options.kube_version != NULL && g_str_has_prefix (options.kube_version, "1."))
-        g_ascii_string_to_unsigned (options.kube_version + 2, 10, 0, 1000, &minor, NULL);
-      sim.symmetric_tolerance = minor < 33;
+      guint minor = FS_KUBE_DEFAULT_MINOR; /* a version that does not parse is the default */
+      fs_kube_version_parse ("--kube-version", options.kube_version, &minor, NULL);
+      sim.symmetric_tolerance = fs_hpa_symmetric_tolerance (minor);
       g_autoptr (GArray) timeline = g_array_new (FALSE, TRUE, sizeof (FsSimulateStep));
       if (!fs_simulate (&hpa, &trace, &sim, timeline, &error))
         status = fs_cli_fail ("simulate", error);

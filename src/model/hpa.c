@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fitscale/model/error.h"
 #include "fitscale/model/hpa.h"
 
 /* Go's int32(x) on a float64 is implementation-defined when out of range and C's conversion
@@ -135,6 +136,29 @@ fs_hpa_within_tolerance (double ratio, const FsHpaSettings *settings)
   if (settings->symmetric_tolerance)
     return fabs (1.0 - ratio) <= settings->tolerance_up;
   return (1.0 - settings->tolerance_down) <= ratio && ratio <= (1.0 + settings->tolerance_up);
+}
+
+/* v1.33 turned the tolerance test into Tolerances.isWithin (replica_calculator.go, with the
+ * configurable tolerance of KEP-4951); v1.32 and before compare abs(1 - ratio). */
+gboolean
+fs_hpa_symmetric_tolerance (guint minor)
+{
+  return minor < 33;
+}
+
+gboolean
+fs_kube_version_parse (const char *flag, const char *text, guint *minor, GError **error)
+{
+  guint64 number = FS_KUBE_DEFAULT_MINOR;
+  if (text != NULL
+      && (!g_str_has_prefix (text, "1.")
+          || !g_ascii_string_to_unsigned (text + 2, 10, 0, 1000, &number, NULL)))
+    {
+      g_set_error (error, FS_ERROR, FS_ERROR_USAGE, "%s \"%s\": give 1.MINOR, e.g. 1.32", flag, text);
+      return FALSE;
+    }
+  *minor = (guint) number;
+  return TRUE;
 }
 
 /* The sample map of one evaluation: which pods have an entry, and its value. */

@@ -63,6 +63,17 @@ void fs_hpa_group_pods (const FsHpaPod *pods, guint n, gboolean is_cpu,
  * of target: 1 - 1.1 is -0.10000000000000009 in doubles). */
 gboolean fs_hpa_within_tolerance (double ratio, const FsHpaSettings *settings);
 
+/* Whether kube-controller-manager 1.MINOR tests the tolerance symmetrically (before 1.33; the
+ * FsHpaSettings.symmetric_tolerance to evaluate as that version). */
+gboolean fs_hpa_symmetric_tolerance (guint minor);
+
+#define FS_KUBE_DEFAULT_MINOR 35   /* the Kubernetes version assumed when none is given: 1.35 */
+
+/* A Kubernetes version written "1.MINOR" (TEXT NULL: FS_KUBE_DEFAULT_MINOR) into *MINOR; else
+ * FALSE with FS_ERROR_USAGE "FLAG "TEXT": give 1.MINOR, e.g. 1.32" (FLAG says where TEXT came
+ * from) and *MINOR left as it was. */
+gboolean fs_kube_version_parse (const char *flag, const char *text, guint *minor, GError **error);
+
 typedef struct {
   gboolean valid;             /* FALSE: the metric could not be computed (see error) */
   char error[512];            /* upstream's message, e.g. "no pods returned by selector ..." */
