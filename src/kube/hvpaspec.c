@@ -153,19 +153,60 @@ read_intervals (const FsTree *spec, FsHvpaObject *out, GError **error)
   return TRUE;
 }
 
-/* spec.{hpa,vpa}.selector: its matchLabels (NULL when there is no selector). */
-static FsLabelSelector *
-read_selector (const FsTree *spec, const char *path)
+/* A LabelSelectorRequirement: key, operator (In, NotIn, Exists, DoesNotExist) and values. */
+static gboolean
+read_requirement (const FsTree *entry, FsRequirement *out, GPtrArray *values, GError **error)
+{
+  static const struct { const char *name; FsSelectorOp op; } ops[] = {
+    { "In", FS_OP_IN }, { "NotIn", FS_OP_NOT_IN },
+    { "Exists", FS_OP_EXISTS }, { "DoesNotExist", FS_OP_DOES_NOT_EXIST },
+  };
+  const char *op = fs_tree_text (entry, "operator");
+  gsize i = 0;
+  while (i < G_N_ELEMENTS (ops) && g_strcmp0 (op, ops[i].name) != 0)
+    i++;
+  if (i == G_N_ELEMENTS (ops))
+    {
+      g_set_error (error, FS_ERROR, FS_ERROR_INVALID,
+                   "operator: \"%.40s\" is not a valid operator (In, NotIn, Exists, DoesNotExist)",
+                   op != NULL ? op : "");
+      return FALSE;
+    }
+  const FsTree *list = fs_tree_at (entry, "values");
+  guint n = list != NULL && list->type == FS_TREE_LIST ? list->n : 0;
+  const char **texts = g_new0 (const char *, n + 1);
+  g_ptr_array_add (values, texts);
+  for (guint v = 0; v < n; v++)
+    texts[v] = list->values[v]->text;
+  *out = (FsRequirement){ fs_tree_text (entry, "key"), ops[i].op, n, texts };
+  return TRUE;
+}
+
+/* spec.{hpa,vpa}.selector, matchLabels and matchExpressions (*OUT NULL when there is no
+ * selector). */
+static gboolean
+read_selector (const FsTree *spec, const char *path, FsLabelSelector **out, GError **error)
 {
   const FsTree *selector = fs_tree_at (spec, path);
   if (selector == NULL)
-    return NULL;
+    return TRUE;
   const FsTree *labels = fs_tree_at (selector, "matchLabels");
-  guint n = labels != NULL && labels->type == FS_TREE_MAP ? labels->n : 0;
-  g_autofree FsLabel *items = g_new0 (FsLabel, n + 1);
-  for (guint i = 0; i < n; i++)
+  guint n_labels = labels != NULL && labels->type == FS_TREE_MAP ? labels->n : 0;
+  g_autofree FsLabel *items = g_new0 (FsLabel, n_labels + 1);
+  for (guint i = 0; i < n_labels; i++)
     items[i] = (FsLabel){ labels->keys[i], labels->values[i]->text };
-  return fs_label_selector_new (items, n, NULL, 0);
+  const FsTree *expressions = fs_tree_at (selector, "matchExpressions");
+  guint n = expressions != NULL && expressions->type == FS_TREE_LIST ? expressions->n : 0;
+  g_autofree FsRequirement *requirements = g_new0 (FsRequirement, n + 1);
+  g_autoptr (GPtrArray) values = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; i < n; i++)
+    if (!read_requirement (expressions->values[i], &requirements[i], values, error))
+      {
+        g_prefix_error (error, "field spec.%s.matchExpressions[%u].", path, i);
+        return FALSE;
+      }
+  *out = fs_label_selector_new (items, n_labels, requirements, n);
+  return TRUE;
 }
 
 static gboolean
@@ -198,9 +239,8 @@ read_spec (const FsGenericObject *hvpa, FsHvpaObject *object, GError **error)
           return FALSE;
         }
     }
-  object->hpa_selector = read_selector (spec, "hpa.selector");
-  object->vpa_selector = read_selector (spec, "vpa.selector");
-  return TRUE;
+  return read_selector (spec, "hpa.selector", &object->hpa_selector, error)
+         && read_selector (spec, "vpa.selector", &object->vpa_selector, error);
 }
 
 static void

@@ -8,26 +8,22 @@
 #include "fitscale/kube/hpaspec.h"
 #include "fitscale/plan/hvpaexplain.h"
 #include "fitscale/kube/hvpaspec.h"
-#include "fitscale/model/names.h"
 
 /* ---- the target, its HPA and VPA ------------------------------------------------------ */
 
 /* An HPA or VPA of the Hvpa: one whose target is the Hvpa's target, or whose labels the
- * Hvpa's selector matches (controllers adopt by selector: hvpa_controller.go). */
+ * Hvpa's selector matches (the controller adopts by selector: hvpa_controller.go reconcileHpa
+ * and reconcileVpa, metav1.LabelSelectorAsSelector; no selector matches nothing). */
 static const FsGenericObject *
 find_owned (const FsSnapshot *snapshot, const FsGenericObject *hvpa, FsGenericKind kind,
             const FsLabelSelector *selector, const char *target_name)
 {
-  const FsLabelSet *labels = selector != NULL ? selector->match_labels : NULL;
   for (guint i = 0; i < snapshot->n_generic; i++)
     {
       const FsGenericObject *object = &snapshot->generic[i];
       if (object->kind != kind || g_strcmp0 (object->namespace, hvpa->namespace) != 0)
         continue;
-      gboolean by_labels = labels != NULL && labels->n > 0;
-      for (guint l = 0; by_labels && l < labels->n; l++)
-        by_labels = g_strcmp0 (fs_labels_get (object->labels, labels->items[l].key), labels->items[l].value) == 0;
-      if (by_labels || g_strcmp0 (object->target_name, target_name) == 0)
+      if (fs_selector_matches (selector, object->labels) || g_strcmp0 (object->target_name, target_name) == 0)
         return object;
     }
   return NULL;
