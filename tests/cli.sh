@@ -117,6 +117,10 @@ expect "simulate: the third pod stays Pending, the HPA holds at 3 under 89 %" '(
 expect "simulate: at 150 % it asks 5, three of them Pending" '(.timeline[-1]) as $s | $s.replicas == 5 and $s.pending == 3'
 check "simulate: a run too long is refused" 2 "$bin" simulate --hpa "$ex/hpa.json" --trace "$data/trace-spike.csv" --duration 100000h
 contains "simulate: says the limit" "limited to 100000" err
+check "simulate: a bad --kube-version is refused" 2 "$bin" simulate --hpa "$ex/hpa.json" --trace "$data/trace-spike.csv" --kube-version BAD
+contains "simulate: --kube-version named as hpa names it" 'fitscale simulate: --kube-version "BAD": give 1.MINOR, e.g. 1.32' err
+check "hpa: a bad --kube-version is refused" 2 "$bin" hpa -q -S "$ex" production/rag-api-hpa --kube-version BAD
+contains "hpa: --kube-version named" 'fitscale hpa: --kube-version "BAD": give 1.MINOR, e.g. 1.32' err
 check "simulate -o csv" 0 "$bin" simulate --hpa "$ex/hpa.json" --trace "$data/trace-spike.csv" --replicas 2 --duration 60s -o csv
 contains "simulate csv header" "t,value,replicas,ready,starting,pending,utilization,recommendation,stabilized,desired,reason" out
 printf 't_seconds,value\n10,5\n5,3\n' > "$tmp/bad.csv"

@@ -59,6 +59,9 @@ check_library "HTTP in (libmicrohttpd) only in server/" '#include <microhttpd|MH
 check_library "HTTP out (libcurl) only in kube/" '#include <curl/' kube
 check_library "JSON and YAML parsers only in kube/" 'yajl_parse\.h|yajl_tree\.h|yaml_parser_' kube
 check_library "JSON and YAML writers only in kube/ and render/" 'yajl_gen\.h|yaml_emitter_' kube render
+# (server/ reads the trees of JSON request bodies, field by field, to answer 400 or 422 per field)
+check_library "generic trees read only in kube/ and, for request bodies, server/ (the others read decoded structs)" \
+  'fitscale/kube/tree\.h|fs_tree_[a-z]+ *\(' kube server
 check_library "model/ does no I/O (no stdio streams, files or sockets)" \
   'fopen|fprintf|[^_a-z]printf *\(|g_print|g_file_get|[^_a-z]open *\(|socket *\(' kube plan render server cli
 

@@ -580,6 +580,30 @@ test_tolerance (void **state)
   assert_true (fs_hpa_within_tolerance (0.55, &s));
 }
 
+/* The rule by version and the one reader of --kube-version. */
+static void
+test_tolerance_by_version (void **state)
+{
+  assert_true (fs_hpa_symmetric_tolerance (32));
+  assert_false (fs_hpa_symmetric_tolerance (33));
+  guint minor = 0;
+  assert_true (fs_kube_version_parse ("--kube-version", NULL, &minor, NULL));
+  assert_int_equal (minor, FS_KUBE_DEFAULT_MINOR);
+  assert_true (fs_kube_version_parse ("--kube-version", "1.32", &minor, NULL));
+  assert_int_equal (minor, 32);
+  const char *bad[] = { "2.1", "1.", "1.33.2", "v1.32", "1.x", "1.1001", "BAD" };
+  for (gsize i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      GError *error = NULL;
+      minor = 7;
+      assert_false (fs_kube_version_parse ("--kube-version", bad[i], &minor, &error));
+      assert_int_equal (minor, 7);
+      g_autofree char *want = g_strdup_printf ("--kube-version \"%s\": give 1.MINOR, e.g. 1.32", bad[i]);
+      assert_string_equal (error->message, want);
+      g_error_free (error);
+    }
+}
+
 /* ---- horizontal.go computeReplicasForMetrics --------------------------------------------- */
 
 static void
@@ -1374,6 +1398,7 @@ main (void)
     cmocka_unit_test (test_value_replicas_upstream),
     cmocka_unit_test (test_group_pods),
     cmocka_unit_test (test_tolerance),
+    cmocka_unit_test (test_tolerance_by_version),
     cmocka_unit_test (test_combine),
     cmocka_unit_test (test_normalize_legacy_stabilization),
     cmocka_unit_test (test_normalize_legacy_rules),

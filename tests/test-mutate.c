@@ -4,8 +4,8 @@
  * repeats; FS_MUTATE_SEED and FS_MUTATE_RUNS override. */
 #include "config.h"
 
-#include "fitscale/plan/hpaplan.h"
-#include "fitscale/plan/hvpaplan.h"
+#include "fitscale/plan/hpaexplain.h"
+#include "fitscale/plan/hvpaexplain.h"
 #include "fitscale/plan/why.h"
 #include "testutil.h"
 

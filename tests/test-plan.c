@@ -472,6 +472,58 @@ test_overrides (void **state)
   assert_true (answer->target.schedulable); /* 3 + 3 at 3Gi: README "What fits" */
 }
 
+/* The Hvpa adopts the HPA its selector matches, matchExpressions included
+ * (hvpa_controller.go reconcileHpa: metav1.LabelSelectorAsSelector): "a-old" carries the
+ * matchLabels but tier=old, which the expression excludes, so the Hvpa's HPA is "b-web",
+ * found by its target reference. */
+static void
+test_hvpa_selector_expressions (void **state)
+{
+  static const char text[] =
+    "apiVersion: apps/v1\n"
+    "kind: Deployment\n"
+    "metadata: {name: web, namespace: shop}\n"
+    "spec:\n"
+    "  replicas: 2\n"
+    "  selector: {matchLabels: {app: web}}\n"
+    "  template:\n"
+    "    metadata: {labels: {app: web}}\n"
+    "    spec: {containers: [{name: web, resources: {requests: {cpu: 100m, memory: 100Mi}}}]}\n"
+    "---\n"
+    "apiVersion: autoscaling.k8s.io/v1alpha1\n"
+    "kind: Hvpa\n"
+    "metadata: {name: web, namespace: shop}\n"
+    "spec:\n"
+    "  targetRef: {apiVersion: apps/v1, kind: Deployment, name: web}\n"
+    "  hpa:\n"
+    "    selector:\n"
+    "      matchLabels: {app: web}\n"
+    "      matchExpressions: [{key: tier, operator: NotIn, values: [old]}]\n"
+    "    template: {spec: {minReplicas: 1, maxReplicas: 10}}\n"
+    "  weightBasedScalingIntervals: [{vpaWeight: 0, startReplicaCount: 1, lastReplicaCount: 10}]\n"
+    "---\n"
+    "apiVersion: autoscaling/v2\n"
+    "kind: HorizontalPodAutoscaler\n"
+    "metadata: {name: a-old, namespace: shop, labels: {app: web, tier: old}}\n"
+    "spec: {scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: legacy}, maxReplicas: 10}\n"
+    "status: {currentReplicas: 2, desiredReplicas: 9}\n"
+    "---\n"
+    "apiVersion: autoscaling/v2\n"
+    "kind: HorizontalPodAutoscaler\n"
+    "metadata: {name: b-web, namespace: shop}\n"
+    "spec: {scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}, maxReplicas: 10}\n"
+    "status: {currentReplicas: 2, desiredReplicas: 4}\n";
+  g_autoptr (FsSnapshot) snapshot = test_load_valid_text (text);
+  const FsGenericObject *hvpa = fs_snapshot_find_hvpa (snapshot, "shop", "web");
+  assert_non_null (hvpa);
+  g_autofree FsHvpaAnswer *answer = g_new0 (FsHvpaAnswer, 1);
+  g_autoptr (GError) error = NULL;
+  assert_true (fs_hvpa_gather (snapshot, hvpa, 0, answer, &error));
+  assert_non_null (answer->hpa);
+  assert_string_equal (answer->hpa->name, "b-web");
+  assert_int_equal (answer->input.desired_replicas, 4);
+}
+
 int
 main (void)
 {
@@ -490,6 +542,7 @@ main (void)
     cmocka_unit_test (test_infeasible_demand),
     cmocka_unit_test (test_deterministic_and_errors),
     cmocka_unit_test (test_overrides),
+    cmocka_unit_test (test_hvpa_selector_expressions),
   };
   return cmocka_run_group_tests (tests, NULL, NULL);
 }

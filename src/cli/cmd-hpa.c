@@ -7,7 +7,7 @@
 
 #include "commands.h"
 #include "fitscale/model/error.h"
-#include "fitscale/plan/hpaplan.h"
+#include "fitscale/plan/hpaexplain.h"
 #include "fitscale/model/quantity.h"
 #include "fitscale/model/timeutil.h"
 
@@ -305,13 +305,10 @@ fs_cmd_hpa (int argc, char **argv)
   int status = FS_EXIT_OK;
   int64_t now_seconds = 0;
   gboolean symmetric = FALSE;
-  guint64 minor = 35;
-  if (!g_option_context_parse (context, &argc, &argv, &error))
+  guint minor = FS_KUBE_DEFAULT_MINOR;
+  if (!g_option_context_parse (context, &argc, &argv, &error)
+      || !fs_kube_version_parse ("--kube-version", kube_version, &minor, &error))
     status = FS_EXIT_ERROR;
-  else if (kube_version != NULL
-           && (!g_str_has_prefix (kube_version, "1.")
-               || !g_ascii_string_to_unsigned (kube_version + 2, 10, 0, 1000, &minor, NULL)))
-    status = fs_cli_usage (&error, "--kube-version \"%s\": give 1.MINOR, e.g. 1.32", kube_version);
   else if (!fs_output_parse (options.output, &format, &error))
     status = FS_EXIT_ERROR;
   else if (argc != 2)
@@ -324,7 +321,7 @@ fs_cmd_hpa (int argc, char **argv)
       fs_cli_common_clear (&options);
       return fs_cli_fail (fs_cli_hpa.name, error);
     }
-  symmetric = minor < 33;
+  symmetric = fs_hpa_symmetric_tolerance (minor);
   g_autofree char *ns = NULL;
   const char *name = fs_cli_split_name (argv[1], fs_cli_namespace (&options, namespace), &ns);
   const FsGenericObject *object = fs_snapshot_find_hpa (snapshot, ns, name);

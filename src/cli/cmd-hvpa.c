@@ -7,7 +7,7 @@
 
 #include "commands.h"
 #include "fitscale/model/error.h"
-#include "fitscale/plan/hvpaplan.h"
+#include "fitscale/plan/hvpaexplain.h"
 #include "fitscale/model/timeutil.h"
 
 static const char *const resources[FS_HVPA_N_RESOURCES] = { "cpu", "memory" };

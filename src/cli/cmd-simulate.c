@@ -7,6 +7,7 @@
 #include "commands.h"
 #include "fitscale/kube/decode.h"
 #include "fitscale/model/error.h"
+#include "fitscale/kube/hpaspec.h"
 #include "fitscale/plan/simulate.h"
 #include "fitscale/model/timeutil.h"
 
@@ -249,12 +250,14 @@ fs_cmd_simulate (int argc, char **argv)
   FsSimulateOptions sim = { .replicas = (int32_t) options.replicas };
   FsHpaSpec hpa;
   FsTrace trace = { 0 };
+  guint minor = FS_KUBE_DEFAULT_MINOR;
   g_autoptr (FsSnapshot) hpa_snapshot = NULL;
   g_autoptr (FsSnapshot) snapshot = NULL;
   if ((!csv && !fs_output_parse (options.common.output, &format, &error))
       || !parse_seconds ("--startup", options.startup, 30, &sim.startup_s, &error)
       || !parse_seconds ("--sync", options.sync, 15, &sim.sync_s, &error)
-      || !parse_seconds ("--duration", options.duration, 0, &sim.duration_s, &error))
+      || !parse_seconds ("--duration", options.duration, 0, &sim.duration_s, &error)
+      || !fs_kube_version_parse ("--kube-version", options.kube_version, &minor, &error))
     status = FS_EXIT_ERROR;
   else if (options.hpa_path == NULL || options.trace_path == NULL || argc > 1 || sim.sync_s <= 0)
     status = fs_cli_usage (&error, "give --hpa FILE and --trace FILE (and a sync period over 0)");
@@ -271,10 +274,7 @@ fs_cmd_simulate (int argc, char **argv)
         sim.request_milli = strcmp (hpa.metrics[0].name, "cpu") == 0
                                 ? sim.workload->template->request.cpu_milli
                                 : fs_resources_get (&sim.workload->template->request, hpa.metrics[0].name) * 1000;
-      guint64 minor = 35;
-      if (options.kube_version != NULL && g_str_has_prefix (options.kube_version, "1."))
-        g_ascii_string_to_unsigned (options.kube_version + 2, 10, 0, 1000, &minor, NULL);
-      sim.symmetric_tolerance = minor < 33;
+      sim.symmetric_tolerance = fs_hpa_symmetric_tolerance (minor);
       g_autoptr (GArray) timeline = g_array_new (FALSE, TRUE, sizeof (FsSimulateStep));
       if (!fs_simulate (&hpa, &trace, &sim, timeline, &error))
         status = FS_EXIT_ERROR;

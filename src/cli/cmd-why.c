@@ -151,7 +151,7 @@ print_diagnosis (const FsSnapshot *snapshot, const FsDiagnosis *diagnosis, guint
 static gboolean
 is_pending (const FsPod *pod)
 {
-  return pod->node_name == NULL && pod->phase == FS_PHASE_PENDING;
+  return fs_pod_is_pending (pod);
 }
 
 static const FsPod *

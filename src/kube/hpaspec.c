@@ -1,4 +1,4 @@
-/* fitscale — the typed view of an HPA (see include/fitscale/hpaspec.h). */
+/* fitscale — HPAs and metric values decoded (see include/fitscale/kube/hpaspec.h). */
 #include "config.h"
 
 #include <stdlib.h>
@@ -8,19 +8,6 @@
 #include "fitscale/kube/hpaspec.h"
 #include "fitscale/model/timeutil.h"
 #include "fitscale/kube/tree.h"
-
-const FsGenericObject *
-fs_snapshot_find_hpa (const FsSnapshot *snapshot, const char *namespace, const char *name)
-{
-  for (guint i = 0; i < snapshot->n_generic; i++)
-    {
-      const FsGenericObject *object = &snapshot->generic[i];
-      if (object->kind == FS_KIND_HPA && g_strcmp0 (object->namespace, namespace) == 0
-          && g_strcmp0 (object->name, name) == 0)
-        return object;
-    }
-  return NULL;
-}
 
 static const struct { const char *name; FsHpaMetricType type; const char *key; } metric_types[] = {
   { "Resource", FS_HPA_METRIC_RESOURCE, "resource" },
@@ -216,10 +203,30 @@ read_rules (const FsTree *rules, const char *where, FsHpaRules *out, double *tol
   return TRUE;
 }
 
+gboolean
+fs_hpa_replicas_read (const FsTree *tree, const char *min_path, const char *max_path,
+                      const char *max_missing, int32_t *min_replicas, int32_t *max_replicas,
+                      GError **error)
+{
+  int64_t number;
+  *min_replicas = FS_HPA_DEFAULT_MIN_REPLICAS;
+  if (fs_tree_int (tree, min_path, 0, G_MAXINT32, &number, error))
+    *min_replicas = (int32_t) number;
+  else if (error != NULL && *error != NULL)
+    return FALSE;
+  if (!fs_tree_int (tree, max_path, 1, G_MAXINT32, &number, error))
+    {
+      if (error != NULL && *error == NULL)
+        g_set_error_literal (error, FS_ERROR, FS_ERROR_INVALID, max_missing);
+      return FALSE;
+    }
+  *max_replicas = (int32_t) number;
+  return TRUE;
+}
+
 static gboolean
 read_spec (const FsTree *tree, FsHpaSpec *spec, GError **error)
 {
-  int64_t number;
   spec->target_kind = fs_tree_text (tree, "spec.scaleTargetRef.kind");
   spec->target_name = fs_tree_text (tree, "spec.scaleTargetRef.name");
   if (spec->target_kind == NULL || spec->target_name == NULL)
@@ -227,18 +234,9 @@ read_spec (const FsTree *tree, FsHpaSpec *spec, GError **error)
       g_set_error (error, FS_ERROR, FS_ERROR_INVALID, "field spec.scaleTargetRef: kind and name are required");
       return FALSE;
     }
-  spec->min_replicas = 1;
-  if (fs_tree_int (tree, "spec.minReplicas", 0, G_MAXINT32, &number, error))
-    spec->min_replicas = (int32_t) number;
-  else if (error != NULL && *error != NULL)
+  if (!fs_hpa_replicas_read (tree, "spec.minReplicas", "spec.maxReplicas", "field spec.maxReplicas: missing",
+                             &spec->min_replicas, &spec->max_replicas, error))
     return FALSE;
-  if (!fs_tree_int (tree, "spec.maxReplicas", 1, G_MAXINT32, &number, error))
-    {
-      if (error != NULL && *error == NULL)
-        g_set_error (error, FS_ERROR, FS_ERROR_INVALID, "field spec.maxReplicas: missing");
-      return FALSE;
-    }
-  spec->max_replicas = (int32_t) number;
   guint n = fs_tree_length (tree, "spec.metrics");
   if (n > FS_HPA_MAX_METRICS)
     {
@@ -252,28 +250,22 @@ read_spec (const FsTree *tree, FsHpaSpec *spec, GError **error)
         return FALSE;
     }
   spec->n_metrics = n;
-  if (n == 0)
-    {
-      /* SetDefaults_HorizontalPodAutoscaler: cpu at 80 % */
-      spec->metrics[0] = (FsHpaMetricSpec){ .type = FS_HPA_METRIC_RESOURCE, .name = "cpu",
-                                            .target_type = FS_HPA_TARGET_UTILIZATION,
-                                            .target_utilization = 80 };
-      spec->n_metrics = 1;
-    }
+  fs_hpa_spec_default_metrics (spec);
   return TRUE;
 }
 
-static void
-read_status (const FsTree *tree, FsHpaSpec *spec)
+void
+fs_hpa_status_read (const FsGenericObject *object, FsHpaSpec *spec)
 {
-  const FsTree *status = fs_tree_at (tree, "status");
+  const FsTree *status = fs_tree_at (object->object, "status");
   if (status == NULL)
     return;
   int64_t number;
   spec->has_status = TRUE;
   if (fs_tree_int (status, "currentReplicas", 0, G_MAXINT32, &number, NULL))
     spec->current_replicas = (int32_t) number;
-  if (fs_tree_int (status, "desiredReplicas", 0, G_MAXINT32, &number, NULL))
+  spec->has_desired_replicas = fs_tree_int (status, "desiredReplicas", 0, G_MAXINT32, &number, NULL);
+  if (spec->has_desired_replicas)
     spec->desired_replicas = (int32_t) number;
   const char *last = fs_tree_text (status, "lastScaleTime");
   int64_t seconds;
@@ -291,6 +283,8 @@ read_status (const FsTree *tree, FsHpaSpec *spec)
           spec->scaling_active_reason = fs_tree_text (condition, "reason");
           spec->scaling_active_message = fs_tree_text (condition, "message");
         }
+      if (g_strcmp0 (type, "ScalingLimited") == 0)
+        spec->scaling_limited = g_strcmp0 (value, "True") == 0;
       if (g_strcmp0 (type, "ScalingLimited") == 0 && g_strcmp0 (value, "True") == 0)
         spec->scaling_limited_reason = fs_tree_text (condition, "reason");
     }
@@ -301,11 +295,9 @@ read_status (const FsTree *tree, FsHpaSpec *spec)
 gboolean
 fs_hpa_spec_read (const FsGenericObject *object, FsHpaSpec *spec, GError **error)
 {
-  memset (spec, 0, sizeof *spec);
+  fs_hpa_spec_init (spec);
   spec->namespace = object->namespace;
   spec->name = object->name;
-  spec->behavior = fs_hpa_default_behavior ();
-  spec->tolerance_up = spec->tolerance_down = 0.1;
   const FsTree *tree = object->object;
   GError *local_error = NULL;
   const FsTree *behavior = fs_tree_at (tree, "spec.behavior");
@@ -321,6 +313,20 @@ fs_hpa_spec_read (const FsGenericObject *object, FsHpaSpec *spec, GError **error
       g_error_free (local_error);
       return FALSE;
     }
-  read_status (tree, spec);
+  fs_hpa_status_read (object, spec);
   return TRUE;
+}
+
+void
+fs_metric_value_read (const FsGenericObject *item, FsMetricValue *value)
+{
+  const FsTree *tree = item->object;
+  memset (value, 0, sizeof *value);
+  value->metric_name = fs_tree_text (tree, "metric.name");      /* custom.metrics v1beta2 */
+  if (value->metric_name == NULL)
+    value->metric_name = fs_tree_text (tree, "metricName");     /* v1beta1, external */
+  value->object_kind = fs_tree_text (tree, "describedObject.kind");
+  value->object_namespace = fs_tree_text (tree, "describedObject.namespace");
+  value->object_name = fs_tree_text (tree, "describedObject.name");
+  value->has_value = fs_tree_milli (tree, "value", &value->value_milli, NULL);
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "builder.h"
+#include "fitscale/kube/hvpaspec.h"
 #include "fitscale/model/error.h"
 
 const char *
@@ -204,6 +205,7 @@ end_generic (FsObjectBuilder *builder, const char *kind, const FsTree *tree)
   object.labels = fs_intern_object_labels (builder);
   object.annotations = fs_intern_labels (builder, builder->annotations);
   object.object = tree;
+  fs_autoscaler_target_read (&object);
   fs_snapshot_builder_add_generic (builder->snapshot_builder, &object);
   return TRUE;
 }

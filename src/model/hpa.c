@@ -1,4 +1,4 @@
-/* fitscale — the HorizontalPodAutoscaler's arithmetic (see include/fitscale/hpa.h).
+/* fitscale — the HorizontalPodAutoscaler's arithmetic (see include/fitscale/model/hpa.h).
  *
  * A port of kubernetes/kubernetes pkg/controller/podautoscaler (replica_calculator.go,
  * metrics/utilization.go, horizontal.go) and pkg/apis/autoscaling/v2/defaults.go, following
@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fitscale/model/error.h"
 #include "fitscale/model/hpa.h"
 
 /* Go's int32(x) on a float64 is implementation-defined when out of range and C's conversion
@@ -135,6 +136,29 @@ fs_hpa_within_tolerance (double ratio, const FsHpaSettings *settings)
   if (settings->symmetric_tolerance)
     return fabs (1.0 - ratio) <= settings->tolerance_up;
   return (1.0 - settings->tolerance_down) <= ratio && ratio <= (1.0 + settings->tolerance_up);
+}
+
+/* v1.33 turned the tolerance test into Tolerances.isWithin (replica_calculator.go, with the
+ * configurable tolerance of KEP-4951); v1.32 and before compare abs(1 - ratio). */
+gboolean
+fs_hpa_symmetric_tolerance (guint minor)
+{
+  return minor < 33;
+}
+
+gboolean
+fs_kube_version_parse (const char *flag, const char *text, guint *minor, GError **error)
+{
+  guint64 number = FS_KUBE_DEFAULT_MINOR;
+  if (text != NULL
+      && (!g_str_has_prefix (text, "1.")
+          || !g_ascii_string_to_unsigned (text + 2, 10, 0, 1000, &number, NULL)))
+    {
+      g_set_error (error, FS_ERROR, FS_ERROR_USAGE, "%s \"%s\": give 1.MINOR, e.g. 1.32", flag, text);
+      return FALSE;
+    }
+  *minor = (guint) number;
+  return TRUE;
 }
 
 /* The sample map of one evaluation: which pods have an entry, and its value. */
@@ -582,6 +606,33 @@ fs_hpa_default_behavior (void)
     },
   };
   return behavior;
+}
+
+/* pkg/apis/autoscaling/v2/defaults.go SetDefaults_HorizontalPodAutoscaler (MinReplicas,
+ * then SetDefaults_HorizontalPodAutoscalerBehavior); the tolerance is the controller's
+ * (fs_hpa_default_settings) until behavior.scaleUp/scaleDown.tolerance say otherwise. */
+void
+fs_hpa_spec_init (FsHpaSpec *spec)
+{
+  memset (spec, 0, sizeof *spec);
+  FsHpaSettings settings = fs_hpa_default_settings (0);
+  spec->min_replicas = FS_HPA_DEFAULT_MIN_REPLICAS;
+  spec->behavior = fs_hpa_default_behavior ();
+  spec->tolerance_up = settings.tolerance_up;
+  spec->tolerance_down = settings.tolerance_down;
+}
+
+/* SetDefaults_HorizontalPodAutoscaler: no metrics is one Resource metric, cpu at
+ * autoscaling.DefaultCPUUtilization (80 %). */
+void
+fs_hpa_spec_default_metrics (FsHpaSpec *spec)
+{
+  if (spec->n_metrics > 0)
+    return;
+  spec->metrics[0] = (FsHpaMetricSpec){ .type = FS_HPA_METRIC_RESOURCE, .name = "cpu",
+                                        .target_type = FS_HPA_TARGET_UTILIZATION,
+                                        .target_utilization = 80 };
+  spec->n_metrics = 1;
 }
 
 #define LEGACY_DOWNSCALE_WINDOW_MS (300 * 1000)

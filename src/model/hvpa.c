@@ -76,6 +76,7 @@
 #include <string.h>
 
 #include "fitscale/model/hvpa.h"
+#include "fitscale/model/selector.h"
 
 #define MICRO INT64_C (1000000)
 #define DEFAULT_MIN_CHANGE_CPU INT64_C (200)        /* getThreshold "200m" */
@@ -940,4 +941,57 @@ fs_hvpa_decide (const FsHvpaInput *input, FsHvpaSemantics semantics, FsHvpaOutpu
     decide_hvpa (input, out);
   else
     decide_design (input, out);
+}
+
+/* ---- the decoded objects ---------------------------------------------------------------- */
+
+void
+fs_vpa_object_clear (FsVpaObject *vpa)
+{
+  g_clear_pointer (&vpa->recommendations, g_free);
+  g_clear_pointer (&vpa->policies, g_free);
+  vpa->n_recommendations = vpa->n_policies = 0;
+}
+
+void
+fs_hvpa_object_clear (FsHvpaObject *hvpa)
+{
+  g_clear_pointer (&hvpa->hpa_selector, fs_label_selector_free);
+  g_clear_pointer (&hvpa->vpa_selector, fs_label_selector_free);
+  g_clear_pointer (&hvpa->container_policies, g_free);
+  hvpa->n_container_policies = 0;
+}
+
+G_STATIC_ASSERT (G_STRUCT_OFFSET (FsVpaContainerPolicy, container_name) == 0);
+G_STATIC_ASSERT (G_STRUCT_OFFSET (FsVpaRecommendation, container_name) == 0);
+
+/* The entry named CONTAINER of N entries of SIZE bytes from ENTRIES (each starting with its
+ * container name), else the last named "*". */
+static gconstpointer
+entry_for (gconstpointer entries, gsize size, guint n, const char *container)
+{
+  gconstpointer wildcard = NULL;
+  for (guint i = 0; i < n; i++)
+    {
+      gconstpointer entry = (const char *) entries + (gsize) i * size;
+      const char *name = *(const char *const *) entry;
+      if (g_strcmp0 (name, container) == 0)
+        return entry;
+      if (g_strcmp0 (name, "*") == 0)
+        wildcard = entry;
+    }
+  return wildcard;
+}
+
+const FsVpaContainerPolicy *
+fs_vpa_container_policy (const FsVpaContainerPolicy *policies, guint n, const char *container)
+{
+  return entry_for (policies, sizeof *policies, n, container);
+}
+
+const FsVpaRecommendation *
+fs_vpa_container_recommendation (const FsVpaObject *vpa, const char *container)
+{
+  return entry_for (vpa->recommendations, sizeof *vpa->recommendations, vpa->n_recommendations,
+                    container);
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "fitscale/model/error.h"
+#include "fitscale/model/fit.h"
 #include "fitscale/model/objects.h"
 
 struct FsSnapshotBuilder {
@@ -345,6 +346,25 @@ fs_pod_counts_on_node (const FsPod *pod)
          && pod->phase != FS_PHASE_FAILED;
 }
 
+/* A workload's pods: those of its namespace its selector matches (the controllers adopt by
+ * selector: pkg/controller/controller_ref_manager.go ClaimPods). */
+gboolean
+fs_workload_owns_pod (const FsPod *pod, gpointer data)
+{
+  const FsWorkload *workload = data;
+  return g_strcmp0 (pod->namespace, workload->namespace) == 0
+         && fs_selector_matches (workload->selector, pod->labels);
+}
+
+/* kubectl's Pending pod that the scheduler has yet to place: no spec.nodeName (the scheduler's
+ * pod informer takes unassigned pods, pkg/scheduler/eventhandlers.go assignedPod) and phase
+ * Pending (core/v1 PodPending). */
+gboolean
+fs_pod_is_pending (const FsPod *pod)
+{
+  return pod->node_name == NULL && pod->phase == FS_PHASE_PENDING;
+}
+
 static gboolean
 account_pods (FsSnapshot *snapshot, GError **error)
 {
@@ -515,6 +535,46 @@ fs_snapshot_find_workload (const FsSnapshot *snapshot, const char *namespace, co
       if (strcmp (fs_workload_kind_name (workload->kind), kind) == 0
           && strcmp (workload->name, name) == 0 && g_strcmp0 (workload->namespace, namespace) == 0)
         return workload;
+    }
+  return NULL;
+}
+
+static const FsGenericObject *
+find_generic (const FsSnapshot *snapshot, FsGenericKind kind, const char *namespace, const char *name)
+{
+  for (guint i = 0; i < snapshot->n_generic; i++)
+    {
+      const FsGenericObject *object = &snapshot->generic[i];
+      if (object->kind == kind && g_strcmp0 (object->namespace, namespace) == 0
+          && g_strcmp0 (object->name, name) == 0)
+        return object;
+    }
+  return NULL;
+}
+
+const FsGenericObject *
+fs_snapshot_find_hpa (const FsSnapshot *snapshot, const char *namespace, const char *name)
+{
+  return find_generic (snapshot, FS_KIND_HPA, namespace, name);
+}
+
+const FsGenericObject *
+fs_snapshot_find_hvpa (const FsSnapshot *snapshot, const char *namespace, const char *name)
+{
+  return find_generic (snapshot, FS_KIND_HVPA, namespace, name);
+}
+
+const FsGenericObject *
+fs_snapshot_find_autoscaler (const FsSnapshot *snapshot, FsGenericKind kind,
+                             const FsWorkload *target)
+{
+  for (guint i = 0; i < snapshot->n_generic; i++)
+    {
+      const FsGenericObject *object = &snapshot->generic[i];
+      if (object->kind == kind && g_strcmp0 (object->namespace, target->namespace) == 0
+          && g_strcmp0 (object->target_kind, fs_workload_kind_name (target->kind)) == 0
+          && g_strcmp0 (object->target_name, target->name) == 0)
+        return object;
     }
   return NULL;
 }

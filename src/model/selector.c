@@ -1,6 +1,7 @@
-/* fitscale — label selector parsing (see include/fitscale/selector.h). */
+/* fitscale — label selectors parsed or built (see include/fitscale/model/selector.h). */
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "fitscale/model/error.h"
@@ -23,6 +24,55 @@ fs_label_selector_free (FsLabelSelector *selector)
   g_string_chunk_free (parsed->strings);
   g_ptr_array_unref (parsed->blocks);
   g_free (parsed);
+}
+
+static ParsedSelector *
+parsed_new (void)
+{
+  ParsedSelector *parsed = g_new0 (ParsedSelector, 1);
+  parsed->strings = g_string_chunk_new (256);
+  parsed->blocks = g_ptr_array_new_with_free_func (g_free);
+  return parsed;
+}
+
+static const char *
+copy_string (ParsedSelector *parsed, const char *text)
+{
+  return text != NULL ? g_string_chunk_insert (parsed->strings, text) : NULL;
+}
+
+static int
+compare_labels (gconstpointer a, gconstpointer b)
+{
+  return g_strcmp0 (((const FsLabel *) a)->key, ((const FsLabel *) b)->key);
+}
+
+FsLabelSelector *
+fs_label_selector_new (const FsLabel *labels, guint n_labels, const FsRequirement *requirements,
+                       guint n_requirements)
+{
+  ParsedSelector *parsed = parsed_new ();
+  FsLabelSet *set = g_malloc0 (sizeof (FsLabelSet) + n_labels * sizeof (FsLabel));
+  g_ptr_array_add (parsed->blocks, set);
+  set->n = n_labels;
+  for (guint i = 0; i < n_labels; i++)
+    set->items[i] = (FsLabel){ copy_string (parsed, labels[i].key), copy_string (parsed, labels[i].value) };
+  qsort (set->items, n_labels, sizeof (FsLabel), compare_labels); /* FsLabelSet is sorted */
+  FsRequirementList *list = g_malloc0 (sizeof (FsRequirementList) + n_requirements * sizeof (FsRequirement));
+  g_ptr_array_add (parsed->blocks, list);
+  list->n = n_requirements;
+  for (guint i = 0; i < n_requirements; i++)
+    {
+      const FsRequirement *from = &requirements[i];
+      const char **values = g_new0 (const char *, from->n_values + 1);
+      g_ptr_array_add (parsed->blocks, values);
+      for (guint v = 0; v < from->n_values; v++)
+        values[v] = copy_string (parsed, from->values[v]);
+      list->items[i] = (FsRequirement){ copy_string (parsed, from->key), from->op, from->n_values, values };
+    }
+  parsed->selector.match_labels = set;
+  parsed->selector.match_expressions = list;
+  return &parsed->selector;
 }
 
 static void
@@ -163,9 +213,7 @@ parse_term (ParsedSelector *parsed, const char *term, FsRequirement *out, GError
 FsLabelSelector *
 fs_label_selector_parse (const char *text, GError **error)
 {
-  ParsedSelector *parsed = g_new0 (ParsedSelector, 1);
-  parsed->strings = g_string_chunk_new (256);
-  parsed->blocks = g_ptr_array_new_with_free_func (g_free);
+  ParsedSelector *parsed = parsed_new ();
   g_autoptr (GPtrArray) terms = split_terms (text);
   gboolean empty = strspn (text, " \t") == strlen (text);
   guint n = empty ? 0 : terms->len;

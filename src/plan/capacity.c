@@ -47,16 +47,6 @@ measure_fragmentation (const FsSnapshot *snapshot, const FsNodeLoad *loads,
     }
 }
 
-/* A workload's pods: those of its namespace its selector matches (the controllers adopt by
- * selector: pkg/controller/controller_ref_manager.go ClaimPods). */
-gboolean
-fs_workload_owns_pod (const FsPod *pod, gpointer data)
-{
-  const FsWorkload *workload = data;
-  return g_strcmp0 (pod->namespace, workload->namespace) == 0
-         && fs_selector_matches (workload->selector, pod->labels);
-}
-
 static FsPackOptions
 pack_options (const FsWorkload *replacing, int64_t replicas)
 {

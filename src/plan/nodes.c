@@ -20,7 +20,7 @@ count_pods (const FsSnapshot *snapshot, const gboolean *selected, FsClusterSumma
       const FsPod *pod = &snapshot->pods[i];
       if (pod->node_index >= 0 && fs_pod_counts_on_node (pod))
         total->pods_bound += selected[pod->node_index];
-      else if (pod->node_name == NULL && pod->phase == FS_PHASE_PENDING)
+      else if (fs_pod_is_pending (pod))
         total->pods_pending++;
     }
 }

@@ -108,8 +108,7 @@ running_pods (const FsSimulateOptions *options)
     {
       const FsPod *pod = &options->snapshot->pods[i];
       running += pod->node_index >= 0 && fs_pod_counts_on_node (pod)
-                 && g_strcmp0 (pod->namespace, workload->namespace) == 0
-                 && fs_selector_matches (workload->selector, pod->labels);
+                 && fs_workload_owns_pod (pod, (gpointer) workload);
     }
   return running;
 }

@@ -319,7 +319,7 @@ pending_siblings (const FsSnapshot *snapshot, const FsPod *pod)
       const FsPod *sibling = &snapshot->pods[i];
       if (sibling == pod || (pod->owner != NULL && sibling->owner == pod->owner
                              && g_strcmp0 (sibling->namespace, pod->namespace) == 0))
-        pending += sibling->node_name == NULL && sibling->phase == FS_PHASE_PENDING;
+        pending += fs_pod_is_pending (sibling);
     }
   return MAX (pending, 1);
 }

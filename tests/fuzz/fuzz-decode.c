@@ -6,8 +6,8 @@
 #include <stdint.h>
 
 #include "fitscale/kube/decode.h"
-#include "fitscale/plan/hpaplan.h"
-#include "fitscale/plan/hvpaplan.h"
+#include "fitscale/plan/hpaexplain.h"
+#include "fitscale/plan/hvpaexplain.h"
 #include "fitscale/plan/why.h"
 
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);

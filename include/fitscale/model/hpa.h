@@ -63,6 +63,17 @@ void fs_hpa_group_pods (const FsHpaPod *pods, guint n, gboolean is_cpu,
  * of target: 1 - 1.1 is -0.10000000000000009 in doubles). */
 gboolean fs_hpa_within_tolerance (double ratio, const FsHpaSettings *settings);
 
+/* Whether kube-controller-manager 1.MINOR tests the tolerance symmetrically (before 1.33; the
+ * FsHpaSettings.symmetric_tolerance to evaluate as that version). */
+gboolean fs_hpa_symmetric_tolerance (guint minor);
+
+#define FS_KUBE_DEFAULT_MINOR 35   /* the Kubernetes version assumed when none is given: 1.35 */
+
+/* A Kubernetes version written "1.MINOR" (TEXT NULL: FS_KUBE_DEFAULT_MINOR) into *MINOR; else
+ * FALSE with FS_ERROR_USAGE "FLAG "TEXT": give 1.MINOR, e.g. 1.32" (FLAG says where TEXT came
+ * from) and *MINOR left as it was. */
+gboolean fs_kube_version_parse (const char *flag, const char *text, guint *minor, GError **error);
+
 typedef struct {
   gboolean valid;             /* FALSE: the metric could not be computed (see error) */
   char error[512];            /* upstream's message, e.g. "no pods returned by selector ..." */
@@ -208,5 +219,87 @@ int32_t fs_hpa_sync (FsHpaHistory *history, const FsHpaBehavior *behavior, int64
 /* getReplicasChangePerPeriod: the replicas added (or removed) by EVENTS within PERIOD. */
 int32_t fs_hpa_change_in_period (int32_t period_seconds, int64_t now_ms,
                                  const FsHpaScaleEvent *events, guint n);
+
+/* ---- the HPA object, as kube/hpaspec.h decodes it ---------------------------------------- */
+
+#define FS_HPA_MAX_METRICS 16
+
+typedef enum {
+  FS_HPA_METRIC_RESOURCE,
+  FS_HPA_METRIC_CONTAINER_RESOURCE,
+  FS_HPA_METRIC_PODS,
+  FS_HPA_METRIC_OBJECT,
+  FS_HPA_METRIC_EXTERNAL,
+} FsHpaMetricType;
+
+typedef enum {
+  FS_HPA_TARGET_UTILIZATION,
+  FS_HPA_TARGET_AVERAGE_VALUE,
+  FS_HPA_TARGET_VALUE,
+} FsHpaTargetType;
+
+typedef struct {
+  FsHpaMetricType type;
+  const char *name;            /* the resource (cpu, memory) or the metric's name */
+  const char *container;       /* ContainerResource */
+  const char *object_kind;     /* Object: describedObject */
+  const char *object_name;
+  FsHpaTargetType target_type;
+  int32_t target_utilization;  /* percent */
+  int64_t target_milli;        /* AverageValue or Value, milli-units */
+  /* what status.currentMetrics says of this metric, when it does */
+  gboolean has_current;
+  gboolean has_current_utilization;
+  int32_t current_utilization;
+  int64_t current_milli;       /* averageValue or value */
+} FsHpaMetricSpec;
+
+/* An HorizontalPodAutoscaler: spec (autoscaling/v2; v2beta2 read as v2, v2beta1's flat
+ * targets too) with the API server's defaults filled in, and what its status says.  Strings
+ * point into the snapshot the decoder read it from. */
+typedef struct {
+  const char *namespace;
+  const char *name;
+  const char *target_kind;     /* scaleTargetRef */
+  const char *target_name;
+  int32_t min_replicas;
+  int32_t max_replicas;
+  guint n_metrics;
+  FsHpaMetricSpec metrics[FS_HPA_MAX_METRICS];
+  gboolean has_behavior;
+  FsHpaBehavior behavior;      /* defaults filled in */
+  double tolerance_up;         /* behavior.scaleUp.tolerance, else 0.1 */
+  double tolerance_down;
+  gboolean has_status;
+  int32_t current_replicas;
+  gboolean has_desired_replicas; /* status.desiredReplicas is given */
+  int32_t desired_replicas;
+  int64_t last_scale_ms;       /* 0 when never scaled */
+  const char *scaling_active_reason;   /* the ScalingActive condition, when False */
+  const char *scaling_active_message;
+  const char *scaling_limited_reason;  /* the ScalingLimited condition, when True */
+  gboolean scaling_limited;    /* the (last) ScalingLimited condition is True */
+} FsHpaSpec;
+
+#define FS_HPA_DEFAULT_MIN_REPLICAS 1
+
+/* pkg/apis/autoscaling/v2/defaults.go SetDefaults_HorizontalPodAutoscaler: SPEC zeroed, then
+ * what the API server fills in when the object leaves it out (minReplicas 1, the default
+ * behavior) and the controller's tolerance (0.1 both ways unless the behavior sets one). */
+void fs_hpa_spec_init (FsHpaSpec *spec);
+/* SetDefaults_HorizontalPodAutoscaler, for an HPA that gives no metric: one, cpu at 80 %
+ * utilization. */
+void fs_hpa_spec_default_metrics (FsHpaSpec *spec);
+
+/* A custom.metrics.k8s.io MetricValue or an external.metrics.k8s.io ExternalMetricValue
+ * item, as the HPA controller's metrics client reads it.  Strings point into the snapshot. */
+typedef struct {
+  const char *metric_name;     /* metric.name (custom.metrics v1beta2), else metricName */
+  const char *object_kind;     /* describedObject (MetricValue only) */
+  const char *object_namespace;
+  const char *object_name;
+  gboolean has_value;          /* value is a quantity */
+  int64_t value_milli;
+} FsMetricValue;
 
 G_END_DECLS

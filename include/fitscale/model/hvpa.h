@@ -8,11 +8,16 @@
  * Pure functions on plain structs: no I/O, no globals, no allocation.  The caller owns every
  * input (strings and arrays are only read during the call) and the output's CONTAINERS array
  * (one entry per input container).  Units: cpu int64 millicores, memory int64 bytes, times
- * int64 unix milliseconds, weights double in [0,1] once normalized. */
+ * int64 unix milliseconds, weights double in [0,1] once normalized.
+ *
+ * At the end, the Hvpa and VPA objects as kube/hvpaspec.h decodes them: their strings point
+ * into the snapshot, their arrays are their own (fs_hvpa_object_clear, fs_vpa_object_clear). */
 #pragma once
 
 #include <glib.h>
 #include <stdint.h>
+
+#include "fitscale/model/objects.h"
 
 G_BEGIN_DECLS
 
@@ -238,5 +243,69 @@ typedef struct {
 guint fs_hvpa_curve (const FsHvpaSpec *spec, FsHvpaSemantics semantics, FsHvpaResource resource,
                      int64_t current, int64_t target, int direction, int32_t from, int32_t to,
                      FsHvpaCurvePoint *points);
+
+/* ---- the Hvpa and VPA objects, as kube/hvpaspec.h decodes them ------------------------ */
+
+#define FS_HVPA_MAX_INTERVALS 16
+#define FS_VPA_MAX_CONDITIONS 8
+
+/* status.recommendation.containerRecommendations[]: amounts in the resource's unit, 0 when
+ * absent. */
+typedef struct {
+  const char *container_name;
+  int64_t target[FS_HVPA_N_RESOURCES];
+  int64_t lower_bound[FS_HVPA_N_RESOURCES];
+  int64_t upper_bound[FS_HVPA_N_RESOURCES];
+} FsVpaRecommendation;
+
+/* resourcePolicy.containerPolicies[]: a VPA's own, or the one of an Hvpa's VPA template. */
+typedef struct {
+  const char *container_name;             /* "*": every container without its own entry */
+  gboolean has_min_allowed[FS_HVPA_N_RESOURCES]; /* minAllowed (the design text: MinAllowed) */
+  int64_t min_allowed[FS_HVPA_N_RESOURCES];
+  gboolean has_max_allowed[FS_HVPA_N_RESOURCES];
+  int64_t max_allowed[FS_HVPA_N_RESOURCES];
+  gboolean controlled_resources_set;      /* controlledResources lists something */
+  gboolean controlled[FS_HVPA_N_RESOURCES];
+  gboolean requests_only;                 /* controlledValues: RequestsOnly */
+} FsVpaContainerPolicy;
+
+/* A VerticalPodAutoscaler. */
+typedef struct {
+  gboolean has_recommendation;            /* status.recommendation.containerRecommendations */
+  guint n_recommendations;
+  FsVpaRecommendation *recommendations;   /* owned */
+  guint n_policies;
+  FsVpaContainerPolicy *policies;         /* spec.resourcePolicy.containerPolicies, owned */
+  guint n_conditions;
+  FsHvpaVpaCondition conditions[FS_VPA_MAX_CONDITIONS]; /* status.conditions, the first ones */
+} FsVpaObject;
+
+/* An Hvpa, in the released layout (autoscaling.k8s.io/v1alpha1: spec.hpa, spec.vpa) or the
+ * design text's (hpaTemplate, vpaTemplate, flat stabilization windows and minimum changes). */
+typedef struct {
+  FsHvpaSpec spec;                        /* spec.intervals points into INTERVALS */
+  FsHvpaInterval intervals[FS_HVPA_MAX_INTERVALS];
+  FsLabelSelector *hpa_selector;          /* spec.hpa.selector, owned; NULL when absent */
+  FsLabelSelector *vpa_selector;          /* spec.vpa.selector */
+  gboolean has_container_policies;        /* the VPA template gives resourcePolicy.containerPolicies */
+  guint n_container_policies;
+  FsVpaContainerPolicy *container_policies; /* owned */
+  gboolean has_last_scale_time;           /* status.lastScaling.lastScaleTime */
+  int64_t last_scale_time_ms;
+  gboolean override_scale_up_stabilization; /* status.overrideScaleUpStabilization */
+} FsHvpaObject;
+
+void fs_vpa_object_clear (FsVpaObject *vpa);
+void fs_hvpa_object_clear (FsHvpaObject *hvpa);
+
+/* vertical-pod-autoscaler pkg/utils/vpa/api.go GetContainerResourcePolicy: the entry of
+ * POLICIES named CONTAINER, else the last one named "*", else NULL. */
+const FsVpaContainerPolicy *fs_vpa_container_policy (const FsVpaContainerPolicy *policies, guint n,
+                                                     const char *container);
+/* The recommendation for CONTAINER, found as fs_vpa_container_policy finds a policy (a "*"
+ * entry stands for every container without its own). */
+const FsVpaRecommendation *fs_vpa_container_recommendation (const FsVpaObject *vpa,
+                                                            const char *container);
 
 G_END_DECLS

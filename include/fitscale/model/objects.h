@@ -9,8 +9,9 @@
  * while requests finish with the one they started with.
  *
  * Autoscaler objects (HPA, VPA, Hvpa, custom/external metric values) are kept as compact
- * FsTree values — the object minus managedFields and annotations — and read through
- * the typed views of model/ (hpa.h, hvpa.h). */
+ * FsTree values — the object minus managedFields and annotations — with their target
+ * reference; kube/hpaspec.h and kube/hvpaspec.h decode them into the structs of model/hpa.h
+ * and model/hvpa.h. */
 #pragma once
 
 #include <glib.h>
@@ -345,6 +346,8 @@ typedef struct {
   const FsLabelSet *labels;
   const FsTree *object;           /* the whole object minus managedFields and annotations */
   const FsLabelSet *annotations;  /* kept: these are small and HVPA reads one */
+  const char *target_kind;        /* what it scales: spec.scaleTargetRef (HPA), spec.targetRef */
+  const char *target_name;        /* (VPA, Hvpa); NULL when absent */
 } FsGenericObject;
 
 /* ---- the snapshot -------------------------------------------------------------------- */
@@ -390,6 +393,14 @@ const FsPod *fs_snapshot_find_pod (const FsSnapshot *snapshot, const char *names
  * scaleTargetRef names it) NAMESPACE/NAME, or NULL. */
 const FsWorkload *fs_snapshot_find_workload (const FsSnapshot *snapshot, const char *namespace,
                                              const char *kind, const char *name);
+/* The HPA or the Hvpa NAMESPACE/NAME, or NULL. */
+const FsGenericObject *fs_snapshot_find_hpa (const FsSnapshot *snapshot, const char *namespace,
+                                             const char *name);
+const FsGenericObject *fs_snapshot_find_hvpa (const FsSnapshot *snapshot, const char *namespace,
+                                              const char *name);
+/* The HPA, VPA or Hvpa (KIND) of TARGET, by its target reference, or NULL. */
+const FsGenericObject *fs_snapshot_find_autoscaler (const FsSnapshot *snapshot, FsGenericKind kind,
+                                                    const FsWorkload *target);
 /* kubectl's names for a workload kind (deployment, deployments, deploy, statefulset, sts,
  * replicaset, rs, ..., any case): TRUE and *KIND when TEXT is one. */
 gboolean fs_workload_kind_parse (const char *text, FsWorkloadKind *kind);
@@ -398,6 +409,13 @@ const char *fs_workload_kind_name (FsWorkloadKind kind);
 
 /* Bytes the snapshot holds (pool and arrays). */
 gsize fs_snapshot_bytes (const FsSnapshot *snapshot);
+
+/* Whether WORKLOAD (an FsWorkload *) owns POD: a pod of its namespace that its selector
+ * matches (also an FsPackOptions exclude function). */
+gboolean fs_workload_owns_pod (const FsPod *pod, gpointer workload);
+
+/* Whether POD waits for the scheduler: bound to no node and in phase Pending. */
+gboolean fs_pod_is_pending (const FsPod *pod);
 
 /* Whether a pod's request counts toward its node (NodeInfo.AddPod is fed by the scheduler's
  * informer, which drops Succeeded and Failed pods; terminating pods still count). */

@@ -29,9 +29,6 @@ FsCapacityAnswer *fs_capacity_answer (const FsSnapshot *snapshot, const FsPodSha
                                       int64_t replicas, const FsWorkload *replacing);
 /* How many of the snapshot's counted pods REPLACING owns. */
 guint fs_capacity_replaced_pods (const FsSnapshot *snapshot, const FsWorkload *replacing);
-/* Whether WORKLOAD (an FsWorkload *) owns POD: a pod of its namespace that its selector
- * matches (an FsPackOptions exclude function). */
-gboolean fs_workload_owns_pod (const FsPod *pod, gpointer workload);
 void fs_capacity_answer_free (FsCapacityAnswer *answer);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FsCapacityAnswer, fs_capacity_answer_free)
 

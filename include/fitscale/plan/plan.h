@@ -12,8 +12,8 @@
 
 #include <glib.h>
 
-#include "fitscale/kube/hpaspec.h"
-#include "fitscale/plan/hvpaplan.h"
+#include "fitscale/model/hpa.h"
+#include "fitscale/plan/hvpaexplain.h"
 #include "fitscale/plan/request.h"
 #include "fitscale/model/pack.h"
 #include "fitscale/model/rollout.h"

@@ -9,7 +9,7 @@
 
 #include <glib.h>
 
-#include "fitscale/kube/hpaspec.h"
+#include "fitscale/model/hpa.h"
 #include "fitscale/model/objects.h"
 
 G_BEGIN_DECLS

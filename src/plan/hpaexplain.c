@@ -1,12 +1,11 @@
-/* fitscale — explaining an HPA's decision (see include/fitscale/hpaplan.h). */
+/* fitscale — explaining an HPA's decision (see include/fitscale/plan/hpaexplain.h). */
 #include "config.h"
 
 #include <string.h>
 
 #include "fitscale/model/error.h"
-#include "fitscale/model/fit.h"
-#include "fitscale/plan/hpaplan.h"
-#include "fitscale/kube/tree.h"
+#include "fitscale/plan/hpaexplain.h"
+#include "fitscale/kube/hpaspec.h"
 
 static const FsPodMetrics *
 find_metrics (GHashTable *by_name, const FsPod *pod)
@@ -60,13 +59,9 @@ request_milli (const FsPod *pod, const char *resource, const char *container, in
 static guint
 collect_pods (const FsSnapshot *snapshot, const FsWorkload *target, GPtrArray *pods)
 {
-  for (guint i = 0; target != NULL && target->selector != NULL && i < snapshot->n_pods; i++)
-    {
-      const FsPod *pod = &snapshot->pods[i];
-      if (g_strcmp0 (pod->namespace, target->namespace) == 0
-          && fs_selector_matches (target->selector, pod->labels))
-        g_ptr_array_add (pods, (gpointer) pod);
-    }
+  for (guint i = 0; target != NULL && i < snapshot->n_pods; i++)
+    if (fs_workload_owns_pod (&snapshot->pods[i], (gpointer) target))
+      g_ptr_array_add (pods, (gpointer) &snapshot->pods[i]);
   return pods->len;
 }
 
@@ -188,48 +183,68 @@ from_status (const FsHpaAnswer *answer, const FsHpaMetricSpec *metric,
 
 /* ---- custom and external metrics (MetricValue, ExternalMetricValue items) ------------ */
 
-static const char *
-metric_value_name (const FsGenericObject *item)
+/* The snapshot's metric values, decoded once per answer. */
+typedef struct {
+  GArray *custom;          /* FsMetricValue: custom.metrics.k8s.io MetricValue items */
+  GArray *external;        /* FsMetricValue: external.metrics.k8s.io ExternalMetricValue items */
+} MetricValues;
+
+static void
+metric_values_init (MetricValues *values, const FsSnapshot *snapshot)
 {
-  const char *name = fs_tree_text (item->object, "metric.name");      /* custom.metrics v1beta2 */
-  return name != NULL ? name : fs_tree_text (item->object, "metricName"); /* v1beta1, external */
+  values->custom = g_array_new (FALSE, FALSE, sizeof (FsMetricValue));
+  values->external = g_array_new (FALSE, FALSE, sizeof (FsMetricValue));
+  for (guint i = 0; i < snapshot->n_generic; i++)
+    {
+      const FsGenericObject *item = &snapshot->generic[i];
+      if (item->kind != FS_KIND_METRIC_VALUE && item->kind != FS_KIND_EXTERNAL_METRIC_VALUE)
+        continue;
+      FsMetricValue value;
+      fs_metric_value_read (item, &value);
+      g_array_append_val (item->kind == FS_KIND_METRIC_VALUE ? values->custom : values->external, value);
+    }
+}
+
+static void
+metric_values_clear (MetricValues *values)
+{
+  g_array_unref (values->custom);
+  g_array_unref (values->external);
 }
 
 /* The value of the custom metric NAME for the object KIND/OBJECT_NAME in NAMESPACE, milli. */
 static gboolean
-custom_value (const FsSnapshot *snapshot, const char *namespace, const char *kind,
+custom_value (const MetricValues *values, const char *namespace, const char *kind,
               const char *object_name, const char *name, int64_t *milli)
 {
-  for (guint i = 0; i < snapshot->n_generic; i++)
+  for (guint i = 0; i < values->custom->len; i++)
     {
-      const FsGenericObject *item = &snapshot->generic[i];
-      if (item->kind != FS_KIND_METRIC_VALUE || g_strcmp0 (metric_value_name (item), name) != 0)
+      const FsMetricValue *item = &g_array_index (values->custom, FsMetricValue, i);
+      if (g_strcmp0 (item->metric_name, name) != 0)
         continue;
-      const char *item_namespace = fs_tree_text (item->object, "describedObject.namespace");
-      if (g_strcmp0 (fs_tree_text (item->object, "describedObject.kind"), kind) == 0
-          && g_strcmp0 (fs_tree_text (item->object, "describedObject.name"), object_name) == 0
-          && (item_namespace == NULL || g_strcmp0 (item_namespace, namespace) == 0)
-          && fs_tree_milli (item->object, "value", milli, NULL))
-        return TRUE;
+      if (g_strcmp0 (item->object_kind, kind) == 0 && g_strcmp0 (item->object_name, object_name) == 0
+          && (item->object_namespace == NULL || g_strcmp0 (item->object_namespace, namespace) == 0)
+          && item->has_value)
+        {
+          *milli = item->value_milli;
+          return TRUE;
+        }
     }
   return FALSE;
 }
 
 /* The sum of the external metric NAME's values (GetExternalMetric sums the items), milli. */
 static gboolean
-external_value (const FsSnapshot *snapshot, const char *name, int64_t *milli)
+external_value (const MetricValues *values, const char *name, int64_t *milli)
 {
   gboolean found = FALSE;
   *milli = 0;
-  for (guint i = 0; i < snapshot->n_generic; i++)
+  for (guint i = 0; i < values->external->len; i++)
     {
-      const FsGenericObject *item = &snapshot->generic[i];
-      int64_t value;
-      if (item->kind == FS_KIND_EXTERNAL_METRIC_VALUE
-          && g_strcmp0 (metric_value_name (item), name) == 0
-          && fs_tree_milli (item->object, "value", &value, NULL))
+      const FsMetricValue *item = &g_array_index (values->external, FsMetricValue, i);
+      if (g_strcmp0 (item->metric_name, name) == 0 && item->has_value)
         {
-          *milli += value;
+          *milli += item->value_milli;
           found = TRUE;
         }
     }
@@ -238,7 +253,7 @@ external_value (const FsSnapshot *snapshot, const char *name, int64_t *milli)
 
 /* Pods metrics: each selected pod's MetricValue, through the plain-metric rule. */
 static gboolean
-explain_pods_metric (const FsSnapshot *snapshot, FsHpaAnswer *answer, GPtrArray *pods,
+explain_pods_metric (const MetricValues *values, FsHpaAnswer *answer, GPtrArray *pods,
                      const FsHpaSettings *settings, FsHpaMetricAnswer *result)
 {
   const FsHpaMetricSpec *metric = result->spec;
@@ -249,7 +264,7 @@ explain_pods_metric (const FsSnapshot *snapshot, FsHpaAnswer *answer, GPtrArray 
       const FsPod *pod = pods->pdata[i];
       FsHpaPod *entry = &entries[i];
       pod_state (pod, entry);
-      entry->has_metric = custom_value (snapshot, pod->namespace, "Pod", pod->name, metric->name,
+      entry->has_metric = custom_value (values, pod->namespace, "Pod", pod->name, metric->name,
                                         &entry->metric_milli);
       any |= entry->has_metric;
     }
@@ -264,15 +279,15 @@ explain_pods_metric (const FsSnapshot *snapshot, FsHpaAnswer *answer, GPtrArray 
 
 /* Object and External metrics: one value, against a Value or an AverageValue target. */
 static gboolean
-explain_object_metric (const FsSnapshot *snapshot, FsHpaAnswer *answer, GPtrArray *pods,
+explain_object_metric (const MetricValues *values, FsHpaAnswer *answer, GPtrArray *pods,
                        const FsHpaSettings *settings, FsHpaMetricAnswer *result)
 {
   const FsHpaMetricSpec *metric = result->spec;
   int64_t value;
   gboolean found = metric->type == FS_HPA_METRIC_OBJECT
-                       ? custom_value (snapshot, answer->hpa.namespace, metric->object_kind,
+                       ? custom_value (values, answer->hpa.namespace, metric->object_kind,
                                        metric->object_name, metric->name, &value)
-                       : external_value (snapshot, metric->name, &value);
+                       : external_value (values, metric->name, &value);
   if (!found)
     return FALSE;
   result->source = FS_HPA_SOURCE_METRIC_VALUES;
@@ -295,7 +310,7 @@ explain_object_metric (const FsSnapshot *snapshot, FsHpaAnswer *answer, GPtrArra
 }
 
 static void
-explain_metric (const FsSnapshot *snapshot, FsHpaAnswer *answer, GPtrArray *pods,
+explain_metric (const MetricValues *values, FsHpaAnswer *answer, GPtrArray *pods,
                 GHashTable *metrics_by_name, const FsHpaSettings *settings, guint index)
 {
   const FsHpaMetricSpec *metric = &answer->hpa.metrics[index];
@@ -330,10 +345,10 @@ explain_metric (const FsSnapshot *snapshot, FsHpaAnswer *answer, GPtrArray *pods
         }
     }
   if (metric->type == FS_HPA_METRIC_PODS
-      && explain_pods_metric (snapshot, answer, pods, settings, result))
+      && explain_pods_metric (values, answer, pods, settings, result))
     return;
   if ((metric->type == FS_HPA_METRIC_OBJECT || metric->type == FS_HPA_METRIC_EXTERNAL)
-      && explain_object_metric (snapshot, answer, pods, settings, result))
+      && explain_object_metric (values, answer, pods, settings, result))
     return;
   if (metric->has_current)
     {
@@ -346,7 +361,6 @@ explain_metric (const FsSnapshot *snapshot, FsHpaAnswer *answer, GPtrArray *pods
       : g_strdup_printf ("no value for %s in the snapshot (no PodMetrics, no current value in the "
                          "HPA's status)", metric->name);
   invalid (&result->proposal, message);
-  (void) snapshot;
 }
 
 gboolean
@@ -375,11 +389,14 @@ fs_hpa_explain (const FsSnapshot *snapshot, const FsGenericObject *hpa, int64_t 
   settings.symmetric_tolerance = symmetric_tolerance;
   answer->n_metrics = answer->hpa.n_metrics;
   FsHpaProposal proposals[FS_HPA_MAX_METRICS];
+  MetricValues values;
+  metric_values_init (&values, snapshot);
   for (guint i = 0; i < answer->n_metrics; i++)
     {
-      explain_metric (snapshot, answer, pods, metrics_by_name, &settings, i);
+      explain_metric (&values, answer, pods, metrics_by_name, &settings, i);
       proposals[i] = answer->metrics[i].proposal;
     }
+  metric_values_clear (&values);
   answer->winner = fs_hpa_combine_proposals (answer->current_replicas, proposals,
                                              answer->n_metrics, &answer->proposal);
 

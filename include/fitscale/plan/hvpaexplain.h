@@ -3,8 +3,9 @@
  * Gathers from a snapshot what the HVPA controller reads: the Hvpa (both the released
  * autoscaling.k8s.io/v1alpha1 layout and the design text's hpaTemplate/vpaTemplate layout),
  * its target workload, the HPA and the VPA it owns (by the target reference or by its
- * selectors), and turns them into the plain input of the weight rules (model/hvpa.h).
- * The input points into the snapshot and into the answer's own arrays. */
+ * selectors), decoded by kube/hvpaspec.h and kube/hpaspec.h, and turns them into the plain
+ * input of the weight rules (model/hvpa.h).  The input points into the snapshot and into the
+ * answer's own arrays. */
 #pragma once
 
 #include <glib.h>
@@ -15,7 +16,6 @@
 G_BEGIN_DECLS
 
 #define FS_HVPA_MAX_CONTAINERS 16
-#define FS_HVPA_MAX_INTERVALS 16
 
 typedef struct {
   const FsGenericObject *hvpa;
@@ -30,10 +30,6 @@ typedef struct {
   FsHvpaOutput output;
 } FsHvpaAnswer;
 
-/* The Hvpa NAMESPACE/NAME in the snapshot, or NULL. */
-const FsGenericObject *fs_snapshot_find_hvpa (const FsSnapshot *snapshot, const char *namespace,
-                                              const char *name);
-
 /* Reads everything the decision needs (errors name the object and field). */
 gboolean fs_hvpa_gather (const FsSnapshot *snapshot, const FsGenericObject *hvpa, int64_t now_ms,
                          FsHvpaAnswer *answer, GError **error);
@@ -43,11 +39,6 @@ gboolean fs_hvpa_gather (const FsSnapshot *snapshot, const FsGenericObject *hvpa
 gboolean fs_hvpa_gather_workload (const FsSnapshot *snapshot, const FsWorkload *target,
                                   double vpa_weight, int64_t now_ms, FsHvpaAnswer *answer,
                                   GError **error);
-
-/* The HPA (FS_KIND_HPA: spec.scaleTargetRef), VPA or Hvpa (FS_KIND_VPA, FS_KIND_HVPA:
- * spec.targetRef) of TARGET, or NULL. */
-const FsGenericObject *fs_snapshot_find_autoscaler (const FsSnapshot *snapshot, FsGenericKind kind,
-                                                    const FsWorkload *target);
 
 /* fs_hvpa_gather, then fs_hvpa_decide. */
 gboolean fs_hvpa_explain (const FsSnapshot *snapshot, const FsGenericObject *hvpa,
