@@ -80,7 +80,7 @@ print_diagnosis (const FsSnapshot *snapshot, const FsDiagnosis *diagnosis, guint
   g_autofree char *cpu = amount_text ("cpu", request->cpu_milli);
   g_autofree char *memory = amount_text ("memory", request->memory_bytes);
   printf ("Pod %s/%s is %s%s%s; it requests cpu %s, memory %s", pod->namespace, pod->name,
-          fs_render_pod_phase (pod->phase), pod->node_name ? " on " : "", pod->node_name ? pod->node_name : "",
+          fs_pod_phase_name (pod->phase), pod->node_name ? " on " : "", pod->node_name ? pod->node_name : "",
           cpu, memory);
   for (guint i = 0; i < request->n_extended; i++)
     printf (", %s %" G_GINT64_FORMAT, request->extended[i].name, request->extended[i].value);
@@ -148,12 +148,6 @@ print_diagnosis (const FsSnapshot *snapshot, const FsDiagnosis *diagnosis, guint
 
 /* ---- which pods --------------------------------------------------------------------- */
 
-static gboolean
-is_pending (const FsPod *pod)
-{
-  return fs_pod_is_pending (pod);
-}
-
 static const FsPod *
 find_pod (const FsSnapshot *snapshot, const char *argument, const char *namespace, GError **error)
 {
@@ -182,7 +176,7 @@ run_all (const FsSnapshot *snapshot, const WhyOptions *options, FsOutputFormat f
   for (guint i = 0; i < snapshot->n_pods; i++)
     {
       const FsPod *pod = &snapshot->pods[i];
-      if (!is_pending (pod) || (namespace != NULL && strcmp (pod->namespace, namespace) != 0)
+      if (!fs_pod_is_pending (pod) || (namespace != NULL && strcmp (pod->namespace, namespace) != 0)
           || (options->parsed_selector != NULL && !fs_selector_matches (options->parsed_selector, pod->labels)))
         continue;
       /* pods of one owner with one spec are one question */
@@ -190,7 +184,7 @@ run_all (const FsSnapshot *snapshot, const WhyOptions *options, FsOutputFormat f
         continue;
       guint similar = 0;
       for (guint j = i + 1; pod->owner != NULL && j < snapshot->n_pods; j++)
-        similar += is_pending (&snapshot->pods[j]) && snapshot->pods[j].owner == pod->owner
+        similar += fs_pod_is_pending (&snapshot->pods[j]) && snapshot->pods[j].owner == pod->owner
                    && snapshot->pods[j].spec == pod->spec;
       g_autoptr (FsDiagnosis) diagnosis = fs_diagnose (snapshot, pod);
       if (emitter != NULL)

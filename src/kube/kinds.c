@@ -78,16 +78,6 @@ end_node (FsObjectBuilder *builder, GError **error)
   return TRUE;
 }
 
-static FsPodPhase
-parse_phase (const char *phase)
-{
-  static const char *const names[] = { "Unknown", "Pending", "Running", "Succeeded", "Failed" };
-  for (gsize i = 0; phase != NULL && i < G_N_ELEMENTS (names); i++)
-    if (strcmp (phase, names[i]) == 0)
-      return (FsPodPhase) i;
-  return FS_PHASE_UNKNOWN;
-}
-
 static gboolean
 end_pod (FsObjectBuilder *builder, GError **error)
 {
@@ -101,7 +91,7 @@ end_pod (FsObjectBuilder *builder, GError **error)
   pod.name = st->name;
   pod.node_name = st->node_name;
   pod.node_index = -1;
-  pod.phase = st->phase != NULL ? parse_phase (st->phase) : FS_PHASE_PENDING;
+  pod.phase = st->phase != NULL ? fs_pod_phase_parse (st->phase) : FS_PHASE_PENDING;
   pod.flags = (st->ready ? FS_POD_READY : 0) | (st->ready_known ? FS_POD_READY_KNOWN : 0)
               | (st->terminating ? FS_POD_TERMINATING : 0)
               | (st->unschedulable_cond ? FS_POD_UNSCHEDULABLE : 0)

@@ -356,6 +356,27 @@ fs_workload_owns_pod (const FsPod *pod, gpointer data)
          && fs_selector_matches (workload->selector, pod->labels);
 }
 
+static const char *const pod_phase_names[] = {
+  [FS_PHASE_UNKNOWN] = "Unknown", [FS_PHASE_PENDING] = "Pending", [FS_PHASE_RUNNING] = "Running",
+  [FS_PHASE_SUCCEEDED] = "Succeeded", [FS_PHASE_FAILED] = "Failed",
+};
+
+/* core/v1 types.go PodPhase: the five values of status.phase. */
+const char *
+fs_pod_phase_name (FsPodPhase phase)
+{
+  return (gsize) phase < G_N_ELEMENTS (pod_phase_names) ? pod_phase_names[phase] : "Unknown";
+}
+
+FsPodPhase
+fs_pod_phase_parse (const char *text)
+{
+  for (gsize i = 0; text != NULL && i < G_N_ELEMENTS (pod_phase_names); i++)
+    if (strcmp (text, pod_phase_names[i]) == 0)
+      return (FsPodPhase) i;
+  return FS_PHASE_UNKNOWN;
+}
+
 /* kubectl's Pending pod that the scheduler has yet to place: no spec.nodeName (the scheduler's
  * pod informer takes unassigned pods, pkg/scheduler/eventhandlers.go assignedPod) and phase
  * Pending (core/v1 PodPending). */

@@ -10,13 +10,6 @@ static const char *const fix_kinds[] = {
   [FS_FIX_UNCORDON] = "Uncordon",
 };
 
-const char *
-fs_render_pod_phase (FsPodPhase phase)
-{
-  static const char *const names[] = { "Unknown", "Pending", "Running", "Succeeded", "Failed" };
-  return names[phase];
-}
-
 static void
 emit_fix (FsEmitter *emitter, const FsFix *fix)
 {
@@ -91,7 +84,7 @@ fs_render_diagnosis (FsEmitter *emitter, const FsSnapshot *snapshot, const FsDia
   fs_emit_key (emitter, "namespace");
   fs_emit_string (emitter, pod->namespace);
   fs_emit_key (emitter, "phase");
-  fs_emit_string (emitter, fs_render_pod_phase (pod->phase));
+  fs_emit_string (emitter, fs_pod_phase_name (pod->phase));
   fs_emit_key (emitter, "nodeName");
   fs_emit_string (emitter, pod->node_name);
   if (pod->owner != NULL)

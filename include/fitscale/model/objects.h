@@ -414,6 +414,11 @@ gsize fs_snapshot_bytes (const FsSnapshot *snapshot);
  * matches (also an FsPackOptions exclude function). */
 gboolean fs_workload_owns_pod (const FsPod *pod, gpointer workload);
 
+/* status.phase (core/v1 PodPhase) as the API writes it, and back: TEXT that is no phase
+ * reads as FS_PHASE_UNKNOWN. */
+const char *fs_pod_phase_name (FsPodPhase phase);
+FsPodPhase fs_pod_phase_parse (const char *text);
+
 /* Whether POD waits for the scheduler: bound to no node and in phase Pending. */
 gboolean fs_pod_is_pending (const FsPod *pod);
 

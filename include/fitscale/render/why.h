@@ -16,7 +16,5 @@ G_BEGIN_DECLS
  * with the same spec. */
 void fs_render_diagnosis (FsEmitter *emitter, const FsSnapshot *snapshot, const FsDiagnosis *diagnosis,
                           guint similar);
-/* status.phase as Kubernetes spells it: "Pending", "Running", ... */
-const char *fs_render_pod_phase (FsPodPhase phase);
 
 G_END_DECLS
