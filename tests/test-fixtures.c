@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "testutil.h"
+#include "fitscale/plan/why.h"
 
 static void
 test_every_fixture_loads (void **state)
@@ -128,6 +129,22 @@ test_gpu_pending_pod (void **state)
   assert_int_equal (pod->spec->request.cpu_milli, 3000);
   assert_int_equal (pod->spec->request.memory_bytes, 5 * GiB);
   assert_non_null (strstr (pod->scheduled_message, "Insufficient nvidia.com/gpu"));
+}
+
+/* The GPU pod on the mixed nodes: 24 cpu and 84Gi are free in total, but the cluster has one
+ * nvidia.com/gpu where the pod asks for 5, so there is no room in total either: every
+ * resource it requests counts (it used to count cpu and memory only). */
+static void
+test_gpu_pod_has_no_room_in_total (void **state)
+{
+  g_autoptr (FsSnapshot) snapshot = test_load_files (
+      "tests/fixtures/real/mixed-doks-ec2gpu-7nodes.json",
+      "tests/fixtures/real/pod-pending-insufficient-nvidia-gpu.json", NULL);
+  g_autoptr (FsDiagnosis) diagnosis = fs_diagnose (snapshot, &snapshot->pods[0]);
+  assert_false (diagnosis->fits);
+  assert_int_equal (fs_resources_get (&diagnosis->free_total, "nvidia.com/gpu"), 1);
+  assert_true (diagnosis->free_total.cpu_milli >= 3000);
+  assert_false (diagnosis->room_in_total);
 }
 
 static void
@@ -267,6 +284,7 @@ main (void)
     cmocka_unit_test (test_k3s_succeeded_pods_do_not_count),
     cmocka_unit_test (test_native_sidecar_effective_request),
     cmocka_unit_test (test_gpu_pending_pod),
+    cmocka_unit_test (test_gpu_pod_has_no_room_in_total),
     cmocka_unit_test (test_node_affinity_pod),
     cmocka_unit_test (test_mixed_node_shapes),
     cmocka_unit_test (test_kind_tainted_control_plane),

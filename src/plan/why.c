@@ -495,9 +495,8 @@ measure_room (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
         fs_resources_max (&diagnosis->largest_free, &free_res, NULL);
       any = TRUE;
     }
-  diagnosis->room_in_total = any && !diagnosis->fits
-                             && diagnosis->free_total.cpu_milli >= request->cpu_milli
-                             && diagnosis->free_total.memory_bytes >= request->memory_bytes;
+  /* every resource the pod requests counts: GPUs that exist nowhere are no room in total */
+  diagnosis->room_in_total = any && !diagnosis->fits && fs_resources_fits (request, &diagnosis->free_total);
 }
 
 FsDiagnosis *
