@@ -651,3 +651,31 @@ fs_fit_error_message (guint n_nodes, const FsReasonCounts *counts, const char *p
     }
   return g_string_free (message, FALSE);
 }
+
+/* ---------------------------------------------------------------------------------------------
+ * Well-known taints: k8s.io/api core/v1 well_known_taints.go (TaintNodeNotReady,
+ * TaintNodeUnreachable, TaintNodeUnschedulable, TaintNodeMemoryPressure, TaintNodeDiskPressure,
+ * TaintNodeNetworkUnavailable, TaintNodePIDPressure, TaintNodeOutOfService) and
+ * k8s.io/cloud-provider api/well_known_taints.go (TaintExternalCloudProvider). */
+
+gboolean
+fs_taint_is_cordon (const FsTaint *taint)
+{
+  return taint != NULL && g_strcmp0 (taint->key, unschedulable_taint.key) == 0
+         && taint->effect == FS_EFFECT_NO_SCHEDULE;
+}
+
+gboolean
+fs_taint_is_node_state (const FsTaint *taint)
+{
+  static const char *const keys[] = {
+    "node.kubernetes.io/not-ready",      "node.kubernetes.io/unreachable",
+    "node.kubernetes.io/memory-pressure", "node.kubernetes.io/disk-pressure",
+    "node.kubernetes.io/pid-pressure",   "node.kubernetes.io/network-unavailable",
+    "node.kubernetes.io/out-of-service", "node.cloudprovider.kubernetes.io/uninitialized",
+  };
+  for (gsize i = 0; taint != NULL && i < G_N_ELEMENTS (keys); i++)
+    if (g_strcmp0 (taint->key, keys[i]) == 0)
+      return TRUE;
+  return FALSE;
+}

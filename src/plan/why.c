@@ -390,63 +390,177 @@ fix_lower_replicas (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
 }
 
 /* Nodes that only FILTER keeps the pod off, and that would take it without that filter. */
+/* ---- fixes that open nodes a filter keeps the pod off -------------------------------- */
+
+/* Whether the pod plausibly belongs on nodes tainted TAINT: it requests the resource the
+ * taint is named for (nvidia.com/gpu), it aims at nodes by label (a node selector or
+ * required node affinity, which the opened node must still pass), or it already tolerates
+ * the key with another value or effect.  A Kafka pod is not offered the GPU pool. */
+static gboolean
+pod_may_belong (const FsPodSpec *spec, const FsTaint *taint)
+{
+  const FsPlacement *placement = spec->placement;
+  if (fs_resources_get (&spec->request, taint->key) > 0)
+    return TRUE;
+  if (placement == NULL)
+    return FALSE;
+  if (placement->node_selector != NULL || placement->required_affinity != NULL)
+    return TRUE;
+  for (guint i = 0; placement->tolerations != NULL && i < placement->tolerations->n; i++)
+    if (g_strcmp0 (placement->tolerations->items[i].key, taint->key) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+typedef enum { DROP_CORDON, DROP_POOL_TAINTS } TaintDrop;
+
+/* NODE's taints less those DROP removes among the ones the pod does not tolerate: the
+ * cordon taint, or the taints of a pool the pod may belong to (never a taint of the node's
+ * state).  The names of the removed ones go to REMOVED.  Caller frees. */
+static FsTaintList *
+taints_without (const FsNode *node, const FsPodSpec *spec, TaintDrop drop, GPtrArray *removed)
+{
+  const FsTaintList *taints = node->taints;
+  guint n = taints != NULL ? taints->n : 0;
+  FsTaintList *kept = g_malloc0 (sizeof (FsTaintList) + n * sizeof (FsTaint));
+  const FsTolerationList *tolerations = spec->placement != NULL ? spec->placement->tolerations : NULL;
+  for (guint i = 0; i < n; i++)
+    {
+      const FsTaint *taint = &taints->items[i];
+      gboolean rejects = (taint->effect == FS_EFFECT_NO_SCHEDULE || taint->effect == FS_EFFECT_NO_EXECUTE)
+                         && !fs_tolerations_tolerate (tolerations, taint);
+      gboolean dropped = rejects
+                         && (drop == DROP_CORDON ? fs_taint_is_cordon (taint)
+                                                 : !fs_taint_is_cordon (taint) && !fs_taint_is_node_state (taint)
+                                                       && pod_may_belong (spec, taint));
+      if (!dropped)
+        kept->items[kept->n++] = *taint;
+      else if (removed != NULL)
+        g_ptr_array_add (removed, g_strdup_printf ("%s%s%s:%s", taint->key, taint->value && *taint->value ? "=" : "",
+                                                   taint->value ? taint->value : "",
+                                                   taint->effect == FS_EFFECT_NO_EXECUTE ? "NoExecute" : "NoSchedule"));
+    }
+  return kept;
+}
+
+/* Whether the pod fits node I once RELAXED replaces it (and PLACEMENT the pod's own, when
+ * not NULL). */
+static gboolean
+fits_relaxed (const FsSnapshot *snapshot, const FsDiagnosis *diagnosis, guint i, const FsNode *relaxed,
+              const FsPlacement *placement)
+{
+  FsPodSpec spec = *diagnosis->shape.spec;
+  if (placement != NULL)
+    spec.placement = placement;
+  FsPodShape shape = diagnosis->shape;
+  shape.spec = &spec;
+  FsNodeLoad load = fs_node_load (&snapshot->nodes[i]);
+  FsVerdict verdict;
+  return fs_fit_node (relaxed, &load, &shape, &verdict);
+}
+
+/* "a, b, c and 2 more" */
 static void
-fix_relax_filter (const FsSnapshot *snapshot, FsDiagnosis *diagnosis, FsFilter filter)
+append_names (GString *text, GPtrArray *names)
+{
+  for (guint i = 0; i < names->len && i < 5; i++)
+    g_string_append_printf (text, "%s%s", i == 0 ? "" : ", ", (const char *) names->pdata[i]);
+  if (names->len > 5)
+    g_string_append_printf (text, " and %u more", names->len - 5);
+}
+
+/* Cordoned nodes (spec.unschedulable, the cordon taint, or both) with room: named, with how
+ * each is cordoned, since `kubectl uncordon` clears the field and the node lifecycle
+ * controller then removes the taint, while a taint set by hand stays until removed. */
+static void
+fix_uncordon (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
+{
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  const char *first = NULL;
+  for (guint i = 0; i < snapshot->n_nodes; i++)
+    {
+      FsFilter filter = diagnosis->nodes[i].verdict.filter;
+      const FsNode *node = &snapshot->nodes[i];
+      if (filter != FS_FILTER_NODE_UNSCHEDULABLE
+          && !(filter == FS_FILTER_TAINT_TOLERATION && fs_taint_is_cordon (diagnosis->nodes[i].verdict.taint)))
+        continue;
+      g_autofree FsTaintList *taints = taints_without (node, diagnosis->shape.spec, DROP_CORDON, NULL);
+      FsNode relaxed = *node;
+      relaxed.taints = taints;
+      relaxed.flags &= ~(guint32) FS_NODE_UNSCHEDULABLE;
+      if (!fits_relaxed (snapshot, diagnosis, i, &relaxed, NULL))
+        continue;
+      gboolean field = (node->flags & FS_NODE_UNSCHEDULABLE) != 0, taint = FALSE;
+      for (guint t = 0; node->taints != NULL && t < node->taints->n; t++)
+        taint |= fs_taint_is_cordon (&node->taints->items[t]);
+      g_ptr_array_add (names, g_strdup_printf ("%s (%s)", node->name,
+                                               field && taint ? "spec.unschedulable and its taint"
+                                               : field        ? "spec.unschedulable"
+                                                              : "the node.kubernetes.io/unschedulable taint only: "
+                                                                "remove it, kubectl uncordon does not"));
+      first = first != NULL ? first : node->name;
+    }
+  if (names->len == 0)
+    return;
+  g_autoptr (GString) text = g_string_new ("uncordon ");
+  append_names (text, names);
+  g_string_append_printf (text, ": %u cordoned node%s would take the pod", names->len, names->len == 1 ? "" : "s");
+  FsFix *fix = add_fix (diagnosis, FS_FIX_UNCORDON, g_string_free (g_steal_pointer (&text), FALSE));
+  fix->node = first;
+  fix->count = names->len;
+}
+
+/* Taints of a pool the pod may belong to, on nodes with room once they are tolerated. */
+static void
+fix_tolerate_taints (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
 {
   g_autoptr (GHashTable) taints = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   int64_t opened = 0;
   for (guint i = 0; i < snapshot->n_nodes; i++)
     {
-      if (diagnosis->nodes[i].verdict.filter != filter)
+      if (diagnosis->nodes[i].verdict.filter != FS_FILTER_TAINT_TOLERATION)
         continue;
+      g_autoptr (GPtrArray) removed = g_ptr_array_new_with_free_func (g_free);
+      g_autofree FsTaintList *kept = taints_without (&snapshot->nodes[i], diagnosis->shape.spec, DROP_POOL_TAINTS,
+                                                     removed);
       FsNode relaxed = snapshot->nodes[i];
-      FsPlacement placement = *diagnosis->shape.spec->placement;
-      if (filter == FS_FILTER_TAINT_TOLERATION)
-        relaxed.taints = NULL, relaxed.flags &= ~(guint32) FS_NODE_UNSCHEDULABLE;
-      else if (filter == FS_FILTER_NODE_AFFINITY)
-        placement.node_selector = NULL, placement.required_affinity = NULL;
-      else
-        relaxed.flags &= ~(guint32) FS_NODE_UNSCHEDULABLE;
-      FsPodSpec spec = *diagnosis->shape.spec;
-      spec.placement = &placement;
-      FsPodShape shape = diagnosis->shape;
-      shape.spec = &spec;
-      FsNodeLoad load = fs_node_load (&snapshot->nodes[i]);
-      FsVerdict verdict;
-      if (!fs_fit_node (&relaxed, &load, &shape, &verdict))
+      relaxed.taints = kept;
+      if (removed->len == 0 || !fits_relaxed (snapshot, diagnosis, i, &relaxed, NULL))
         continue;
       opened++;
-      const FsTaint *taint = diagnosis->nodes[i].verdict.taint;
-      if (taint != NULL)
-        g_hash_table_add (taints, g_strdup_printf ("%s%s%s:%s", taint->key,
-                                                   taint->value && *taint->value ? "=" : "",
-                                                   taint->value ? taint->value : "",
-                                                   taint->effect == FS_EFFECT_NO_EXECUTE ? "NoExecute"
-                                                                                         : "NoSchedule"));
+      for (guint t = 0; t < removed->len; t++)
+        g_hash_table_add (taints, g_strdup (removed->pdata[t]));
     }
   if (opened == 0)
     return;
-  FsFix *fix;
-  if (filter == FS_FILTER_TAINT_TOLERATION)
+  g_autofree char **keys = (char **) g_hash_table_get_keys_as_array (taints, NULL);
+  g_autofree char *joined = g_strjoinv (", ", keys);
+  FsFix *fix = add_fix (diagnosis, FS_FIX_TOLERATE_TAINT,
+                        g_strdup_printf ("tolerate the taint%s %s: %" G_GINT64_FORMAT " tainted node%s would take the pod",
+                                         g_hash_table_size (taints) == 1 ? "" : "s", joined, opened,
+                                         opened == 1 ? "" : "s"));
+  fix->shape = g_strdup (joined);
+  fix->count = opened;
+}
+
+/* Nodes with room that the node selector or required node affinity leaves out. */
+static void
+fix_relax_affinity (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
+{
+  int64_t opened = 0;
+  for (guint i = 0; i < snapshot->n_nodes; i++)
     {
-      g_autofree char **keys = (char **) g_hash_table_get_keys_as_array (taints, NULL);
-      g_autofree char *joined = g_strjoinv (", ", keys);
-      fix = add_fix (diagnosis, FS_FIX_TOLERATE_TAINT,
-                     g_strdup_printf ("tolerate the taint%s %s: %" G_GINT64_FORMAT
-                                      " tainted node%s would take the pod",
-                                      g_hash_table_size (taints) == 1 ? "" : "s", joined, opened,
-                                      opened == 1 ? "" : "s"));
-      fix->shape = g_strdup (joined);
+      if (diagnosis->nodes[i].verdict.filter != FS_FILTER_NODE_AFFINITY)
+        continue;
+      FsPlacement placement = *diagnosis->shape.spec->placement;
+      placement.node_selector = NULL, placement.required_affinity = NULL;
+      opened += fits_relaxed (snapshot, diagnosis, i, &snapshot->nodes[i], &placement);
     }
-  else if (filter == FS_FILTER_NODE_AFFINITY)
-    fix = add_fix (diagnosis, FS_FIX_RELAX_AFFINITY,
-                   g_strdup_printf ("relax the node selector or required node affinity: %"
-                                    G_GINT64_FORMAT " node%s with room do not match it", opened,
-                                    opened == 1 ? "" : "s"));
-  else
-    fix = add_fix (diagnosis, FS_FIX_UNCORDON,
-                   g_strdup_printf ("uncordon: %" G_GINT64_FORMAT " cordoned node%s would take the pod",
-                                    opened, opened == 1 ? "" : "s"));
+  if (opened == 0)
+    return;
+  FsFix *fix = add_fix (diagnosis, FS_FIX_RELAX_AFFINITY,
+                        g_strdup_printf ("relax the node selector or required node affinity: %" G_GINT64_FORMAT
+                                         " node%s with room do not match it", opened, opened == 1 ? "" : "s"));
   fix->count = opened;
 }
 
@@ -535,9 +649,9 @@ fs_diagnose (const FsSnapshot *snapshot, const FsPod *pod)
       fix_lower_request (snapshot, diagnosis);
       fix_add_nodes (snapshot, diagnosis);
       fix_lower_replicas (snapshot, diagnosis);
-      fix_relax_filter (snapshot, diagnosis, FS_FILTER_TAINT_TOLERATION);
-      fix_relax_filter (snapshot, diagnosis, FS_FILTER_NODE_AFFINITY);
-      fix_relax_filter (snapshot, diagnosis, FS_FILTER_NODE_UNSCHEDULABLE);
+      fix_uncordon (snapshot, diagnosis);
+      fix_tolerate_taints (snapshot, diagnosis);
+      fix_relax_affinity (snapshot, diagnosis);
       fix_preempt (diagnosis, candidate, victims);
     }
   return diagnosis;

@@ -123,4 +123,14 @@ void fs_reason_counts_add (FsReasonCounts *counts, const char *reason, guint n);
  * POSTFILTER is not NULL it follows after a space ("preemption: ...").  Caller frees. */
 char *fs_fit_error_message (guint n_nodes, const FsReasonCounts *counts, const char *postfilter);
 
+/* ---- well-known taints ------------------------------------------------------------------ */
+
+/* The taint `kubectl cordon` leaves beside spec.unschedulable (the node lifecycle controller's
+ * TaintNodeUnschedulable, node.kubernetes.io/unschedulable:NoSchedule). */
+gboolean fs_taint_is_cordon (const FsTaint *taint);
+/* A taint the node lifecycle controller or the cloud provider sets for the node's state
+ * (not-ready, unreachable, pressure, network-unavailable, out-of-service, uninitialized): the
+ * node is unhealthy or not ready, and tolerating it is no fix. */
+gboolean fs_taint_is_node_state (const FsTaint *taint);
+
 G_END_DECLS

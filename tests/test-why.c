@@ -1,0 +1,144 @@
+/* The fixes `fitscale why` offers for nodes a filter keeps the pod off (src/plan/why.c):
+ * uncordon names each cordoned node and how it is cordoned (spec.unschedulable, the
+ * node.kubernetes.io/unschedulable taint that `kubectl cordon` adds beside it, or a taint
+ * set by hand), and comes before tolerating a taint; a taint is offered only to a pod that
+ * may belong to its pool, never a taint of the node's state (not-ready, pressure ...). */
+#include "config.h"
+
+#include "testutil.h"
+#include "fitscale/plan/why.h"
+
+/* Three 4-cpu nodes with room and one full one; PODS and the nodes' taints vary. */
+#define NODE(name, extra)                                                                      \
+  "- kind: Node\n  metadata: {name: " name ", labels: {pool: " name "}}\n  spec: {" extra "}\n" \
+  "  status: {allocatable: {cpu: '4', memory: 8Gi, pods: '110', nvidia.com/gpu: '2'}}\n"
+#define CORDON_TAINT "{key: node.kubernetes.io/unschedulable, effect: NoSchedule}"
+#define GPU_TAINT "{key: nvidia.com/gpu, value: present, effect: NoSchedule}"
+#define FULL_NODE                                                                              \
+  NODE ("full", "") "- kind: Pod\n  metadata: {name: hog, namespace: kube-system}\n"           \
+                    "  spec: {nodeName: full, containers: [{name: c, resources: {requests: {cpu: '4'}}}]}\n" \
+                    "  status: {phase: Running}\n"
+#define PENDING(requests, spec)                                                                \
+  "- kind: Pod\n  metadata: {name: p, namespace: kafka}\n"                                     \
+  "  spec: {" spec "containers: [{name: c, resources: {requests: " requests "}}]}\n"           \
+  "  status: {phase: Pending}\n"
+
+static FsDiagnosis *
+diagnose (const char *yaml, FsSnapshot **snapshot)
+{
+  g_autofree char *text = g_strconcat ("kind: List\nitems:\n", yaml, NULL);
+  *snapshot = test_load_valid_text (text);
+  const FsPod *pod = fs_snapshot_find_pod (*snapshot, "kafka", "p");
+  assert_non_null (pod);
+  return fs_diagnose (*snapshot, pod);
+}
+
+/* The first fix of KIND, and its position among the fixes. */
+static const FsFix *
+find_fix (const FsDiagnosis *diagnosis, FsFixKind kind, guint *position)
+{
+  for (guint i = 0; i < diagnosis->fixes->len; i++)
+    if (g_array_index (diagnosis->fixes, FsFix, i).kind == kind)
+      {
+        if (position != NULL)
+          *position = i;
+        return &g_array_index (diagnosis->fixes, FsFix, i);
+      }
+  return NULL;
+}
+
+static void
+test_cordoned_the_real_way_is_uncordoned_not_tolerated (void **state)
+{
+  g_autoptr (FsSnapshot) snapshot = NULL;
+  g_autoptr (FsDiagnosis) diagnosis = diagnose (
+      NODE ("a", "unschedulable: true, taints: [" CORDON_TAINT "]") NODE ("gpu", "taints: [" GPU_TAINT "]")
+      FULL_NODE PENDING ("{cpu: '2'}", ""), &snapshot);
+  assert_false (diagnosis->fits);
+  guint at = 0;
+  const FsFix *uncordon = find_fix (diagnosis, FS_FIX_UNCORDON, &at);
+  assert_non_null (uncordon);
+  assert_string_equal (uncordon->text, "uncordon a (spec.unschedulable and its taint): 1 cordoned node would take the pod");
+  assert_string_equal (uncordon->node, "a");
+  assert_int_equal (uncordon->count, 1);
+  /* a Kafka pod is not offered the GPU pool */
+  assert_null (find_fix (diagnosis, FS_FIX_TOLERATE_TAINT, NULL));
+}
+
+static void
+test_cordon_taint_set_by_hand (void **state)
+{
+  g_autoptr (FsSnapshot) snapshot = NULL;
+  g_autoptr (FsDiagnosis) diagnosis = diagnose (
+      NODE ("a", "taints: [" CORDON_TAINT "]") NODE ("b", "unschedulable: true") FULL_NODE PENDING ("{cpu: '2'}", ""),
+      &snapshot);
+  const FsFix *uncordon = find_fix (diagnosis, FS_FIX_UNCORDON, NULL);
+  assert_non_null (uncordon);
+  assert_string_equal (uncordon->text,
+                       "uncordon a (the node.kubernetes.io/unschedulable taint only: remove it, kubectl uncordon "
+                       "does not), b (spec.unschedulable): 2 cordoned nodes would take the pod");
+  assert_null (find_fix (diagnosis, FS_FIX_TOLERATE_TAINT, NULL));
+}
+
+static void
+test_gpu_pod_is_offered_the_gpu_pool_after_uncordon (void **state)
+{
+  g_autoptr (FsSnapshot) snapshot = NULL;
+  g_autoptr (FsDiagnosis) diagnosis = diagnose (
+      NODE ("a", "unschedulable: true, taints: [" CORDON_TAINT "]") NODE ("gpu", "taints: [" GPU_TAINT "]")
+      FULL_NODE PENDING ("{cpu: '2', nvidia.com/gpu: '1'}", ""), &snapshot);
+  guint uncordon_at = 0, tolerate_at = 0;
+  assert_non_null (find_fix (diagnosis, FS_FIX_UNCORDON, &uncordon_at));
+  const FsFix *tolerate = find_fix (diagnosis, FS_FIX_TOLERATE_TAINT, &tolerate_at);
+  assert_non_null (tolerate);
+  assert_string_equal (tolerate->text, "tolerate the taint nvidia.com/gpu=present:NoSchedule: 1 tainted node would take the pod");
+  assert_true (uncordon_at < tolerate_at);
+}
+
+static void
+test_pod_aimed_at_the_pool_is_offered_its_taint (void **state)
+{
+  g_autoptr (FsSnapshot) snapshot = NULL;
+  g_autoptr (FsDiagnosis) diagnosis = diagnose (
+      NODE ("gpu", "taints: [" GPU_TAINT "]") FULL_NODE PENDING ("{cpu: '2'}", "nodeSelector: {pool: gpu}, "),
+      &snapshot);
+  assert_non_null (find_fix (diagnosis, FS_FIX_TOLERATE_TAINT, NULL));
+}
+
+static void
+test_node_state_taints_are_no_fix (void **state)
+{
+  g_autoptr (FsSnapshot) snapshot = NULL;
+  g_autoptr (FsDiagnosis) diagnosis = diagnose (
+      NODE ("sick", "taints: [{key: node.kubernetes.io/not-ready, effect: NoSchedule}]")
+      FULL_NODE PENDING ("{cpu: '2'}", "nodeSelector: {pool: sick}, "), &snapshot);
+  assert_false (diagnosis->fits);
+  assert_null (find_fix (diagnosis, FS_FIX_TOLERATE_TAINT, NULL));
+  assert_null (find_fix (diagnosis, FS_FIX_UNCORDON, NULL));
+}
+
+static void
+test_cordoned_node_of_another_pool_stays_shut (void **state)
+{
+  /* uncordoning alone does not open a node whose pool taint the pod does not tolerate */
+  g_autoptr (FsSnapshot) snapshot = NULL;
+  g_autoptr (FsDiagnosis) diagnosis = diagnose (
+      NODE ("gpu", "unschedulable: true, taints: [" CORDON_TAINT ", " GPU_TAINT "]") FULL_NODE
+      PENDING ("{cpu: '2'}", ""), &snapshot);
+  assert_null (find_fix (diagnosis, FS_FIX_UNCORDON, NULL));
+  assert_null (find_fix (diagnosis, FS_FIX_TOLERATE_TAINT, NULL));
+}
+
+int
+main (void)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test (test_cordoned_the_real_way_is_uncordoned_not_tolerated),
+    cmocka_unit_test (test_cordon_taint_set_by_hand),
+    cmocka_unit_test (test_gpu_pod_is_offered_the_gpu_pool_after_uncordon),
+    cmocka_unit_test (test_pod_aimed_at_the_pool_is_offered_its_taint),
+    cmocka_unit_test (test_node_state_taints_are_no_fix),
+    cmocka_unit_test (test_cordoned_node_of_another_pool_stays_shut),
+  };
+  return cmocka_run_group_tests (tests, NULL, NULL);
+}
