@@ -129,6 +129,45 @@ test_cordoned_node_of_another_pool_stays_shut (void **state)
   assert_null (find_fix (diagnosis, FS_FIX_TOLERATE_TAINT, NULL));
 }
 
+/* The reasons of recorded messages that no modelled filter writes: PreFilter reasons without
+ * a count, volume filters, a custom plugin; the modelled ones in every version's phrasing. */
+static void
+test_unmodelled_reasons_of_recorded_messages (void **state)
+{
+  g_autoptr (GPtrArray) out = g_ptr_array_new_with_free_func (g_free);
+  fs_message_unmodelled_reasons ("0/3 nodes are available: pod has unbound immediate PersistentVolumeClaims. "
+                                 "preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.",
+                                 out);
+  assert_int_equal (out->len, 1);
+  assert_string_equal (out->pdata[0], "pod has unbound immediate PersistentVolumeClaims");
+  g_ptr_array_set_size (out, 0);
+  fs_message_unmodelled_reasons ("0/5 nodes are available: 1 Insufficient cpu, 1 node(s) had taint "
+                                 "{dedicated: db}, that the pod didn't tolerate, 1 node(s) had untolerated "
+                                 "taint(s), 2 node(s) had volume node affinity conflict.", out);
+  assert_int_equal (out->len, 1);
+  assert_string_equal (out->pdata[0], "node(s) had volume node affinity conflict");
+  g_ptr_array_set_size (out, 0);
+  fs_message_unmodelled_reasons ("0/2 nodes are available: 2 Insufficient memory.", out);
+  fs_message_unmodelled_reasons (NULL, out);
+  fs_message_unmodelled_reasons ("running", out);
+  assert_int_equal (out->len, 0);
+}
+
+static void
+test_diagnosis_names_what_it_does_not_model (void **state)
+{
+  g_autoptr (FsSnapshot) snapshot = NULL;
+  g_autoptr (FsDiagnosis) diagnosis = diagnose (
+      NODE ("a", "") "- kind: Pod\n  metadata: {name: p, namespace: kafka}\n"
+      "  spec: {containers: [{name: c, resources: {requests: {cpu: '1'}}}]}\n"
+      "  status: {phase: Pending, conditions: [{type: PodScheduled, status: 'False', reason: Unschedulable,"
+      " message: '0/1 nodes are available: pod has unbound immediate PersistentVolumeClaims.'}]}\n",
+      &snapshot);
+  assert_true (diagnosis->fits);   /* fitscale sees room: the recorded verdict says why not */
+  assert_int_equal (diagnosis->unmodelled->len, 1);
+  assert_string_equal (diagnosis->unmodelled->pdata[0], "pod has unbound immediate PersistentVolumeClaims");
+}
+
 int
 main (void)
 {
@@ -139,6 +178,8 @@ main (void)
     cmocka_unit_test (test_pod_aimed_at_the_pool_is_offered_its_taint),
     cmocka_unit_test (test_node_state_taints_are_no_fix),
     cmocka_unit_test (test_cordoned_node_of_another_pool_stays_shut),
+    cmocka_unit_test (test_unmodelled_reasons_of_recorded_messages),
+    cmocka_unit_test (test_diagnosis_names_what_it_does_not_model),
   };
   return cmocka_run_group_tests (tests, NULL, NULL);
 }

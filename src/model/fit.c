@@ -679,3 +679,28 @@ fs_taint_is_node_state (const FsTaint *taint)
       return TRUE;
   return FALSE;
 }
+
+/* The reasons fs_verdict_reasons writes, as prefixes, with the phrasings of older schedulers
+ * (taint_toleration.go before 1.25 "node(s) had taint {k: v}, that the pod didn't tolerate";
+ * 1.35+ "node(s) had untolerated taint(s)"). */
+gboolean
+fs_fit_reason_is_modelled (const char *reason)
+{
+  static const char *const prefixes[] = {
+    "node(s) were unschedulable",
+    "node(s) didn't match the requested node name",
+    "node(s) had untolerated taint",
+    "node(s) had taint {",
+    "node(s) didn't match Pod's node affinity/selector",
+    "Too many pods",
+    "Insufficient ",
+    "node(s) didn't match pod topology spread constraints",
+    "node(s) didn't match pod affinity rules",
+    "node(s) didn't match pod anti-affinity rules",
+    "node(s) didn't satisfy existing pods anti-affinity rules",
+  };
+  for (gsize i = 0; reason != NULL && i < G_N_ELEMENTS (prefixes); i++)
+    if (g_str_has_prefix (reason, prefixes[i]))
+      return TRUE;
+  return FALSE;
+}

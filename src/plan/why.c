@@ -25,6 +25,7 @@ fs_diagnosis_free (FsDiagnosis *diagnosis)
   g_free (diagnosis->message);
   g_free (diagnosis->preemption);
   g_array_unref (diagnosis->fixes);
+  g_ptr_array_unref (diagnosis->unmodelled);
   g_free (diagnosis);
 }
 
@@ -58,6 +59,35 @@ fs_messages_agree (const char *a, const char *b)
   g_autofree char *left = normalize_message (a);
   g_autofree char *right = normalize_message (b);
   return strcmp (left, right) == 0;
+}
+
+void
+fs_message_unmodelled_reasons (const char *message, GPtrArray *out)
+{
+  if (message == NULL)
+    return;
+  g_autofree char *normal = normalize_message (message); /* one phrasing, no ", " in a taint */
+  const char *body = strstr (normal, "are available: ");
+  if (body == NULL)
+    return;
+  body += strlen ("are available: ");
+  const char *preemption = strstr (body, " preemption: ");
+  g_autofree char *reasons = preemption != NULL ? g_strndup (body, preemption - body) : g_strdup (body);
+  g_strchomp (reasons);
+  gsize len = strlen (reasons);
+  if (len > 0 && reasons[len - 1] == '.')
+    reasons[len - 1] = '\0';
+  g_auto (GStrv) items = g_strsplit (reasons, ", ", -1);
+  for (guint i = 0; items[i] != NULL; i++)
+    {
+      const char *reason = items[i];
+      while (g_ascii_isdigit (*reason))  /* "3 Insufficient cpu"; PreFilter reasons have no count */
+        reason++;
+      while (*reason == ' ')
+        reason++;
+      if (*reason != '\0' && !fs_fit_reason_is_modelled (reason))
+        g_ptr_array_add (out, g_strdup (reason));
+    }
 }
 
 /* ---- preemption --------------------------------------------------------------------- */
@@ -630,6 +660,8 @@ fs_diagnose (const FsSnapshot *snapshot, const FsPod *pod)
   fs_pack (snapshot, &diagnosis->shape, &options, diagnosis->nodes, &result);
   diagnosis->fits = result.capacity > 0;
   diagnosis->recorded = recorded_message (snapshot, pod);
+  diagnosis->unmodelled = g_ptr_array_new_with_free_func (g_free);
+  fs_message_unmodelled_reasons (diagnosis->recorded, diagnosis->unmodelled);
   diagnosis->usage = find_metrics (snapshot, pod);
   sibling_usage (snapshot, diagnosis);
   measure_room (snapshot, diagnosis);

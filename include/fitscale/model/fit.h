@@ -123,6 +123,12 @@ void fs_reason_counts_add (FsReasonCounts *counts, const char *reason, guint n);
  * POSTFILTER is not NULL it follows after a space ("preemption: ...").  Caller frees. */
 char *fs_fit_error_message (guint n_nodes, const FsReasonCounts *counts, const char *postfilter);
 
+/* Whether REASON (one entry of a FailedScheduling message, its count removed) is one that the
+ * filters fitscale models write, in any kube-scheduler version's phrasing.  Any other reason
+ * (unbound PersistentVolumeClaims, volume node affinity, a plugin of a custom profile) comes
+ * from a filter fitscale does not model. */
+gboolean fs_fit_reason_is_modelled (const char *reason);
+
 /* ---- well-known taints ------------------------------------------------------------------ */
 
 /* The taint `kubectl cordon` leaves beside spec.unschedulable (the node lifecycle controller's

@@ -44,6 +44,8 @@ typedef struct {
   char *preemption;             /* its "preemption: ..." part */
   const char *recorded;         /* the message the cluster recorded (condition or event) */
   gboolean agrees;              /* the two say the same, up to version differences */
+  GPtrArray *unmodelled;        /* reasons of the recorded message from filters fitscale does
+                                 * not model (strings, without their counts) */
   gboolean fits;                /* some node takes the pod now */
   gboolean room_in_total;       /* short on every node, but the free room adds up */
   FsResources largest_free;     /* on nodes that pass every filter but resources */
@@ -67,6 +69,10 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (FsDiagnosis, fs_diagnosis_free)
 char *fs_preemption_message (const FsSnapshot *snapshot, const FsPodShape *pod,
                              const FsNodeFit *nodes, const FsNode **candidate,
                              GPtrArray *victims);
+
+/* Adds to OUT (strings) the reasons of the FailedScheduling MESSAGE, without their counts and
+ * without its preemption part, that no filter fitscale models writes. */
+void fs_message_unmodelled_reasons (const char *message, GPtrArray *out);
 
 /* Whether two FailedScheduling messages say the same, ignoring the differences between
  * kube-scheduler versions (taint phrasing, a doubled final period). */
