@@ -117,6 +117,16 @@ reject (FsNodeFit *fit, FsFilter filter, FsVerdictDetail detail, gboolean unreso
   fit->capacity = 0;
 }
 
+/* Why a node that takes some replicas takes no more: another one would break the replicas'
+ * own required anti-affinity (interpodaffinity/filtering.go ErrReasonAntiAffinityRulesNotMatch). */
+static void
+limit_by_anti_affinity (FsNodeFit *fit)
+{
+  memset (&fit->limit, 0, sizeof fit->limit);
+  fit->limit.filter = FS_FILTER_INTER_POD_AFFINITY;
+  fit->limit.detail = FS_DETAIL_ANTI_AFFINITY;
+}
+
 /* A set of topology domains: topology key -> set of label values (both interned, so the
  * pointers compare). */
 typedef GHashTable DomainSet;
@@ -323,6 +333,8 @@ one_per_domain (const Packing *packing, const char *key)
         continue;
       if (domain == NULL || strcmp (key, FS_LABEL_HOSTNAME) == 0)
         {
+          if (domain != NULL && fit->capacity > 1)
+            limit_by_anti_affinity (fit);
           fit->capacity = domain == NULL ? fit->capacity : 1;
           total += fit->capacity;
         }

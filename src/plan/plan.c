@@ -704,8 +704,16 @@ explain (FsPlanAnswer *answer)
       append_requests (text, answer, plan);
       g_string_append_printf (text, "), serves the most: %.0f %%.", floor (plan->served * 100));
     }
+  else if (answer->outcome == FS_PLAN_INFEASIBLE && plan->capacity > 0 && answer->n_candidates == 1)
+    g_string_append_printf (text, " It is the one pair evaluated, and %" G_GINT64_FORMAT " of its %d replicas "
+                            "schedule: the workload stays as it is.",
+                            MIN (plan->capacity, (int64_t) plan->replicas), plan->replicas);
+  else if (answer->outcome == FS_PLAN_INFEASIBLE && plan->capacity > 0)
+    g_string_append_printf (text, " None of the %u pairs evaluated schedules every replica (the closest places %"
+                            G_GINT64_FORMAT " of its %d): the workload stays as it is.",
+                            answer->n_candidates, MIN (plan->capacity, (int64_t) plan->replicas), plan->replicas);
   else if (answer->outcome == FS_PLAN_INFEASIBLE)
-    g_string_append (text, " Not one replica of any candidate schedules: the workload stays as it is.");
+    g_string_append (text, " Not one replica of any pair evaluated schedules: the workload stays as it is.");
   if (answer->rollout.needed && !answer->rollout.completes && plan->schedulable)
     {
       g_string_append_printf (text, " Its rolling update (maxSurge %d, maxUnavailable %d) stops with %d old and %d new "
