@@ -201,4 +201,15 @@ done
 check "why: the GPU pod on the mixed nodes" 0 "$bin" why -q -S "$fixtures/mixed-doks-ec2gpu-7nodes.json" -S "$fixtures/pod-pending-insufficient-nvidia-gpu.json" --all -A -o json
 expect "why: Insufficient nvidia.com/gpu on every node" '.[0].message | startswith("0/7 nodes are available: 4 Insufficient memory, 5 Insufficient cpu, 7 Insufficient nvidia.com/gpu.")'
 
+# a snapshot that cannot be the whole cluster says so first, even with -q
+check "nodes: pods whose nodes are missing" 0 "$bin" nodes -q -S "$fixtures/eks-arm64-podlist.json"
+contains "nodes: warns of no nodes" 'fitscale nodes: warning: the snapshot holds no nodes' err
+contains "nodes: names the nodes the pods are bound to" 'bound to 1 node the snapshot does not hold (duckboat-01)' err
+check "why: the default namespace's pods only" 0 "$bin" why -q -S "$fixtures/k3s-1node-nodes.json" -S "$fixtures/k3s-1node-pods-default-pending.json" --all -A
+contains "why: warns that kube-system is missing" 'holds the pods of 1 namespace (default) and none of kube-system' err
+check "why: with kube-system, no warning" 0 "$bin" why -q -S "$fixtures/k3s-1node-nodes.json" -S "$fixtures/k3s-1node-pods-default-pending.json" -S "$fixtures/k3s-1node-pods-kube-system.json" --all -A
+lacks "why: nothing to warn of" 'warning:' err
+check "hpa: reads no node, so no warning" 0 "$bin" hpa -q -S "$fixtures/k3s-1node-nodes.json" -S "$ex" production/rag-api-hpa --now 2026-10-09T14:00:00Z
+lacks "hpa: no warning" 'warning:' err
+
 tap_end

@@ -12,6 +12,7 @@
 #include "fitscale/model/error.h"
 #include "fitscale/model/selector.h"
 #include "fitscale/model/timeutil.h"
+#include "fitscale/plan/completeness.h"
 
 static void
 add_common (GOptionContext *context, FsCommonOptions *options, gboolean with_snapshot)
@@ -151,15 +152,33 @@ fs_cli_usage (GError **error, const char *format, ...)
   return FS_EXIT_ERROR;
 }
 
+/* What the snapshot lacks for a command that reads nodes, on stderr before its answer (even
+ * with -q: an answer from a partial cluster can look exact and be wrong). */
+static void
+warn_incomplete (const char *command, const FsSnapshot *snapshot, guint resources)
+{
+  if (!(resources & FS_KUBE_NODES))
+    return;
+  g_autoptr (GArray) warnings = fs_snapshot_warnings (snapshot, FS_NEEDS_NODES | FS_NEEDS_NODE_USAGE);
+  for (guint i = 0; i < warnings->len; i++)
+    fprintf (stderr, "fitscale %s: warning: %s\n", command, g_array_index (warnings, FsWarning, i).text);
+}
+
 FsSnapshot *
 fs_cli_load (const char *command, FsCommonOptions *options, guint resources, GError **error)
 {
+  FsSnapshot *snapshot;
   if (options->snapshot_paths == NULL)
-    return load_live (command, options, resources, error);
-  FsSnapshot *snapshot = fs_load_snapshot ((const char *const *) options->snapshot_paths, error);
-  if (snapshot != NULL && snapshot->n_skipped > 0 && !options->quiet)
-    fprintf (stderr, "fitscale %s: note: %u object%s of kinds fitscale does not read were skipped\n",
-             command, snapshot->n_skipped, snapshot->n_skipped == 1 ? "" : "s");
+    snapshot = load_live (command, options, resources, error);
+  else
+    {
+      snapshot = fs_load_snapshot ((const char *const *) options->snapshot_paths, error);
+      if (snapshot != NULL && snapshot->n_skipped > 0 && !options->quiet)
+        fprintf (stderr, "fitscale %s: note: %u object%s of kinds fitscale does not read were skipped\n",
+                 command, snapshot->n_skipped, snapshot->n_skipped == 1 ? "" : "s");
+    }
+  if (snapshot != NULL)
+    warn_incomplete (command, snapshot, resources);
   return snapshot;
 }
 
