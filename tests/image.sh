@@ -9,7 +9,7 @@
 # it, no mount namespaces) the whole suite is one SKIP that says why.  Not in make check: it
 # builds _build/release and the image (a minute or two); ./check runs it.  Speaks TAP.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 # a mount namespace of its own: the read-only bind of the container's root (below) goes with it
 if [ -z "${FS_IMAGE_NS:-}" ] && [ "$(id -u)" = 0 ] && unshare --mount true 2>/dev/null; then
   FS_IMAGE_NS=1 exec unshare --mount --propagation private "$BASH" "$PWD/tests/image.sh" "$@"
@@ -137,12 +137,12 @@ fi
 bt rmi --all --force >/dev/null 2>&1
 if id=$(bt pull --quiet "docker-archive:$archive" 2>"$tmp/err") && [ "sha256:$id" = "$config_digest" ]; then
   ok "loads as a docker archive: $image"
-else cat "$tmp/err" | sed 's/^/# /'; not_ok "loads as a docker archive"; fi
+else sed 's/^/# /' "$tmp/err"; not_ok "loads as a docker archive"; fi
 bt rmi --all --force >/dev/null 2>&1
 if id=$(bt pull --quiet "oci-archive:$archive" 2>"$tmp/err") && [ "sha256:$id" = "$config_digest" ] \
    && bt inspect --type image "$image" >/dev/null 2>&1; then
   ok "loads as an OCI archive (as podman load reads it): $image"
-else cat "$tmp/err" | sed 's/^/# /'; not_ok "loads as an OCI archive"; fi
+else sed 's/^/# /' "$tmp/err"; not_ok "loads as an OCI archive"; fi
 
 # ---- run -------------------------------------------------------------------------------
 ctr=$(bt from --quiet --pull-never --name fitscale-smoke "$image" 2>"$tmp/err") || { cat "$tmp/err"; not_ok "a container of $image"; tap_end; exit 1; }
@@ -165,10 +165,22 @@ pids+=("$serve_pid")
 for _ in $(seq 200); do [ -s "$tmp/serve.port" ] || ! kill -0 "$serve_pid" 2>/dev/null && break; sleep 0.1; done
 port=$(head -1 "$tmp/serve.port")
 url=http://127.0.0.1:$port
-# fitscale itself: the process named fitscale under buildah run's
-fpid=$(ps -e -o pid=,ppid= | awk -v root="$serve_pid" '{ parent[$1] = $2 }
-  END { for (p in parent) { q = p; while (q in parent && q != root && q > 1) q = parent[q]; if (q == root) print p } }' \
-  | while read -r p; do [ "$(cat "/proc/$p/comm" 2>/dev/null)" = fitscale ] && echo "$p"; done | head -1)
+# fitscale itself: the process named fitscale under buildah run's (its parents from /proc)
+fitscale_under() {
+  local f line pid rest q
+  declare -A parent=()
+  for f in /proc/[0-9]*/stat; do
+    { read -r line <"$f"; } 2>/dev/null || continue
+    pid=${line%% *} rest=${line##*) }; rest=${rest#* }; parent[$pid]=${rest%% *}
+  done
+  for pid in "${!parent[@]}"; do
+    [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = fitscale ] || continue
+    q=$pid
+    while [ -n "${parent[$q]:-}" ] && [ "$q" != "$1" ] && [ "$q" -gt 1 ]; do q=${parent[$q]}; done
+    [ "$q" = "$1" ] && { echo "$pid"; return; }
+  done
+}
+fpid=$(fitscale_under "$serve_pid")
 if [ -n "$port" ] && [ -n "$fpid" ]; then
   pids+=("$fpid")
   ok "serve: listening on 127.0.0.1:$port (pid $fpid)"
