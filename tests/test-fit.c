@@ -1277,6 +1277,255 @@ test_selector_parse (void **state)
     }
 }
 
+/* ---------------------------------------------------------------------------------------------
+ * NodePorts */
+
+/* "PROTOCOL/IP/PORT" strings as node_ports_test.go newPod writes them; "" parts are absent.
+ * Returns the number of entries written to OUT. */
+static guint
+parse_ports (const char *const *specs, FsHostPort *out)
+{
+  guint n = 0;
+  for (; specs[n] != NULL; n++)
+    {
+      g_auto (GStrv) parts = g_strsplit (specs[n], "/", 3);
+      memset (&out[n], 0, sizeof out[n]);
+      out[n].protocol = *parts[0] ? keep (g_strdup (parts[0])) : NULL;
+      out[n].host_ip = *parts[1] ? keep (g_strdup (parts[1])) : NULL;
+      out[n].port = atoi (parts[2]);
+    }
+  return n;
+}
+
+static const FsHostPortList *
+make_wanted_ports (const char *const *specs)
+{
+  FsHostPortList *list = keep (g_malloc0 (sizeof (FsHostPortList) + 8 * sizeof (FsHostPort)));
+  list->n = parse_ports (specs, list->items);
+  return list;
+}
+#define WANT(...) make_wanted_ports ((const char *const[]){ __VA_ARGS__, NULL })
+
+/* The ports a node's bound pods hold, each entry held by HOLDER. */
+static const FsUsedPortList *
+make_used_ports (const FsPod *holder, const char *const *specs)
+{
+  FsHostPort ports[8];
+  guint n = parse_ports (specs, ports);
+  FsUsedPortList *list = keep (g_malloc0 (sizeof (FsUsedPortList) + n * sizeof (FsUsedPort)));
+  list->n = n;
+  for (guint i = 0; i < n; i++)
+    list->items[i] = (FsUsedPort){ .port = ports[i], .pod = holder };
+  return list;
+}
+#define USED(holder, ...) make_used_ports ((holder), (const char *const[]){ __VA_ARGS__, NULL })
+
+static const char *const NODE_PORTS_REASON = "node(s) didn't have free ports for the requested pod ports";
+
+/* pkg/scheduler/framework/plugins/nodeports/node_ports_test.go TestNodePorts: the incoming
+ * pod's ports against one node's pods, through fs_fit_node (the filter runs between
+ * NodeAffinity and NodeResourcesFit; the node has room for everything else). */
+static void
+test_node_ports_upstream (void **state)
+{
+  (void) state;
+  static const FsPod holder = { .name = "m1-pod" };
+  static const struct {
+    const char *name;
+    const char *want[3];
+    const char *used[3];
+    gboolean fits;
+  } cases[] = {
+    { "other port", { "UDP/127.0.0.1/8080" }, { "UDP/127.0.0.1/9090" }, TRUE },
+    { "same udp port", { "UDP/127.0.0.1/8080" }, { "UDP/127.0.0.1/8080" }, FALSE },
+    { "same tcp port", { "TCP/127.0.0.1/8080" }, { "TCP/127.0.0.1/8080" }, FALSE },
+    { "different host ip", { "TCP/127.0.0.1/8080" }, { "TCP/127.0.0.2/8080" }, TRUE },
+    { "different protocol", { "UDP/127.0.0.1/8080" }, { "TCP/127.0.0.1/8080" }, TRUE },
+    { "second udp port conflict", { "UDP/127.0.0.1/8000", "UDP/127.0.0.1/8080" },
+      { "UDP/127.0.0.1/8080" }, FALSE },
+    { "first tcp port conflict", { "TCP/127.0.0.1/8001", "UDP/127.0.0.1/8080" },
+      { "TCP/127.0.0.1/8001", "UDP/127.0.0.1/8081" }, FALSE },
+    { "first tcp port conflict due to 0.0.0.0 hostIP", { "TCP/0.0.0.0/8001" },
+      { "TCP/127.0.0.1/8001" }, FALSE },
+    { "TCP hostPort conflict due to 0.0.0.0 hostIP", { "TCP/10.0.10.10/8001", "TCP/0.0.0.0/8001" },
+      { "TCP/127.0.0.1/8001" }, FALSE },
+    { "second tcp port conflict to 0.0.0.0 hostIP", { "TCP/127.0.0.1/8001" },
+      { "TCP/0.0.0.0/8001" }, FALSE },
+    { "second different protocol", { "UDP/127.0.0.1/8001" }, { "TCP/0.0.0.0/8001" }, TRUE },
+    { "UDP hostPort conflict due to 0.0.0.0 hostIP", { "UDP/127.0.0.1/8001" },
+      { "TCP/0.0.0.0/8001", "UDP/0.0.0.0/8001" }, FALSE },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      TestPod *pod = test_pod ();
+      pod->spec.host_ports = make_wanted_ports (cases[i].want);
+      FsNode *node = test_node ("m1", NULL, NULL);
+      node->used_ports = make_used_ports (&holder, cases[i].used);
+      FsVerdict v;
+      if (fs_fit_node (node, NULL, &pod->shape, &v) != cases[i].fits)
+        fail_msg ("%s: expected %s", cases[i].name, cases[i].fits ? "a fit" : "a conflict");
+      g_autofree char *reasons = reasons_of (&v);
+      assert_string_equal (reasons, cases[i].fits ? "" : NODE_PORTS_REASON);
+      assert_int_equal (v.filter, cases[i].fits ? FS_FILTER_PASS : FS_FILTER_NODE_PORTS);
+      assert_false (v.unresolvable); /* Unschedulable: preemption may help */
+    }
+  /* "skip filter": a pod without host ports fits whatever the node holds */
+  TestPod *none = test_pod ();
+  FsNode *busy = test_node ("m1", NULL, NULL);
+  busy->used_ports = USED (&holder, "TCP/0.0.0.0/80");
+  FsVerdict v;
+  assert_true (fs_fit_node (busy, NULL, &none->shape, &v));
+  assert_true (fs_host_ports_fit (NULL, busy->used_ports, NULL, NULL));
+}
+
+/* pkg/scheduler/framework/types_test.go TestHostPortInfo_Check: CheckConflict after Add, with
+ * sanitize's defaults (hostIP "" is 0.0.0.0, protocol "" is TCP). */
+static void
+test_host_port_info_check_upstream (void **state)
+{
+  (void) state;
+  static const FsPod holder = { .name = "p" };
+  static const struct {
+    const char *name;
+    const char *added[5];
+    const char *check;
+    gboolean conflict;
+  } cases[] = {
+    { "empty check should check 0.0.0.0 and TCP", { "TCP/127.0.0.1/80" }, "//81", FALSE },
+    { "empty check should check 0.0.0.0 and TCP (conflicted)", { "TCP/127.0.0.1/80" }, "//80", TRUE },
+    { "empty port check should pass", { "TCP/127.0.0.1/80" }, "//0", FALSE },
+    { "0.0.0.0 should check all registered IPs", { "TCP/127.0.0.1/80" }, "TCP/0.0.0.0/80", TRUE },
+    { "0.0.0.0 with different protocol should be allowed", { "UDP/127.0.0.1/80" },
+      "TCP/0.0.0.0/80", FALSE },
+    { "0.0.0.0 with different port should be allowed",
+      { "TCP/127.0.0.1/79", "TCP/127.0.0.1/81", "TCP/127.0.0.1/82" }, "TCP/0.0.0.0/80", FALSE },
+    { "normal ip should check all registered 0.0.0.0", { "TCP/0.0.0.0/80" }, "TCP/127.0.0.1/80", TRUE },
+    { "normal ip with different port/protocol should be allowed (0.0.0.0)",
+      { "TCP/0.0.0.0/79", "UDP/0.0.0.0/80", "TCP/0.0.0.0/81", "TCP/0.0.0.0/82" },
+      "TCP/127.0.0.1/80", FALSE },
+    { "normal ip with different port/protocol should be allowed",
+      { "TCP/127.0.0.1/79", "UDP/127.0.0.1/80", "TCP/127.0.0.1/81", "TCP/127.0.0.1/82" },
+      "TCP/127.0.0.1/80", FALSE },
+    /* Add sanitizes too: an entry written without hostIP and protocol is TCP on 0.0.0.0 */
+    { "(fitscale) an added entry without IP and protocol", { "//8080" }, "TCP/10.0.0.1/8080", TRUE },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      const FsUsedPortList *used = make_used_ports (&holder, cases[i].added);
+      FsHostPort check;
+      parse_ports ((const char *const[]){ cases[i].check, NULL }, &check);
+      if (fs_host_port_conflicts (used, NULL, NULL, &check) != cases[i].conflict)
+        fail_msg ("%s: expected %s", cases[i].name, cases[i].conflict ? "a conflict" : "none");
+    }
+}
+
+/* The ports of a pod taken off the node (a workload's own pods its replicas replace,
+ * preemption's victims) no longer count: NodeInfo.RemovePod -> updateUsedPorts. */
+static gboolean
+released_if_first (const FsPod *pod, gpointer first)
+{
+  return pod == first;
+}
+
+static void
+test_node_ports_released (void **state)
+{
+  (void) state;
+  static const FsPod pods[2] = { { .name = "old" }, { .name = "other" } };
+  FsUsedPortList *used = keep (g_malloc0 (sizeof (FsUsedPortList) + 2 * sizeof (FsUsedPort)));
+  used->n = 2;
+  used->items[0] = (FsUsedPort){ .port = { .port = 80 }, .pod = &pods[0] };
+  used->items[1] = (FsUsedPort){ .port = { .port = 443 }, .pod = &pods[1] };
+  TestPod *pod = test_pod ();
+  pod->spec.host_ports = WANT ("TCP//80");
+  FsNode *node = test_node ("n", NULL, NULL);
+  node->used_ports = used;
+  FsNodeLoad load = { .used_ports = used };
+  FsVerdict v;
+  assert_false (fs_fit_node (node, &load, &pod->shape, &v));
+  assert_int_equal (v.filter, FS_FILTER_NODE_PORTS);
+  load.released = released_if_first;
+  load.released_data = (gpointer) &pods[0];
+  assert_true (fs_fit_node (node, &load, &pod->shape, &v));
+  pod->spec.host_ports = WANT ("TCP//443");
+  assert_false (fs_fit_node (node, &load, &pod->shape, &v));
+}
+
+/* pkg/scheduler/util/utils.go GetHostPorts (and node_ports_test.go TestGetContainerPorts: the
+ * ports without a hostPort are left out), after pkg/apis/core/v1/defaults.go
+ * defaultHostNetworkPorts. */
+static void
+test_pod_host_ports (void **state)
+{
+  (void) state;
+  const FsContainerPort ports[] = {
+    { .host_port = 8001, .container_port = 8001, .protocol = "TCP" },
+    { .host_port = 8002, .container_port = 8002, .protocol = "TCP" },
+    { .container_port = 8005, .protocol = "TCP" },                    /* no hostPort */
+    { .host_port = 9001, .container_port = 9001, .init = TRUE },        /* a plain init container */
+    { .host_port = 9002, .container_port = 9002, .init = TRUE, .restartable = TRUE, .host_ip = "10.0.0.1" },
+    { .container_port = 9003, .init = TRUE, .restartable = TRUE },    /* a sidecar, no hostPort */
+  };
+  FsHostPort out[G_N_ELEMENTS (ports)];
+  /* the sidecar's first (GetHostPorts walks init containers first), then the containers' */
+  guint n = fs_pod_host_ports (ports, G_N_ELEMENTS (ports), FALSE, out);
+  assert_int_equal (n, 3);
+  assert_int_equal (out[0].port, 9002);
+  assert_string_equal (out[0].host_ip, "10.0.0.1");
+  assert_null (out[0].protocol);
+  assert_int_equal (out[1].port, 8001);
+  assert_string_equal (out[1].protocol, "TCP");
+  assert_int_equal (out[2].port, 8002);
+  assert_int_equal (out[0].unused + out[1].unused + out[2].unused, 0);
+  /* hostNetwork: every port without a hostPort takes its containerPort, and the same
+   * containers count */
+  n = fs_pod_host_ports (ports, G_N_ELEMENTS (ports), TRUE, out);
+  assert_int_equal (n, 5);
+  assert_int_equal (out[0].port, 9002);
+  assert_int_equal (out[1].port, 9003);
+  assert_int_equal (out[2].port, 8001);
+  assert_int_equal (out[3].port, 8002);
+  assert_int_equal (out[4].port, 8005);
+  assert_int_equal (fs_pod_host_ports (NULL, 0, TRUE, out), 0);
+}
+
+/* NodePorts runs after NodeAffinity and before NodeResourcesFit (default_plugins.go), and
+ * the framework stops at the first rejection: a full node whose port is taken is reported
+ * for its ports only. */
+static void
+test_node_ports_filter_order (void **state)
+{
+  (void) state;
+  static const FsPod holder = { .name = "ingress" };
+  TestPod *pod = test_pod ();
+  pod->spec.request.cpu_milli = 500;
+  pod->spec.host_ports = WANT ("TCP//80");
+  pod->placement.node_selector = LABELS ("pool", "edge");
+  FsNode *node = test_node ("n1", LABELS ("pool", "core"), NULL);
+  node->used_ports = USED (&holder, "TCP//80");
+  put (&node->allocatable, "cpu", 1000);
+  node->requested.cpu_milli = 900;
+  FsVerdict v;
+  assert_false (fs_fit_node (node, NULL, &pod->shape, &v));
+  assert_int_equal (v.filter, FS_FILTER_NODE_AFFINITY);
+  node->labels = LABELS ("pool", "edge");
+  assert_false (fs_fit_node (node, NULL, &pod->shape, &v));
+  assert_int_equal (v.filter, FS_FILTER_NODE_PORTS);
+  assert_int_equal (v.short_bits, 0); /* NodeResourcesFit never ran */
+  node->used_ports = NULL;
+  assert_false (fs_fit_node (node, NULL, &pod->shape, &v));
+  assert_int_equal (v.filter, FS_FILTER_NODE_RESOURCES_FIT);
+  /* in the FailedScheduling message the reason counts like any other */
+  g_autoptr (FsReasonCounts) counts = fs_reason_counts_new ();
+  FsVerdict ports = { .filter = FS_FILTER_NODE_PORTS };
+  fs_reason_counts_add_verdict (counts, &ports);
+  fs_reason_counts_add_verdict (counts, &ports);
+  fs_reason_counts_add_verdict (counts, &v);
+  g_autofree char *message = fs_fit_error_message (3, counts, NULL);
+  assert_string_equal (message, "0/3 nodes are available: 1 Insufficient cpu, 2 node(s) didn't "
+                                "have free ports for the requested pod ports.");
+}
+
 int
 main (void)
 {
@@ -1300,6 +1549,11 @@ main (void)
     cmocka_unit_test (test_verdict_reasons_other_filters),
     cmocka_unit_test (test_fit_error_upstream),
     cmocka_unit_test (test_fit_error_sorting),
+    cmocka_unit_test (test_node_ports_upstream),
+    cmocka_unit_test (test_host_port_info_check_upstream),
+    cmocka_unit_test (test_node_ports_released),
+    cmocka_unit_test (test_pod_host_ports),
+    cmocka_unit_test (test_node_ports_filter_order),
   };
   return cmocka_run_group_tests_name ("fit", tests, group_setup, group_teardown);
 }

@@ -433,9 +433,9 @@ static const FsTaint unschedulable_taint = {
 };
 
 /* pkg/scheduler/apis/config/v1/default_plugins.go: NodeUnschedulable, NodeName,
- * TaintToleration, NodeAffinity, (NodePorts), NodeResourcesFit; the framework's RunFilterPlugins
- * stops at the first plugin that rejects.  A NULL LOAD means the node's own (FsNode.requested
- * and pod_count). */
+ * TaintToleration, NodeAffinity, NodePorts, NodeResourcesFit; the framework's RunFilterPlugins
+ * stops at the first plugin that rejects.  A NULL LOAD means the node's own (FsNode.requested,
+ * pod_count and used_ports). */
 gboolean
 fs_fit_node (const FsNode *node, const FsNodeLoad *load, const FsPodShape *pod, FsVerdict *verdict)
 {
@@ -480,14 +480,26 @@ fs_fit_node (const FsNode *node, const FsNodeLoad *load, const FsPodShape *pod, 
       return FALSE;
     }
 
-  /* noderesources/fit.go Filter. */
   FsNodeLoad own;
   if (load == NULL)
     {
+      memset (&own, 0, sizeof own);
       own.requested = node->requested;
       own.pod_count = node->pod_count;
+      own.used_ports = node->used_ports;
       load = &own;
     }
+
+  /* nodeports/node_ports.go Filter (fitsPorts against NodeInfo.UsedPorts); Unschedulable. */
+  if (pod->spec != NULL
+      && !fs_host_ports_fit (pod->spec->host_ports, load->used_ports, load->released,
+                             load->released_data))
+    {
+      verdict->filter = FS_FILTER_NODE_PORTS;
+      return FALSE;
+    }
+
+  /* noderesources/fit.go Filter. */
   static const FsResources nothing;
   const FsResources *request = pod->spec != NULL ? &pod->spec->request : &nothing;
   return fs_resources_fit (&node->allocatable, load, request, verdict);
@@ -523,6 +535,10 @@ fs_verdict_reasons (const FsVerdict *verdict, GPtrArray *reasons)
     case FS_FILTER_NODE_AFFINITY:
       /* node_affinity.go ErrReasonPod */
       g_ptr_array_add (reasons, g_strdup ("node(s) didn't match Pod's node affinity/selector"));
+      return;
+    case FS_FILTER_NODE_PORTS:
+      /* node_ports.go ErrReason */
+      g_ptr_array_add (reasons, g_strdup ("node(s) didn't have free ports for the requested pod ports"));
       return;
     case FS_FILTER_NODE_RESOURCES_FIT:
       /* fit.go fitsRequest, in its order: pods, cpu, memory, ephemeral-storage, scalars. */

@@ -387,7 +387,7 @@ fs_pod_is_pending (const FsPod *pod)
 }
 
 static gboolean
-account_pods (FsSnapshot *snapshot, GError **error)
+account_pods (FsSnapshot *snapshot, gboolean *any_ports, GError **error)
 {
   FsNode *nodes = (FsNode *) snapshot->nodes;
   FsPod *pods = (FsPod *) snapshot->pods;
@@ -405,6 +405,7 @@ account_pods (FsSnapshot *snapshot, GError **error)
         continue;
       FsNode *node = &nodes[pod->node_index];
       node->pod_count++;
+      *any_ports = *any_ports || pod->spec->host_ports != NULL;
       snapshot->n_pods_with_anti_affinity += pod->spec->placement->pod_anti_affinity != NULL;
       g_autoptr (GError) local_error = NULL;
       if (!fs_resources_add (&node->requested, &pod->spec->request, &local_error))
@@ -415,6 +416,47 @@ account_pods (FsSnapshot *snapshot, GError **error)
         }
     }
   return TRUE;
+}
+
+/* Each node's host ports in use (pkg/scheduler/framework/types.go NodeInfo.AddPod ->
+ * updateUsedPorts, with pkg/scheduler/util/utils.go GetHostPorts): the ports of every pod
+ * counted on it, each entry with its pod.  Upstream keeps a set, so that removing one of two
+ * pods holding the same port frees it; two bound pods never hold the same one, as the
+ * filter keeps the second off. */
+static void
+account_ports (FsSnapshot *snapshot)
+{
+  FsNode *nodes = (FsNode *) snapshot->nodes;
+  g_autofree guint *counts = NULL;
+  for (guint i = 0; i < snapshot->n_pods; i++)
+    {
+      const FsPod *pod = &snapshot->pods[i];
+      const FsHostPortList *ports = pod->spec->host_ports;
+      if (ports == NULL || pod->node_index < 0 || !fs_pod_counts_on_node (pod))
+        continue;
+      if (counts == NULL)
+        counts = g_new0 (guint, snapshot->n_nodes);
+      counts[pod->node_index] += ports->n;
+    }
+  if (counts == NULL)
+    return;
+  for (guint n = 0; n < snapshot->n_nodes; n++)
+    if (counts[n] > 0)
+      {
+        FsUsedPortList *list = fs_pool_alloc (snapshot->pool, sizeof (FsUsedPortList)
+                                                                  + counts[n] * sizeof (FsUsedPort));
+        nodes[n].used_ports = list;
+      }
+  for (guint i = 0; i < snapshot->n_pods; i++)
+    {
+      const FsPod *pod = &snapshot->pods[i];
+      const FsHostPortList *ports = pod->spec->host_ports;
+      if (ports == NULL || pod->node_index < 0 || !fs_pod_counts_on_node (pod))
+        continue;
+      FsUsedPortList *list = (FsUsedPortList *) nodes[pod->node_index].used_ports;
+      for (guint k = 0; k < ports->n; k++)
+        list->items[list->n++] = (FsUsedPort){ .port = ports->items[k], .pod = pod };
+    }
 }
 
 /* Node names in pods are interned with the nodes' own: equal is usually one pointer. */
@@ -433,6 +475,7 @@ index_nodes (FsSnapshot *snapshot)
     {
       memset (&nodes[i].requested, 0, sizeof nodes[i].requested);
       nodes[i].pod_count = 0;
+      nodes[i].used_ports = NULL;
       g_hash_table_insert (snapshot->node_index, (gpointer) nodes[i].name,
                            GINT_TO_POINTER (i + 1));
     }
@@ -466,8 +509,11 @@ fs_snapshot_builder_finish (FsSnapshotBuilder *builder, GError **error)
   fs_snapshot_builder_free (builder);
 
   index_nodes (snapshot);
-  if (!account_pods (snapshot, error))
+  gboolean any_ports = FALSE;
+  if (!account_pods (snapshot, &any_ports, error))
     return NULL;
+  if (any_ports)
+    account_ports (snapshot);
   return g_steal_pointer (&snapshot);
 }
 

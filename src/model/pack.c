@@ -9,7 +9,8 @@
 FsNodeLoad
 fs_node_load (const FsNode *node)
 {
-  FsNodeLoad load = { .requested = node->requested, .pod_count = node->pod_count };
+  FsNodeLoad load = { .requested = node->requested, .pod_count = node->pod_count,
+                      .used_ports = node->used_ports };
   return load;
 }
 
@@ -298,7 +299,8 @@ fs_pack_needs_pods (const FsSnapshot *snapshot, const FsPodShape *pod)
 {
   const FsPlacement *placement = pod->spec->placement;
   return placement->pod_affinity != NULL || placement->pod_anti_affinity != NULL
-         || placement->spread != NULL || snapshot->n_pods_with_anti_affinity > 0;
+         || placement->spread != NULL || snapshot->n_pods_with_anti_affinity > 0
+         || pod->spec->host_ports != NULL;
 }
 
 void
@@ -532,7 +534,15 @@ void
 fs_pack_base_loads (const FsSnapshot *snapshot, const FsPackOptions *options, FsNodeLoad *loads)
 {
   for (guint i = 0; i < snapshot->n_nodes; i++)
-    loads[i] = options->loads != NULL ? options->loads[i] : fs_node_load (&snapshot->nodes[i]);
+    {
+      loads[i] = options->loads != NULL ? options->loads[i] : fs_node_load (&snapshot->nodes[i]);
+      if (options->exclude != NULL)
+        {
+          /* their host ports go with them */
+          loads[i].released = options->exclude;
+          loads[i].released_data = options->exclude_data;
+        }
+    }
   if (options->exclude == NULL)
     return;
   for (guint p = 0; p < snapshot->n_pods; p++)
@@ -564,12 +574,15 @@ load_with (const FsNodeLoad *load, const FsResources *request, int64_t k)
   return full;
 }
 
-static void
+/* Each node's verdict for one replica and how many it takes by its own filters.  Returns
+ * whether the replicas' host ports held a node to fewer than its resources allow. */
+static gboolean
 base_verdicts (const Packing *packing)
 {
   const FsSnapshot *snapshot = packing->snapshot;
   g_autofree FsNodeLoad *loads = g_new (FsNodeLoad, snapshot->n_nodes + 1);
   fs_pack_base_loads (snapshot, packing->options, loads);
+  gboolean held_by_ports = FALSE;
   for (guint i = 0; i < snapshot->n_nodes; i++)
     {
       FsNodeFit *fit = &packing->nodes[i];
@@ -578,10 +591,21 @@ base_verdicts (const Packing *packing)
         continue;
       const FsResources *request = &packing->pod->spec->request;
       fit->capacity = fs_resources_capacity (&snapshot->nodes[i].allocatable, &loads[i], request);
+      if (fit->capacity > 0 && packing->pod->spec->host_ports != NULL)
+        {
+          /* NodePorts, before NodeResourcesFit: a placed replica holds its host ports, and
+           * each conflicts with itself (HostPortInfo.CheckConflict of the same hostIP,
+           * protocol and port), so the next replica finds none free */
+          held_by_ports = held_by_ports || fit->capacity > 1;
+          fit->capacity = 1;
+          fit->limit.filter = FS_FILTER_NODE_PORTS;
+          continue;
+        }
       /* capacity * request cannot overflow: each product is at most the node's free amount */
       FsNodeLoad full = load_with (&loads[i], request, fit->capacity);
       fs_resources_fit (&snapshot->nodes[i].allocatable, &full, request, &fit->limit);
     }
+  return held_by_ports;
 }
 
 const char *
@@ -595,6 +619,8 @@ fs_pack_limit_name (FsPackLimit limit)
       return "pod affinity";
     case FS_PACK_LIMIT_TOPOLOGY_SPREAD:
       return "topology spread";
+    case FS_PACK_LIMIT_HOST_PORTS:
+      return "host ports (NodePorts)";
     case FS_PACK_LIMIT_RESOURCES:
     default:
       return "resources";
@@ -607,8 +633,8 @@ fs_pack (const FsSnapshot *snapshot, const FsPodShape *pod, const FsPackOptions 
 {
   Packing packing = { snapshot, pod, options, nodes };
   memset (result, 0, sizeof *result);
-  base_verdicts (&packing);
-  result->limited_by = FS_PACK_LIMIT_RESOURCES;
+  gboolean held_by_ports = base_verdicts (&packing);
+  result->limited_by = held_by_ports ? FS_PACK_LIMIT_HOST_PORTS : FS_PACK_LIMIT_RESOURCES;
   const FsPlacement *placement = pod->spec->placement;
   /* a node the skew rejects now may take replicas once other domains caught up */
   g_autofree int64_t *room = g_new (int64_t, snapshot->n_nodes + 1);
@@ -687,10 +713,18 @@ node_shape_name (const FsNode *node)
 
 /* What a new node copied from EXAMPLE carries before any replica: its DaemonSet pods
  * (cluster-autoscaler adds them to node templates). */
+static gboolean
+not_daemon_pod (const FsPod *pod, gpointer unused)
+{
+  return pod->owner == NULL || g_strcmp0 (pod->owner->kind, "DaemonSet") != 0;
+}
+
 static FsNodeLoad
 template_load (const FsSnapshot *snapshot, guint example_index)
 {
-  FsNodeLoad load = { 0 };
+  /* the DaemonSet pods' host ports too, and no other pod's */
+  FsNodeLoad load = { .used_ports = snapshot->nodes[example_index].used_ports,
+                      .released = not_daemon_pod };
   for (guint p = 0; p < snapshot->n_pods; p++)
     {
       const FsPod *pod = &snapshot->pods[p];
@@ -747,6 +781,9 @@ fs_estimate_new_nodes (const FsSnapshot *snapshot, const FsPodShape *pod, int64_
       FsNodeLoad load = template_load (snapshot, i);
       if (fs_fit_node (&fresh, &load, pod, &estimate.verdict))
         estimate.per_node = fs_resources_capacity (&node->allocatable, &load, &pod->spec->request);
+      /* NodePorts: a replica's host ports keep the next one off its node */
+      if (pod->spec->host_ports != NULL)
+        estimate.per_node = MIN (estimate.per_node, 1);
       const FsPodAffinityTermList *anti = pod->spec->placement->pod_anti_affinity;
       for (guint t = 0; anti != NULL && t < anti->n; t++)
         if (fs_selector_matches (anti->items[t].label_selector, pod->labels))

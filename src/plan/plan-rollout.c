@@ -97,6 +97,9 @@ place_new (Planner *planner, RolloutRun *run, int64_t want)
       /* the new replicas repel each other too, which fs_pack cannot see */
       if (planner->self_anti_key != NULL && strcmp (planner->self_anti_key, FS_LABEL_HOSTNAME) == 0)
         room = run->new_on_node[i] > 0 || run->old_on_node[i] > 0 ? 0 : MIN (room, 1);
+      /* and hold their host ports (NodePorts): the old pods still there are in the loads */
+      if (planner->spec.host_ports != NULL && run->new_on_node[i] > 0)
+        room = 0;
       int64_t take = MIN (room, want - placed);
       for (int64_t k = 0; k < take; k++)
         {

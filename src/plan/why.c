@@ -130,6 +130,13 @@ pods_by_node_clear (PodsByNode *index)
   g_free (index->order);
 }
 
+/* The pods taken off the node (their host ports with them). */
+static gboolean
+is_removed (const FsPod *pod, gpointer removed)
+{
+  return g_hash_table_contains (removed, pod);
+}
+
 static gboolean
 victims_on_node (const FsSnapshot *snapshot, const PodsByNode *index, const FsPodShape *pod,
                  guint node_index, FsVerdict *verdict, GPtrArray *lower, GPtrArray *victims)
@@ -144,11 +151,21 @@ victims_on_node (const FsSnapshot *snapshot, const PodsByNode *index, const FsPo
     }
   if (lower->len == 0)
     return FALSE;
+  /* the victims' host ports leave with them (only read when the pod asks for some) */
+  g_autoptr (GHashTable) removed = NULL;
+  if (pod->spec->host_ports != NULL && node->used_ports != NULL)
+    {
+      removed = g_hash_table_new (NULL, NULL);
+      load.released = is_removed;
+      load.released_data = removed;
+    }
   for (guint i = 0; i < lower->len; i++)
     {
       const FsPod *other = lower->pdata[i];
       fs_resources_sub (&load.requested, &other->spec->request, NULL);
       load.pod_count--;
+      if (removed != NULL)
+        g_hash_table_add (removed, (gpointer) other);
     }
   if (!fs_fit_node (node, &load, pod, verdict))
     return FALSE;
@@ -159,10 +176,17 @@ victims_on_node (const FsSnapshot *snapshot, const PodsByNode *index, const FsPo
       FsNodeLoad with = load;
       fs_resources_add (&with.requested, &other->spec->request, NULL);
       with.pod_count++;
+      if (removed != NULL)
+        g_hash_table_remove (removed, other);
       FsVerdict probe;
       if (fs_fit_node (node, &with, pod, &probe))
-        load = with;
-      else if (victims != NULL)
+        {
+          load = with;
+          continue;
+        }
+      if (removed != NULL)
+        g_hash_table_add (removed, (gpointer) other); /* a victim: it stays off */
+      if (victims != NULL)
         g_ptr_array_add (victims, g_strdup_printf ("%s/%s (priority %d)", other->namespace,
                                                    other->name, other->priority));
     }

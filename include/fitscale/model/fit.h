@@ -10,6 +10,7 @@
 #include <glib.h>
 
 #include "fitscale/model/objects.h"
+#include "fitscale/model/ports.h"
 
 G_BEGIN_DECLS
 
@@ -26,6 +27,12 @@ typedef struct {
 typedef struct {
   FsResources requested;      /* sum of effective requests of the pods counted on it */
   int64_t pod_count;
+  /* NodePorts: the host ports in use (a node's FsNode.used_ports, NULL for none), less
+   * those of the pods RELEASED returns TRUE for (taken off the node: a workload's own pods
+   * that its replicas replace, preemption's victims). */
+  const FsUsedPortList *used_ports;
+  FsPodReleased released;
+  gpointer released_data;
 } FsNodeLoad;
 
 /* Filters in kube-scheduler's default order (pkg/scheduler/apis/config/v1/default_plugins.go). */
@@ -35,6 +42,7 @@ typedef enum {
   FS_FILTER_NODE_NAME,
   FS_FILTER_TAINT_TOLERATION,
   FS_FILTER_NODE_AFFINITY,
+  FS_FILTER_NODE_PORTS,
   FS_FILTER_NODE_RESOURCES_FIT,
   FS_FILTER_POD_TOPOLOGY_SPREAD,
   FS_FILTER_INTER_POD_AFFINITY,
@@ -96,8 +104,9 @@ gboolean fs_resources_fit (const FsResources *allocatable, const FsNodeLoad *loa
                            const FsResources *pod_request, FsVerdict *verdict);
 
 /* The filters that depend on the node alone and the pod, in order: NodeUnschedulable,
- * NodeName, TaintToleration, NodeAffinity, NodeResourcesFit.  (PodTopologySpread and
- * InterPodAffinity depend on other pods: see packing.)  TRUE when the pod fits. */
+ * NodeName, TaintToleration, NodeAffinity, NodePorts (the host ports LOAD holds),
+ * NodeResourcesFit.  (PodTopologySpread and InterPodAffinity depend on other pods: see
+ * packing.)  TRUE when the pod fits. */
 gboolean fs_fit_node (const FsNode *node, const FsNodeLoad *load, const FsPodShape *pod,
                       FsVerdict *verdict);
 

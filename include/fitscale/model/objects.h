@@ -177,11 +177,28 @@ typedef struct {
   gboolean preempt_never;                     /* preemptionPolicy: Never */
 } FsPlacement;
 
-/* A pod spec: the effective request, the containers, the placement rules.  Interned. */
+/* A host port a pod holds on its node (v1.ContainerPort with hostPort > 0, of the containers
+ * pkg/scheduler/util GetHostPorts lists): strings as written, NULL when absent (model/ports.h
+ * reads them as 0.0.0.0 and TCP, as HostPortInfo.sanitize does). */
+typedef struct {
+  const char *host_ip;
+  const char *protocol;
+  int32_t port;
+  int32_t unused;               /* zero: interned lists compare by their bytes */
+} FsHostPort;
+
+typedef struct {
+  guint n;
+  FsHostPort items[];
+} FsHostPortList;
+
+/* A pod spec: the effective request, the containers, the placement rules, the host ports.
+ * Interned. */
 typedef struct {
   FsResources request;          /* effective request (resources.h fs_pod_effective_request) */
   const FsContainerSet *containers;
   const FsPlacement *placement;
+  const FsHostPortList *host_ports; /* NodePorts: NULL when the pod asks for none */
 } FsPodSpec;
 
 typedef struct {
@@ -199,6 +216,9 @@ typedef enum {
   FS_NODE_UNSCHEDULABLE = 1 << 2,
 } FsNodeFlags;
 
+/* The host ports in use on a node, each with the pod that holds it (defined below FsPod). */
+typedef struct FsUsedPortList FsUsedPortList;
+
 typedef struct {
   const char *name;
   const FsLabelSet *labels;
@@ -207,9 +227,11 @@ typedef struct {
   FsResources allocatable;
   FsResources capacity;
   /* Derived at build: what bound, non-terminal pods request, and how many there are
-   * (pkg/scheduler/framework/types.go NodeInfo.Requested / len(Pods)). */
+   * (pkg/scheduler/framework/types.go NodeInfo.Requested / len(Pods)), and the host ports
+   * they hold (NodeInfo.UsedPorts; NULL when none). */
   FsResources requested;
   int64_t pod_count;
+  const FsUsedPortList *used_ports;
 } FsNode;
 
 typedef enum {
@@ -245,6 +267,17 @@ typedef struct {
   const char *scheduled_message;  /* PodScheduled=False message, NULL when none */
   const char *nominated_node;     /* status.nominatedNodeName */
 } FsPod;
+
+/* A host port in use on a node and the pod that holds it. */
+typedef struct {
+  FsHostPort port;
+  const FsPod *pod;
+} FsUsedPort;
+
+struct FsUsedPortList {
+  guint n;
+  FsUsedPort items[];
+};
 
 typedef enum {
   FS_WORKLOAD_DEPLOYMENT,

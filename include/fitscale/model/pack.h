@@ -2,7 +2,8 @@
  *
  * For each node: the verdict for one more replica (fit.h filters, in order), and how many
  * replicas the node can take, which is what adding each placed replica's request to the
- * node, one after the other, allows (computed in closed form: O(nodes) per shape).
+ * node, one after the other, allows (computed in closed form: O(nodes) per shape); a
+ * replica with host ports takes them, so a node takes at most one (NodePorts).
  * Required pod anti-affinity and affinity, and topology spread with DoNotSchedule, then
  * constrain the total, as InterPodAffinity and PodTopologySpread would one replica at a
  * time.  The caller owns every array it passes; nothing here allocates per node. */
@@ -26,7 +27,7 @@ typedef struct {
   /* Loads to start from (n_nodes entries); NULL = the snapshot's bound pods. */
   const FsNodeLoad *loads;
   /* Pods not to count (the workload's own old pods when planning a replacement): a pod is
-   * left out when this returns TRUE.  NULL = none. */
+   * left out, its request and its host ports, when this returns TRUE.  NULL = none. */
   gboolean (*exclude) (const FsPod *pod, gpointer user_data);
   gpointer exclude_data;
   /* How many replicas to place; -1 = as many as fit. */
@@ -39,10 +40,11 @@ typedef enum {
   FS_PACK_LIMIT_ANTI_AFFINITY,    /* the replicas' anti-affinity to themselves: one per domain */
   FS_PACK_LIMIT_AFFINITY,         /* the replicas' affinity to themselves: all in one domain */
   FS_PACK_LIMIT_TOPOLOGY_SPREAD,  /* a DoNotSchedule topology spread constraint's maxSkew */
+  FS_PACK_LIMIT_HOST_PORTS,       /* NodePorts: the replicas' host ports, one per node */
 } FsPackLimit;
 
 /* The limit as the answers name it: "resources", "pod anti-affinity", "pod affinity",
- * "topology spread". */
+ * "topology spread", "host ports (NodePorts)". */
 const char *fs_pack_limit_name (FsPackLimit limit);
 
 typedef struct {
@@ -72,17 +74,17 @@ void fs_pack_base_loads (const FsSnapshot *snapshot, const FsPackOptions *option
 const char *fs_pack_self_anti_affinity_key (const FsSnapshot *snapshot, const FsPodShape *pod);
 
 /* Whether packing POD reads other pods (pod affinity, anti-affinity or spread, its own or
- * an existing pod's anti-affinity); when not, capacity is a division per node and resource
- * over the nodes fs_pack_usable_nodes marks. */
+ * an existing pod's anti-affinity, host ports); when not, capacity is a division per node
+ * and resource over the nodes fs_pack_usable_nodes marks. */
 gboolean fs_pack_needs_pods (const FsSnapshot *snapshot, const FsPodShape *pod);
 
 /* USABLE[i] (snapshot->n_nodes entries): whether node i passes every filter that does not
- * depend on the request (NodeUnschedulable, NodeName, TaintToleration, NodeAffinity, and
- * NodeResourcesFit's pod count), with LOADS on it. */
+ * depend on the request (NodeUnschedulable, NodeName, TaintToleration, NodeAffinity,
+ * NodePorts, and NodeResourcesFit's pod count), with LOADS on it. */
 void fs_pack_usable_nodes (const FsSnapshot *snapshot, const FsPodShape *pod, const FsNodeLoad *loads,
                            gboolean *usable);
 
-/* The node's load as the snapshot has it. */
+/* The node's load as the snapshot has it (its requests, pods and host ports in use). */
 FsNodeLoad fs_node_load (const FsNode *node);
 
 G_END_DECLS
