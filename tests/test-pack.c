@@ -304,6 +304,183 @@ test_messages_agree_across_versions (void **state)
                                    "0/1 nodes are available: 1 Insufficient memory."));
 }
 
+/* ---- NodePorts --------------------------------------------------------------------- */
+
+/* A pod of APP in PHASE asking 100m and 256Mi, whose one container has PORTS (a JSON list). */
+#define PORTS_POD(name, node, app, phase, ports, extra)                                      \
+  "{\"kind\":\"Pod\",\"metadata\":{\"name\":\"" name "\",\"namespace\":\"production\","       \
+  "\"labels\":{\"app\":\"" app "\"}},\"spec\":{" node "\"containers\":[{\"name\":\"c\","     \
+  "\"ports\":" ports ",\"resources\":{\"requests\":{\"cpu\":\"100m\",\"memory\":\"256Mi\"}}}]" \
+  extra "},\"status\":{\"phase\":\"" phase "\"}}"
+/* A Deployment of 3 web pods whose template is SPEC (a pod spec's members). */
+#define WEB_DEPLOYMENT(spec)                                                                 \
+  "{\"kind\":\"Deployment\",\"metadata\":{\"name\":\"web\",\"namespace\":\"production\"},"    \
+  "\"spec\":{\"replicas\":3,\"selector\":{\"matchLabels\":{\"app\":\"web\"}},\"template\":"  \
+  "{\"metadata\":{\"labels\":{\"app\":\"web\"}},\"spec\":{" spec "}}}}"
+#define WEB_CONTAINER(ports)                                                                 \
+  "\"containers\":[{\"name\":\"c\",\"ports\":" ports ",\"resources\":{\"requests\":"         \
+  "{\"cpu\":\"100m\",\"memory\":\"256Mi\"}}}]"
+#define HOST_80 "[{\"containerPort\":8080,\"hostPort\":80,\"protocol\":\"TCP\"}]"
+
+static FsShape *
+web_shape (const FsSnapshot *snapshot)
+{
+  FsShapeFlags flags = { .namespace = "production" };
+  g_autoptr (GError) error = NULL;
+  FsShape *web = fs_shape_from_object (snapshot, "deployment/web", &flags, &error);
+  if (web == NULL)
+    fail_msg ("%s", error->message);
+  return web;
+}
+
+static char *
+first_reason (const FsVerdict *verdict)
+{
+  g_autoptr (GPtrArray) reasons = g_ptr_array_new_with_free_func (g_free);
+  fs_verdict_reasons (verdict, reasons);
+  return reasons->len > 0 ? g_strdup (reasons->pdata[0]) : g_strdup ("");
+}
+
+/* Replicas with hostPort 80: each takes the port of its node, so a node with room for forty
+ * takes one; a node whose pod holds TCP 80 takes none, one whose pod holds UDP 80 does. */
+static void
+test_host_ports_one_replica_per_node (void **state)
+{
+  g_autoptr (FsSnapshot) snapshot = test_load_valid_text (
+      NODE ("n1", "zone-a", "") NODE ("n2", "zone-a", "") NODE ("n3", "zone-b", "")
+      PORTS_POD ("ingress", ON ("n1"), "ingress", "Running", "[{\"containerPort\":80,\"hostPort\":80}]", "")
+      PORTS_POD ("dns", ON ("n2"), "dns", "Running",
+                 "[{\"containerPort\":53,\"hostPort\":80,\"protocol\":\"UDP\"}]", "")
+      WEB_DEPLOYMENT (WEB_CONTAINER (HOST_80)));
+  const FsNode *n1 = fs_snapshot_find_node (snapshot, "n1");
+  assert_non_null (n1->used_ports);
+  assert_int_equal (n1->used_ports->n, 1);
+  assert_int_equal (n1->used_ports->items[0].port.port, 80);
+  assert_null (fs_snapshot_find_node (snapshot, "n3")->used_ports);
+  g_autoptr (FsShape) web = web_shape (snapshot);
+  assert_non_null (fs_shape_pod (web)->spec->host_ports);
+  g_autoptr (FsCapacityAnswer) answer = fs_capacity_answer (snapshot, fs_shape_pod (web), 3, NULL);
+  assert_int_equal (answer->nodes[0].verdict.filter, FS_FILTER_NODE_PORTS);
+  assert_int_equal (answer->nodes[0].capacity, 0);
+  g_autofree char *taken = first_reason (&answer->nodes[0].verdict);
+  assert_string_equal (taken, "node(s) didn't have free ports for the requested pod ports");
+  for (guint i = 1; i < 3; i++)
+    {
+      assert_int_equal (answer->nodes[i].verdict.filter, FS_FILTER_PASS);
+      assert_int_equal (answer->nodes[i].capacity, 1); /* resources alone: 40 */
+      assert_int_equal (answer->nodes[i].limit.filter, FS_FILTER_NODE_PORTS);
+    }
+  assert_int_equal (answer->pack.capacity, 2);
+  assert_int_equal (answer->pack.limited_by, FS_PACK_LIMIT_HOST_PORTS);
+  assert_string_equal (fs_pack_limit_name (answer->pack.limited_by), "host ports (NodePorts)");
+  assert_int_equal (answer->pack.pending, 1);
+  /* a new node takes one replica, as the existing ones do */
+  FsNodeShapeEstimate *estimate = &g_array_index (answer->estimates, FsNodeShapeEstimate, 0);
+  assert_int_equal (estimate->per_node, 1);
+  assert_int_equal (estimate->nodes_needed, 1);
+  /* the same shape without its port: 40 per node, limited by resources */
+  g_autoptr (FsSnapshot) portless = test_load_valid_text (
+      NODE ("n1", "zone-a", "") WEB_DEPLOYMENT (WEB_CONTAINER ("[{\"containerPort\":8080}]")));
+  g_autoptr (FsShape) plain = web_shape (portless);
+  assert_null (fs_shape_pod (plain)->spec->host_ports);
+  g_autoptr (FsCapacityAnswer) many = fs_capacity_answer (portless, fs_shape_pod (plain), -1, NULL);
+  assert_int_equal (many->pack.capacity, 40);
+  assert_int_equal (many->pack.limited_by, FS_PACK_LIMIT_RESOURCES);
+}
+
+/* The workload's own pods hold its port on their nodes: more replicas go elsewhere, and the
+ * replicas that replace them (capacity --from, plan) find it free. */
+static void
+test_host_ports_replacing_own_pods (void **state)
+{
+  g_autoptr (FsSnapshot) snapshot = test_load_valid_text (
+      NODE ("n1", "zone-a", "") NODE ("n2", "zone-a", "")
+      PORTS_POD ("web-0", ON ("n1"), "web", "Running", HOST_80, "")
+      WEB_DEPLOYMENT (WEB_CONTAINER (HOST_80)));
+  g_autoptr (FsShape) web = web_shape (snapshot);
+  g_autoptr (FsCapacityAnswer) more = fs_capacity_answer (snapshot, fs_shape_pod (web), -1, NULL);
+  assert_int_equal (more->nodes[0].verdict.filter, FS_FILTER_NODE_PORTS);
+  assert_int_equal (more->pack.capacity, 1);
+  g_autoptr (FsCapacityAnswer) all = fs_capacity_answer (snapshot, fs_shape_pod (web), 3,
+                                                         fs_shape_workload (web));
+  assert_int_equal (all->nodes[0].verdict.filter, FS_FILTER_PASS);
+  assert_int_equal (all->pack.capacity, 2);
+  assert_int_equal (all->pack.pending, 1);
+  /* a Succeeded pod holds nothing */
+  g_autoptr (FsSnapshot) done = test_load_valid_text (
+      NODE ("n1", "zone-a", "") PORTS_POD ("old", ON ("n1"), "web", "Succeeded", HOST_80, "")
+      WEB_DEPLOYMENT (WEB_CONTAINER (HOST_80)));
+  assert_null (done->nodes[0].used_ports);
+}
+
+/* The host ports of a template: hostNetwork gives every port its containerPort as hostPort
+ * (the API server does it for Pods, not for templates), and a sidecar's ports count where a
+ * plain init container's do not. */
+static void
+test_host_ports_of_templates (void **state)
+{
+  g_autoptr (FsSnapshot) host_network = test_load_valid_text (
+      NODE ("n1", "zone-a", "") NODE ("n2", "zone-a", "")
+      WEB_DEPLOYMENT ("\"hostNetwork\":true," WEB_CONTAINER ("[{\"containerPort\":9100}]")));
+  g_autoptr (FsShape) exporter = web_shape (host_network);
+  const FsHostPortList *ports = fs_shape_pod (exporter)->spec->host_ports;
+  assert_non_null (ports);
+  assert_int_equal (ports->n, 1);
+  assert_int_equal (ports->items[0].port, 9100);
+  g_autoptr (FsCapacityAnswer) answer = fs_capacity_answer (host_network, fs_shape_pod (exporter), -1, NULL);
+  assert_int_equal (answer->pack.capacity, 2);
+
+  g_autoptr (FsSnapshot) init = test_load_valid_text (
+      NODE ("n1", "zone-a", "")
+      WEB_DEPLOYMENT ("\"initContainers\":[{\"name\":\"setup\",\"ports\":[{\"containerPort\":7000,"
+                      "\"hostPort\":7000}]},{\"name\":\"proxy\",\"ports\":[{\"containerPort\":8081,"
+                      "\"hostPort\":8081,\"hostIP\":\"10.0.0.1\"}],\"restartPolicy\":\"Always\"}],"
+                      WEB_CONTAINER ("[{\"containerPort\":8080}]")));
+  g_autoptr (FsShape) sidecar = web_shape (init);
+  ports = fs_shape_pod (sidecar)->spec->host_ports;
+  assert_non_null (ports);
+  assert_int_equal (ports->n, 1);
+  assert_int_equal (ports->items[0].port, 8081);
+  assert_string_equal (ports->items[0].host_ip, "10.0.0.1");
+  assert_null (ports->items[0].protocol);
+
+  /* a port no container can hold is an error naming it */
+  test_expect_error (PORTS_POD ("bad", "", "x", "Pending", "[{\"containerPort\":80,\"hostPort\":-1}]", ""),
+                     "hostPort", NULL);
+}
+
+/* why, for a pod whose hostPort is taken on every node: the scheduler's message, and
+ * preemption when the ports' holders have a lower priority. */
+static void
+test_why_host_port_taken (void **state)
+{
+#define INGRESS_CLUSTER(priority)                                                            \
+  NODE ("n1", "zone-a", "") NODE ("n2", "zone-b", "")                                        \
+  PORTS_POD ("ingress-1", ON ("n1"), "ingress", "Running", HOST_80, ",\"priority\":" priority) \
+  PORTS_POD ("ingress-2", ON ("n2"), "ingress", "Running", HOST_80, ",\"priority\":" priority) \
+  PORTS_POD ("web-x", "", "web", "Pending", HOST_80, "")
+  g_autoptr (FsSnapshot) snapshot = test_load_valid_text (INGRESS_CLUSTER ("0"));
+  const FsPod *pod = fs_snapshot_find_pod (snapshot, "production", "web-x");
+  g_autoptr (FsDiagnosis) diagnosis = fs_diagnose (snapshot, pod);
+  assert_false (diagnosis->fits);
+  assert_string_equal (diagnosis->message,
+                       "0/2 nodes are available: 2 node(s) didn't have free ports for the requested "
+                       "pod ports. preemption: 0/2 nodes are available: 2 No preemption victims "
+                       "found for incoming pod.");
+  assert_false (diagnosis->room_in_total);
+  /* lower-priority holders: evicting one frees its port, and the scheduler would */
+  g_autoptr (FsSnapshot) lower = test_load_valid_text (INGRESS_CLUSTER ("-10"));
+  pod = fs_snapshot_find_pod (lower, "production", "web-x");
+  g_autoptr (FsDiagnosis) preempting = fs_diagnose (lower, pod);
+  assert_false (preempting->fits);
+  assert_string_equal (preempting->message, "0/2 nodes are available: 2 node(s) didn't have free "
+                                            "ports for the requested pod ports.");
+  const FsFix *last = &g_array_index (preempting->fixes, FsFix, preempting->fixes->len - 1);
+  assert_int_equal (last->kind, FS_FIX_PREEMPT);
+  assert_string_equal (last->victims->pdata[0], "production/ingress-1 (priority -10)");
+#undef INGRESS_CLUSTER
+}
+
 int
 main (void)
 {
@@ -318,6 +495,10 @@ main (void)
     cmocka_unit_test (test_why_on_the_example),
     cmocka_unit_test (test_preemption_finds_victims),
     cmocka_unit_test (test_messages_agree_across_versions),
+    cmocka_unit_test (test_host_ports_one_replica_per_node),
+    cmocka_unit_test (test_host_ports_replacing_own_pods),
+    cmocka_unit_test (test_host_ports_of_templates),
+    cmocka_unit_test (test_why_host_port_taken),
   };
   return cmocka_run_group_tests_name ("pack", tests, NULL, NULL);
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "fields.h"
+#include "fitscale/model/ports.h"
 
 /* A growable byte string written field by field: appends of a few bytes are inline moves,
  * not library calls (a pod's spec key takes dozens of them). */
@@ -77,6 +78,9 @@ typedef struct {
   gboolean preempt_never;
   FsToleration current_toleration;
   FsContainer current_container;
+  gsize container_first_port;    /* where the current container's ports start in builder->ports */
+  FsContainerPort current_port;
+  gboolean host_network, any_host_port;
   FsResources pod_level, overhead;
   gboolean has_pod_level, has_overhead, has_required_affinity;
   FsRequirement current_requirement;
@@ -135,6 +139,9 @@ struct FsObjectBuilder {
   const FsPodSpec *previous_spec;
   Bytes spec_key;                 /* the pod spec being read, compactly (see spec_key_*) */
   Bytes scratch;                  /* a list being assembled for interning (scratch_zeroed) */
+  Bytes ports;                    /* the FsContainerPort of every container of the object */
+  Bytes host_ports;               /* the FsHostPort fs_pod_host_ports made of them ... */
+  guint n_host_ports;             /* ... and how many */
   GHashTable *pod_specs;          /* interned compact spec -> its FsPodSpec */
   char description[256];
 };

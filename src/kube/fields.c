@@ -183,6 +183,16 @@ container_scalar (FsObjectBuilder *builder, FsField field, const char *key,
       return fs_scalar_resource (builder->pool, &container->requests, key, scalar, error);
     case F_CTR_LIMIT:
       return fs_scalar_resource (builder->pool, &container->limits, key, scalar, error);
+    case F_PORT_HOST_PORT:
+      return fs_scalar_int32 (scalar, 0, &st->current_port.host_port, error);
+    case F_PORT_CONTAINER_PORT:
+      return fs_scalar_int32 (scalar, 0, &st->current_port.container_port, error);
+    case F_PORT_PROTOCOL:
+      st->current_port.protocol = scalar_intern (builder, field, scalar);
+      return TRUE;
+    case F_PORT_HOST_IP:
+      st->current_port.host_ip = scalar_intern (builder, field, scalar);
+      return TRUE;
     case F_POD_REQUEST:
       st->has_pod_level = TRUE;
       return fs_scalar_resource (builder->pool, &st->pod_level, key, scalar, error);
@@ -273,6 +283,8 @@ pod_scalar (FsObjectBuilder *builder, FsField field, const char *key, const FsSc
     case F_PREEMPTION_POLICY:
       st->preempt_never = fs_scalar_equals (scalar, "Never");
       return TRUE;
+    case F_HOST_NETWORK:
+      return fs_scalar_bool (scalar, &st->host_network, error);
     case F_NODE_SELECTOR:
       label_append (builder, builder->node_selector, key, scalar);
       return TRUE;

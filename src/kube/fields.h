@@ -26,8 +26,10 @@ typedef enum {
   F_UNSCHEDULABLE, F_TAINT_KEY, F_TAINT_VALUE, F_TAINT_EFFECT, F_ALLOCATABLE, F_CAPACITY,
   /* pod spec (a Pod's spec, or a workload's spec.template.spec) */
   F_NODE_NAME, F_PRIORITY, F_PRIORITY_CLASS, F_SCHEDULER_NAME, F_PREEMPTION_POLICY,
-  F_NODE_SELECTOR, F_TOL_KEY, F_TOL_OP, F_TOL_VALUE, F_TOL_EFFECT, F_TOL_SECONDS,
-  F_CTR_NAME, F_CTR_RESTART_POLICY, F_CTR_REQUEST, F_CTR_LIMIT, F_POD_REQUEST, F_OVERHEAD,
+  F_HOST_NETWORK, F_NODE_SELECTOR, F_TOL_KEY, F_TOL_OP, F_TOL_VALUE, F_TOL_EFFECT, F_TOL_SECONDS,
+  F_CTR_NAME, F_CTR_RESTART_POLICY, F_CTR_REQUEST, F_CTR_LIMIT,
+  F_PORT_HOST_PORT, F_PORT_CONTAINER_PORT, F_PORT_PROTOCOL, F_PORT_HOST_IP, /* a container port */
+  F_POD_REQUEST, F_OVERHEAD,
   F_REQ_KEY, F_REQ_OP, F_REQ_VALUE,                 /* one selector requirement */
   F_SEL_LABEL,                                      /* a matchLabels entry */
   F_TERM_TOPOLOGY_KEY, F_TERM_NAMESPACE,            /* a pod (anti-)affinity term */
@@ -51,6 +53,7 @@ typedef enum {
   R_OBJECT,          /* a whole object: the document root or one item of a list */
   R_OWNER, R_CONDITION, R_TAINT, R_TOLERATION,
   R_CONTAINER, R_INIT_CONTAINER,
+  R_PORT, R_INIT_PORT,                              /* a container's or init container's port */
   R_REQUIRED_AFFINITY,                              /* nodeAffinity required: present */
   R_NODE_TERM, R_REQ_NODE_EXPR, R_REQ_NODE_FIELD,   /* node selector term and its parts */
   R_AFFINITY_TERM, R_ANTI_AFFINITY_TERM,

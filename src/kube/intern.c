@@ -202,8 +202,8 @@ spec_key_array (Bytes *key, GArray *array)
 }
 
 /* The compact key, into builder->spec_key: the containers, pod-level resources and
- * overhead, and the placement as read (its parts hold interned pointers, so equal
- * placements have equal bytes). */
+ * overhead, the placement as read (its parts hold interned pointers, so equal placements
+ * have equal bytes), and the host ports (made here, into builder->host_ports). */
 static void
 spec_key_build (FsObjectBuilder *builder, gboolean default_requests)
 {
@@ -226,6 +226,20 @@ spec_key_build (FsObjectBuilder *builder, gboolean default_requests)
                           builder->affinity_terms, builder->anti_affinity_terms, builder->spreads };
   for (gsize i = 0; i < G_N_ELEMENTS (placement); i++)
     spec_key_array (key, placement[i]);
+  /* without a hostPort and without hostNetwork, fs_pod_host_ports finds none */
+  builder->n_host_ports = 0;
+  if (st->any_host_port || (st->host_network && builder->ports.len > 0))
+    {
+      guint n_ports = (guint) (builder->ports.len / sizeof (FsContainerPort));
+      Bytes *host_ports = &builder->host_ports;
+      if (host_ports->size < n_ports * sizeof (FsHostPort))
+        bytes_grow (host_ports, n_ports * sizeof (FsHostPort));
+      builder->n_host_ports = fs_pod_host_ports ((const FsContainerPort *) (gpointer) builder->ports.data,
+                                                 n_ports, st->host_network,
+                                                 (FsHostPort *) (gpointer) host_ports->data);
+    }
+  bytes_put (key, &builder->n_host_ports, sizeof builder->n_host_ports);
+  bytes_put (key, builder->host_ports.data, builder->n_host_ports * sizeof (FsHostPort));
 }
 
 static const FsPodSpec *find_pod_spec (FsObjectBuilder *builder, gboolean default_requests,
@@ -283,6 +297,14 @@ find_pod_spec (FsObjectBuilder *builder, gboolean default_requests, GError **err
     return NULL;
   spec.containers = fs_pool_intern_blob (builder->pool, &set, sizeof set);
   spec.placement = placement;
+  if (builder->n_host_ports > 0)
+    {
+      gsize size = sizeof (FsHostPortList) + builder->n_host_ports * sizeof (FsHostPort);
+      FsHostPortList *list = scratch_zeroed (builder, size);
+      list->n = builder->n_host_ports;
+      memcpy (list->items, builder->host_ports.data, builder->n_host_ports * sizeof (FsHostPort));
+      spec.host_ports = fs_pool_intern_blob (builder->pool, list, size);
+    }
   const FsPodSpec *interned = fs_pool_intern_blob (builder->pool, &spec, sizeof spec);
   g_hash_table_insert (builder->pod_specs, (gpointer) key, (gpointer) interned);
   return interned;

@@ -72,6 +72,8 @@ fs_object_builder_free (FsObjectBuilder *builder)
   g_hash_table_unref (builder->label_sets);
   g_free (builder->spec_key.data);
   g_free (builder->scratch.data);
+  g_free (builder->ports.data);
+  g_free (builder->host_ports.data);
   g_free (builder->previous_labels.data);
   g_free (builder->previous_spec_key.data);
   g_hash_table_unref (builder->pod_specs);
@@ -87,6 +89,7 @@ fs_object_begin (FsObjectBuilder *builder, const char *inherited_kind)
   EACH_PTR_ARRAY (builder, TRUNCATE_PTR)
   memset (&builder->st, 0, sizeof builder->st);
   builder->raw_labels.len = 0;
+  builder->ports.len = 0;
   if (inherited_kind != NULL)
     g_strlcpy (builder->st.inherited_kind, inherited_kind, sizeof builder->st.inherited_kind);
 }
@@ -129,6 +132,12 @@ fs_object_record_begin (FsObjectBuilder *builder, FsRecord record)
     case R_CONTAINER:
     case R_INIT_CONTAINER:
       memset (&st->current_container, 0, sizeof st->current_container);
+      st->container_first_port = builder->ports.len;
+      break;
+    case R_PORT:
+    case R_INIT_PORT:
+      memset (&st->current_port, 0, sizeof st->current_port);
+      st->current_port.init = record == R_INIT_PORT;
       break;
     case R_REQUIRED_AFFINITY:
       st->has_required_affinity = TRUE;
@@ -267,7 +276,16 @@ fs_object_record_end (FsObjectBuilder *builder, FsRecord record, GError **error)
       g_array_append_val (builder->containers, st->current_container);
       return TRUE;
     case R_INIT_CONTAINER:
+      /* its restartPolicy may come after its ports */
+      for (gsize at = st->container_first_port; at < builder->ports.len; at += sizeof (FsContainerPort))
+        ((FsContainerPort *) (gpointer) (builder->ports.data + at))->restartable
+            = st->current_container.restartable;
       g_array_append_val (builder->init_containers, st->current_container);
+      return TRUE;
+    case R_PORT:
+    case R_INIT_PORT:
+      st->any_host_port = st->any_host_port || st->current_port.host_port > 0;
+      bytes_put (&builder->ports, &st->current_port, sizeof st->current_port);
       return TRUE;
     case R_NODE_TERM:
       {

@@ -39,6 +39,13 @@ fs_decode_int (const char *text, gsize len, int64_t min, int64_t max, int64_t *o
   gsize at = len > 0 && (text[0] == '-' || text[0] == '+') ? 1 : 0;
   guint64 magnitude = 0;
   gboolean ok = at < len;
+  if (len - at <= 18) /* 18 digits stay under 2^63: no overflow test per digit */
+    for (; at < len; at++)
+      {
+        guint digit = (guint) (guchar) text[at] - '0';
+        ok &= digit <= 9;
+        magnitude = magnitude * 10 + digit;
+      }
   for (; ok && at < len; at++)
     {
       guint digit = (guint) (guchar) text[at] - '0';

@@ -93,6 +93,7 @@ static const PathSpec pod_spec_paths[] = {
   { "priorityClassName", F_PRIORITY_CLASS, 0 },
   { "schedulerName", F_SCHEDULER_NAME, 0 },
   { "preemptionPolicy", F_PREEMPTION_POLICY, 0 },
+  { "hostNetwork", F_HOST_NETWORK, 0 },
   { "nodeSelector.*", F_NODE_SELECTOR, 0 },
   { "tolerations[]", 0, R_TOLERATION },
   { "tolerations[].key", F_TOL_KEY, 0 },
@@ -104,11 +105,19 @@ static const PathSpec pod_spec_paths[] = {
   { "containers[].name", F_CTR_NAME, 0 },
   { "containers[].resources.requests.*", F_CTR_REQUEST, 0 },
   { "containers[].resources.limits.*", F_CTR_LIMIT, 0 },
+  { "containers[].ports[]", 0, R_PORT },
+  { "containers[].ports[].hostPort", F_PORT_HOST_PORT, 0 },
+  { "containers[].ports[].protocol", F_PORT_PROTOCOL, 0 },
+  { "containers[].ports[].hostIP", F_PORT_HOST_IP, 0 },
   { "initContainers[]", 0, R_INIT_CONTAINER },
   { "initContainers[].name", F_CTR_NAME, 0 },
   { "initContainers[].restartPolicy", F_CTR_RESTART_POLICY, 0 },
   { "initContainers[].resources.requests.*", F_CTR_REQUEST, 0 },
   { "initContainers[].resources.limits.*", F_CTR_LIMIT, 0 },
+  { "initContainers[].ports[]", 0, R_INIT_PORT },
+  { "initContainers[].ports[].hostPort", F_PORT_HOST_PORT, 0 },
+  { "initContainers[].ports[].protocol", F_PORT_PROTOCOL, 0 },
+  { "initContainers[].ports[].hostIP", F_PORT_HOST_IP, 0 },
   { "resources.requests.*", F_POD_REQUEST, 0 },
   { "overhead.*", F_OVERHEAD, 0 },
   { "affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution", 0,
@@ -123,6 +132,15 @@ static const PathSpec pod_spec_paths[] = {
   { "topologySpreadConstraints[].nodeAffinityPolicy", F_SPREAD_AFFINITY_POLICY, 0 },
   { "topologySpreadConstraints[].nodeTaintsPolicy", F_SPREAD_TAINTS_POLICY, 0 },
   { "topologySpreadConstraints[].matchLabelKeys[]", F_SPREAD_LABEL_KEY, 0 },
+};
+
+/* Template-only paths: a Pod from the API server has had defaultHostNetworkPorts applied
+ * (every port of a hostNetwork pod has its hostPort), a pod template has not since v1.28, so
+ * only templates need containerPort (model/ports.h fs_pod_host_ports); Pods skip it, which
+ * keeps the ports of 150,000 pods cheap to read. */
+static const PathSpec template_spec_paths[] = {
+  { "containers[].ports[].containerPort", F_PORT_CONTAINER_PORT, 0 },
+  { "initContainers[].ports[].containerPort", F_PORT_CONTAINER_PORT, 0 },
 };
 
 #define NODE_TERMS \
@@ -264,6 +282,8 @@ fs_schema_root (void)
         schema_add (built, "", &object_paths[i]);
       schema_add_pod_spec (built, "spec.");
       schema_add_pod_spec (built, "spec.template.spec.");
+      for (gsize i = 0; i < G_N_ELEMENTS (template_spec_paths); i++)
+        schema_add (built, "spec.template.spec.", &template_spec_paths[i]);
       schema_add_selector (built, "spec.selector", R_SEL_WORKLOAD);
       /* A list's items are objects: "items[]" leads back to the root. */
       schema_child (built, "items", 5)->elem = built;

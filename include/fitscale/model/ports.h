@@ -20,7 +20,8 @@ typedef struct {
   const char *host_ip;
   const char *protocol;
   int32_t host_port;       /* 0 when absent */
-  int32_t container_port;
+  int32_t container_port;  /* 0 when not read: kube/ reads it in templates only, since the
+                            * API server has applied the hostNetwork default to Pods */
   gboolean init;           /* the container is an init container */
   gboolean restartable;    /* ... with restartPolicy: Always (a sidecar) */
 } FsContainerPort;
