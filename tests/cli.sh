@@ -191,6 +191,31 @@ check "plan: no workload" 2 "$bin" plan -q -S "$ex"
 check "plan --help" 0 "$bin" plan --help
 contains "plan --help: the rules" "docs/algorithm.md" out
 
+# ---- NodePorts: hostPort 80 taken on every node (tests/data/hostport.yaml) ----
+hostport="$data/hostport.yaml"
+ports_reason="node(s) didn't have free ports for the requested pod ports"
+check "why: a pod whose hostPort is taken everywhere" 0 "$bin" why -q -S "$hostport" web/edge-6d5f7c9b8-d4
+contains "why: the scheduler's message, with NodePorts' reason" "fitscale: 0/3 nodes are available: 3 $ports_reason. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod." out
+contains "why: the same as the recorded one" "(the same as the scheduler's own message)" out
+lacks "why: no \"will place it\"" "will place it" out
+check "why -o json on the hostPort pod" 0 "$bin" why -q -S "$hostport" web/edge-6d5f7c9b8-d4 -o json
+expect "why -o json: no fit, NodePorts on every node, agrees" ".fits == false and .agrees == true and (.nodes | length) == 3 and (.nodes | all(.fits == false and .reasons == [\"$ports_reason\"])) and .roomInTotal == false"
+check "capacity --from the hostPort workload" 0 "$bin" capacity -q -S "$hostport" --from deployment/edge -n web -o json
+expect "capacity: one per node, limited by host ports" '.capacity == 3 and .limitedBy == "host ports (NodePorts)" and (.nodes | all(.fits == 1))'
+check "capacity --replicas 4: one Pending, one new node for it" 1 "$bin" capacity -q -S "$hostport" --from deployment/edge -n web --replicas 4 -o json
+expect "capacity --replicas 4: a new node takes one" '.placed == 3 and .pending == 1 and .nodesNeeded == [{"shape":"m5.xlarge","existing":3,"perNode":1,"nodes":1}]'
+check "capacity table for the hostPort workload" 0 "$bin" capacity -q -S "$hostport" --from deployment/edge -n web
+contains "capacity table: why not more" "1      $ports_reason" out
+contains "capacity table: the limit" "3 replicas fit in all (limited by host ports (NodePorts))." out
+check "capacity --from a hostNetwork template" 0 "$bin" capacity -q -S "$hostport" --from deployment/exporter -n web -o json
+expect "capacity: its containerPort is its hostPort, one per node" '.capacity == 3 and .limitedBy == "host ports (NodePorts)"'
+check "capacity without the port: resources decide" 0 "$bin" capacity -q -S "$hostport" --request cpu=100m,memory=128Mi -n web -o json
+expect "capacity without the port: 39 + 39 + 38" '.capacity == 116 and .limitedBy == "resources"'
+check "plan: the Pending replica's message" 1 "$bin" plan -q -S "$hostport" deployment/edge -n web -o json
+expect "plan: NodePorts in it" ".hvpaPendingMessage == \"0/3 nodes are available: 3 $ports_reason.\""
+check "simulate: the HPA scales edge up" 0 "$bin" simulate -q --hpa "$data/hostport-hpa.yaml" --trace "$data/trace-spike.csv" -S "$hostport" --startup 0s --duration 30s -o json
+expect "simulate: the new pods find port 80 taken and stay Pending" '[.timeline[] | [.replicas, .ready, .pending]] == [[3,3,0],[6,3,3],[10,3,7]]'
+
 # every real fixture answers both questions
 for fixture in "$fixtures"/*.json "$fixtures"/*.yaml; do
   name=$(basename "$fixture")

@@ -118,6 +118,17 @@ contains "503: Retry-After" "Retry-After: 1" headers
 wait "$slow"
 kill -TERM "$serve_pid"; wait "$serve_pid"
 
+# NodePorts: hostPort 80 taken on every node (tests/data/hostport.yaml)
+start hostport -S "$src/tests/data/hostport.yaml"
+get /v1/why/web/edge-6d5f7c9b8-d4; is "hostport: GET /v1/why" 200
+expect "hostport: why says NodePorts on every node" '.fits == false and .agrees == true and (.nodes | all(.reasons == ["node(s) didn'"'"'t have free ports for the requested pod ports"]))'
+"$bin" why -q -S "$src/tests/data/hostport.yaml" web/edge-6d5f7c9b8-d4 -o json >"$tmp/cli-why-ports.json"
+same_json "hostport: why, the CLI's document" "$tmp/cli-why-ports.json"
+printf '{"namespace": "web", "from": "deployment/edge"}' >"$tmp/edge.json"
+post "hostport: capacity" /v1/capacity "$tmp/edge.json"; is "hostport: POST /v1/capacity" 200
+expect "hostport: one per node, limited by host ports" '.capacity == 3 and .limitedBy == "host ports (NodePorts)"'
+kill -TERM "$serve_pid"; wait "$serve_pid"
+
 # live, on the fake API server, logging what it is asked for
 fake_api fake "$ex"/*.json
 fake_port=$port

@@ -262,7 +262,7 @@ const FsCliCommand fs_cli_capacity = {
   .summary = "how many replicas of a pod shape fit, where, and what is missing",
   .description =
       "Places replicas of one pod shape on the snapshot with kube-scheduler's filters\n"
-      "(NodeUnschedulable, NodeName, TaintToleration, NodeAffinity, NodeResourcesFit,\n"
+      "(NodeUnschedulable, NodeName, TaintToleration, NodeAffinity, NodePorts, NodeResourcesFit,\n"
       "PodTopologySpread, InterPodAffinity), adding each placed replica's request to its node.\n"
       "Prints per node how many fit and why not more, the total, and the free room in total\n"
       "beside the largest free piece on one node.  With --replicas N it says whether all N fit\n"
