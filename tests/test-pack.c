@@ -468,6 +468,11 @@ test_why_host_port_taken (void **state)
                        "pod ports. preemption: 0/2 nodes are available: 2 No preemption victims "
                        "found for incoming pod.");
   assert_false (diagnosis->room_in_total);
+  /* what bounds its replicas: the ports, not the resources */
+  FsPodShape web = { .namespace = pod->namespace, .labels = pod->labels, .spec = pod->spec };
+  g_autoptr (FsCapacityAnswer) none = fs_capacity_answer (snapshot, &web, -1, NULL);
+  assert_int_equal (none->pack.capacity, 0);
+  assert_int_equal (none->pack.limited_by, FS_PACK_LIMIT_HOST_PORTS);
   /* lower-priority holders: evicting one frees its port, and the scheduler would */
   g_autoptr (FsSnapshot) lower = test_load_valid_text (INGRESS_CLUSTER ("-10"));
   pod = fs_snapshot_find_pod (lower, "production", "web-x");

@@ -575,7 +575,8 @@ load_with (const FsNodeLoad *load, const FsResources *request, int64_t k)
 }
 
 /* Each node's verdict for one replica and how many it takes by its own filters.  Returns
- * whether the replicas' host ports held a node to fewer than its resources allow. */
+ * whether host ports held a node to fewer replicas than its resources allow: others' ports
+ * keep it empty, or the replicas' own keep it to one. */
 static gboolean
 base_verdicts (const Packing *packing)
 {
@@ -588,7 +589,10 @@ base_verdicts (const Packing *packing)
       FsNodeFit *fit = &packing->nodes[i];
       memset (fit, 0, sizeof *fit);
       if (!fs_fit_node (&snapshot->nodes[i], &loads[i], packing->pod, &fit->verdict))
-        continue;
+        {
+          held_by_ports = held_by_ports || fit->verdict.filter == FS_FILTER_NODE_PORTS;
+          continue;
+        }
       const FsResources *request = &packing->pod->spec->request;
       fit->capacity = fs_resources_capacity (&snapshot->nodes[i].allocatable, &loads[i], request);
       if (fit->capacity > 0 && packing->pod->spec->host_ports != NULL)

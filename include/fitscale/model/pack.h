@@ -40,7 +40,7 @@ typedef enum {
   FS_PACK_LIMIT_ANTI_AFFINITY,    /* the replicas' anti-affinity to themselves: one per domain */
   FS_PACK_LIMIT_AFFINITY,         /* the replicas' affinity to themselves: all in one domain */
   FS_PACK_LIMIT_TOPOLOGY_SPREAD,  /* a DoNotSchedule topology spread constraint's maxSkew */
-  FS_PACK_LIMIT_HOST_PORTS,       /* NodePorts: the replicas' host ports, one per node */
+  FS_PACK_LIMIT_HOST_PORTS,       /* NodePorts: ports held keep nodes empty, or to one replica */
 } FsPackLimit;
 
 /* The limit as the answers name it: "resources", "pod anti-affinity", "pod affinity",
