@@ -210,7 +210,7 @@ contains "capacity table: the limit" "3 replicas fit in all (limited by host por
 check "capacity --from a hostNetwork template" 0 "$bin" capacity -q -S "$hostport" --from deployment/exporter -n web -o json
 expect "capacity: its containerPort is its hostPort, one per node" '.capacity == 3 and .limitedBy == "host ports (NodePorts)"'
 check "capacity without the port: resources decide" 0 "$bin" capacity -q -S "$hostport" --request cpu=100m,memory=128Mi -n web -o json
-expect "capacity without the port: 39 + 39 + 38" '.capacity == 116 and .limitedBy == "resources"'
+expect "capacity without the port: 37 + 38 + 38" '.capacity == 113 and .limitedBy == "resources"'
 check "plan: the Pending replica's message" 1 "$bin" plan -q -S "$hostport" deployment/edge -n web -o json
 expect "plan: NodePorts in it" ".hvpaPendingMessage == \"0/3 nodes are available: 3 $ports_reason.\""
 check "simulate: the HPA scales edge up" 0 "$bin" simulate -q --hpa "$data/hostport-hpa.yaml" --trace "$data/trace-spike.csv" -S "$hostport" --startup 0s --duration 30s -o json
