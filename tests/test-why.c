@@ -168,6 +168,25 @@ test_diagnosis_names_what_it_does_not_model (void **state)
   assert_string_equal (diagnosis->unmodelled->pdata[0], "pod has unbound immediate PersistentVolumeClaims");
 }
 
+/* NodePorts is modelled (model/ports.c): its reason in a recorded message is not one of the
+ * unmodelled ones, and a pod whose hostPort is taken everywhere gets the recorded verdict
+ * from fitscale too. */
+static void
+test_node_ports_reason_is_modelled (void **state)
+{
+  g_autoptr (GPtrArray) out = g_ptr_array_new_with_free_func (g_free);
+  fs_message_unmodelled_reasons ("0/3 nodes are available: 3 node(s) didn't have free ports for the "
+                                 "requested pod ports. preemption: 0/3 nodes are available: 3 No "
+                                 "preemption victims found for incoming pod.", out);
+  assert_int_equal (out->len, 0);
+  g_autoptr (FsSnapshot) snapshot = test_load_files ("tests/data/hostport.yaml", NULL);
+  const FsPod *pod = fs_snapshot_find_pod (snapshot, "web", "edge-6d5f7c9b8-d4");
+  g_autoptr (FsDiagnosis) diagnosis = fs_diagnose (snapshot, pod);
+  assert_false (diagnosis->fits);
+  assert_true (diagnosis->agrees);
+  assert_int_equal (diagnosis->unmodelled->len, 0);
+}
+
 int
 main (void)
 {
@@ -180,6 +199,7 @@ main (void)
     cmocka_unit_test (test_cordoned_node_of_another_pool_stays_shut),
     cmocka_unit_test (test_unmodelled_reasons_of_recorded_messages),
     cmocka_unit_test (test_diagnosis_names_what_it_does_not_model),
+    cmocka_unit_test (test_node_ports_reason_is_modelled),
   };
   return cmocka_run_group_tests (tests, NULL, NULL);
 }

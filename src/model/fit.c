@@ -708,6 +708,7 @@ fs_fit_reason_is_modelled (const char *reason)
     "node(s) had untolerated taint",
     "node(s) had taint {",
     "node(s) didn't match Pod's node affinity/selector",
+    "node(s) didn't have free ports for the requested pod ports",
     "Too many pods",
     "Insufficient ",
     "node(s) didn't match pod topology spread constraints",
