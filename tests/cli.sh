@@ -237,4 +237,16 @@ lacks "why: nothing to warn of" 'warning:' err
 check "hpa: reads no node, so no warning" 0 "$bin" hpa -q -S "$fixtures/k3s-1node-nodes.json" -S "$ex" production/rag-api-hpa --now 2026-10-09T14:00:00Z
 lacks "hpa: no warning" 'warning:' err
 
+# the scheduler's recorded verdict comes first when fitscale's differs, and no promise then
+check "why: a recorded verdict from a filter not modelled" 0 "$bin" why -q -S "$data/why-unbound-pvc.yaml" data/db-0
+contains "why: the recorded verdict first" 'The scheduler recorded: 0/1 nodes are available: pod has unbound immediate PersistentVolumeClaims.' out
+contains "why: names the reason not modelled" 'the scheduler'"'"'s reasons include "pod has unbound immediate PersistentVolumeClaims", from a filter fitscale does not model' out
+lacks "why: no promise of a placement" 'will place it' out
+check "why -o json: the reasons not modelled" 0 "$bin" why -q -S "$data/why-unbound-pvc.yaml" data/db-0 -o json
+expect "why -o json: unmodelledReasons" '.unmodelledReasons == ["pod has unbound immediate PersistentVolumeClaims"] and .fits == true'
+# a Pending pod with spec.nodeName is bound: it waits for its kubelet
+check "why: a bound Pending pod" 0 "$bin" why -q -S "$fixtures/kind-pods-kube-system-pending-taint.json" kube-system/coredns-74ff55c5b-cpfqs
+contains "why: says where it is bound" 'It is bound to node kind-control-plane: the scheduler has placed it' out
+lacks "why: no scheduling answer for it" 'will place it' out
+
 tap_end

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "fitscale/plan/completeness.h"
 #include "fitscale/model/error.h"
 #include "fitscale/model/selector.h"
 #include "fitscale/plan/why.h"
@@ -71,6 +72,33 @@ short_text (const FsSnapshot *snapshot, guint node_index, const FsResources *req
   return g_string_free (text, FALSE);
 }
 
+/* The scheduler's recorded verdict, first, when fitscale's differs, and why it may: a filter
+ * fitscale does not model, a snapshot that lacks part of the cluster, or a cluster that
+ * changed since the message was written. */
+static void
+print_disagreement (const FsSnapshot *snapshot, const FsDiagnosis *diagnosis)
+{
+  printf ("\nThe scheduler recorded: %s\n", diagnosis->recorded);
+  printf ("fitscale's verdict differs");
+  const char *sep = ": ";
+  if (diagnosis->unmodelled->len > 0)
+    {
+      g_ptr_array_add (diagnosis->unmodelled, NULL);
+      g_autofree char *reasons = g_strjoinv ("\", \"", (char **) diagnosis->unmodelled->pdata);
+      g_ptr_array_remove_index (diagnosis->unmodelled, diagnosis->unmodelled->len - 1);
+      printf ("%sthe scheduler's reasons include \"%s\", from %s fitscale does not model "
+              "(docs/filters.md)", sep, reasons, diagnosis->unmodelled->len == 1 ? "a filter" : "filters");
+      sep = "; ";
+    }
+  g_autoptr (GArray) warnings = fs_snapshot_warnings (snapshot, FS_NEEDS_NODES | FS_NEEDS_NODE_USAGE);
+  if (warnings->len > 0)
+    {
+      printf ("%sthe snapshot lacks part of the cluster (the warnings above)", sep);
+      sep = "; ";
+    }
+  printf ("%sor the cluster changed since the message was recorded.\n", sep);
+}
+
 static void
 print_diagnosis (const FsSnapshot *snapshot, const FsDiagnosis *diagnosis, guint similar,
                  gboolean wide)
@@ -88,22 +116,33 @@ print_diagnosis (const FsSnapshot *snapshot, const FsDiagnosis *diagnosis, guint
   if (similar > 0 && pod->owner != NULL)
     printf ("%u more Pending pod%s of %s %s ask%s the same.\n", similar, similar == 1 ? "" : "s",
             pod->owner->kind, pod->owner->name, similar == 1 ? "s" : "");
+  if (pod->node_name != NULL)
+    {
+      /* kubectl's Pending with spec.nodeName set: scheduled; its kubelet has yet to run it */
+      printf ("\nIt is bound to node %s: the scheduler has placed it%s. It waits for that node's kubelet "
+              "(admission, image pulls, volume mounts), not for the scheduler.\n",
+              pod->node_name, pod->node_index < 0 ? " (a node this snapshot does not hold)" : "");
+      return;
+    }
+  if (diagnosis->recorded != NULL && !diagnosis->agrees)
+    print_disagreement (snapshot, diagnosis);
   if (diagnosis->fits)
     {
       guint passing = 0;
       for (guint i = 0; i < diagnosis->n_nodes; i++)
         passing += diagnosis->nodes[i].verdict.filter == FS_FILTER_PASS;
-      printf ("\nIt fits on %u node%s now: the scheduler will place it on its next attempt "
-              "(or nominated pods of higher priority hold the room).\n", passing,
-              passing == 1 ? "" : "s");
+      if (diagnosis->recorded != NULL && !diagnosis->agrees)
+        printf ("\nfitscale finds room on %u node%s, against the scheduler's verdict above: expect the pod "
+                "to stay Pending until what it names is resolved.\n", passing, passing == 1 ? "" : "s");
+      else
+        printf ("\nIt fits on %u node%s now: the scheduler will place it on its next attempt "
+                "(or nominated pods of higher priority hold the room).\n", passing,
+                passing == 1 ? "" : "s");
       return;
     }
   printf ("\nfitscale: %s\n", diagnosis->message);
-  if (diagnosis->recorded != NULL)
-    printf ("recorded: %s\n          %s\n", diagnosis->recorded,
-            diagnosis->agrees ? "(the same as the scheduler's own message)"
-                              : "(differs: the cluster changed since, or the scheduler weighed "
-                                "something this snapshot does not hold)");
+  if (diagnosis->recorded != NULL && diagnosis->agrees)
+    printf ("recorded: %s\n          (the same as the scheduler's own message)\n", diagnosis->recorded);
   printf ("\n");
   static const char *const headers[] = { "NODE", "FIRST FAILING FILTER", "SHORT" };
   g_autoptr (FsTable) table = fs_table_new (3, headers);

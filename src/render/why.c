@@ -107,6 +107,11 @@ fs_render_diagnosis (FsEmitter *emitter, const FsSnapshot *snapshot, const FsDia
   fs_emit_key (emitter, "agrees");
   diagnosis->recorded != NULL && diagnosis->message != NULL ? fs_emit_bool (emitter, diagnosis->agrees)
                                                             : fs_emit_null (emitter);
+  fs_emit_key (emitter, "unmodelledReasons"); /* of the recorded message: docs/filters.md */
+  fs_emit_list_open (emitter);
+  for (guint i = 0; i < diagnosis->unmodelled->len; i++)
+    fs_emit_string (emitter, diagnosis->unmodelled->pdata[i]);
+  fs_emit_list_close (emitter);
   fs_emit_key (emitter, "effectiveRequest");
   fs_emit_resources (emitter, &pod->spec->request, FALSE);
   fs_emit_key (emitter, "nodes");
