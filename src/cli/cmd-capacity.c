@@ -99,161 +99,14 @@ run_vary (const FsSnapshot *snapshot, const FsShape *shape, const CapacityOption
       || !fs_capacity_frontier (snapshot, fs_shape_pod (shape), fs_shape_workload (shape), name,
                                 from, to, step, points, error))
     return FS_EXIT_ERROR;
-  char text[32];
   if (format == FS_OUTPUT_JSON || format == FS_OUTPUT_YAML)
     {
       g_autoptr (FsEmitter) emitter = fs_emitter_new (format, stdout);
-      fs_emit_map_open (emitter);
-      fs_emit_key (emitter, "shape");
-      fs_emit_string (emitter, fs_shape_describe (shape));
-      fs_emit_key (emitter, "resource");
-      fs_emit_string (emitter, name);
-      fs_emit_key (emitter, "frontier");
-      fs_emit_list_open (emitter);
-      for (guint i = 0; i < points->len; i++)
-        {
-          const FsFrontierPoint *point = &g_array_index (points, FsFrontierPoint, i);
-          fs_emit_map_open (emitter);
-          fs_emit_key (emitter, "request");
-          fs_emit_string (emitter, fs_format_amount (name, point->amount, text));
-          fs_emit_key (emitter, "replicas");
-          fs_emit_int (emitter, point->capacity);
-          fs_emit_map_close (emitter);
-        }
-      fs_emit_list_close (emitter);
-      fs_emit_map_close (emitter);
-      return FS_EXIT_OK;
+      fs_render_capacity_frontier (emitter, shape, name, points);
     }
-  g_autofree char *header = g_ascii_strup (name, -1);
-  const char *headers[] = { header, "REPLICAS THAT FIT" };
-  g_autoptr (FsTable) table = fs_table_new (2, headers);
-  for (guint i = 0; i < points->len; i++)
-    {
-      const FsFrontierPoint *point = &g_array_index (points, FsFrontierPoint, i);
-      g_autofree char *count = g_strdup_printf ("%" G_GINT64_FORMAT, point->capacity);
-      const char *cells[] = { fs_format_amount (name, point->amount, text), count };
-      fs_table_add_row (table, cells);
-    }
-  fs_table_print (table, stdout);
+  else
+    fs_render_capacity_frontier_table (stdout, name, points);
   return FS_EXIT_OK;
-}
-
-/* ---- the answer --------------------------------------------------------------------- */
-
-static char *
-reasons_text (const FsVerdict *verdict)
-{
-  g_autoptr (GPtrArray) reasons = g_ptr_array_new_with_free_func (g_free);
-  fs_verdict_reasons (verdict, reasons);
-  g_ptr_array_add (reasons, NULL);
-  return g_strjoinv (", ", (char **) reasons->pdata);
-}
-
-static char *
-human_amount (const char *name, int64_t amount)
-{
-  char text[32];
-  return g_strdup (fs_resource_kind (name) == FS_RES_KIND_MEMORY ? fs_format_bytes_for_people (amount, text)
-                                                                  : fs_format_amount (name, amount, text));
-}
-
-static void
-print_fragmentation (const FsPodShape *pod, const FsCapacityAnswer *answer)
-{
-  const FsResources *request = &pod->spec->request;
-  struct { const char *name; int64_t want, total, largest; } rows[] = {
-    { "cpu", request->cpu_milli, answer->free_total.cpu_milli, answer->largest_free.cpu_milli },
-    { "memory", request->memory_bytes, answer->free_total.memory_bytes,
-      answer->largest_free.memory_bytes },
-  };
-  printf ("\nFree on the %u node%s this shape may use:\n", answer->eligible_nodes,
-          answer->eligible_nodes == 1 ? "" : "s");
-  for (gsize i = 0; i < G_N_ELEMENTS (rows); i++)
-    {
-      if (rows[i].want <= 0)
-        continue;
-      g_autofree char *total = human_amount (rows[i].name, rows[i].total);
-      g_autofree char *largest = human_amount (rows[i].name, rows[i].largest);
-      g_autofree char *want = human_amount (rows[i].name, rows[i].want);
-      const char *verdict = rows[i].largest >= rows[i].want ? ""
-                            : rows[i].total >= rows[i].want
-                                ? "  <- room in total, not in one piece"
-                                : "  <- not enough in total";
-      printf ("  %-7s %s in total, %s at most on one node; one replica asks %s%s\n",
-              rows[i].name, total, largest, want, verdict);
-    }
-}
-
-static void
-print_answer (gboolean wide, const FsSnapshot *snapshot, const FsShape *shape,
-              const FsCapacityAnswer *answer, int64_t replicas)
-{
-  const FsPodShape *pod = fs_shape_pod (shape);
-  g_autofree char *request = NULL;
-  {
-    GString *text = g_string_new (NULL);
-    char amount[32];
-    if (pod->spec->request.cpu_milli > 0)
-      g_string_append_printf (text, "cpu=%s", fs_format_amount ("cpu", pod->spec->request.cpu_milli, amount));
-    if (pod->spec->request.memory_bytes > 0)
-      g_string_append_printf (text, "%smemory=%s", text->len ? "," : "",
-                              fs_format_amount ("memory", pod->spec->request.memory_bytes, amount));
-    for (guint i = 0; i < pod->spec->request.n_extended; i++)
-      g_string_append_printf (text, "%s%s=%" G_GINT64_FORMAT, text->len ? "," : "",
-                              pod->spec->request.extended[i].name, pod->spec->request.extended[i].value);
-    request = g_string_free (text, FALSE);
-  }
-  printf ("Shape: %s (namespace %s), effective request %s\n", fs_shape_describe (shape),
-          pod->namespace, request[0] ? request : "nothing");
-  guint replaced = fs_capacity_replaced_pods (snapshot, fs_shape_workload (shape));
-  if (replaced > 0)
-    printf ("The workload's %u existing pod%s on nodes %s not counted: the replicas replace them.\n",
-            replaced, replaced == 1 ? "" : "s", replaced == 1 ? "is" : "are");
-  printf ("\n");
-  static const char *const headers[] = { "NODE", "FITS", "PLACED", "WHY NOT MORE" };
-  g_autoptr (FsTable) table = fs_table_new (replicas >= 0 ? 4 : 3, replicas >= 0 ? headers
-                                            : (const char *const[]){ "NODE", "FITS", "WHY NOT MORE" });
-  for (guint i = 0; i < answer->n_nodes; i++)
-    {
-      const FsNodeFit *fit = &answer->nodes[i];
-      g_autofree char *fits = g_strdup_printf ("%" G_GINT64_FORMAT, fit->capacity);
-      g_autofree char *placed = g_strdup_printf ("%" G_GINT64_FORMAT, fit->placed);
-      g_autofree char *why = fit->verdict.filter != FS_FILTER_PASS ? reasons_text (&fit->verdict)
-                             : fit->capacity > 0 ? reasons_text (&fit->limit)
-                                                 : g_strdup ("");
-      if (!wide && fit->capacity == 0 && fit->verdict.filter != FS_FILTER_PASS
-          && fit->verdict.filter != FS_FILTER_NODE_RESOURCES_FIT && answer->n_nodes > 20)
-        continue; /* long lists: show the nodes that matter; -o wide shows all */
-      const char *with_placed[] = { snapshot->nodes[i].name, fits, placed, why[0] ? why : "-" };
-      const char *without[] = { snapshot->nodes[i].name, fits, why[0] ? why : "-" };
-      fs_table_add_row (table, replicas >= 0 ? with_placed : without);
-    }
-  fs_table_print (table, stdout);
-  printf ("\n%" G_GINT64_FORMAT " replica%s fit%s in all (limited by %s).\n", answer->pack.capacity,
-          answer->pack.capacity == 1 ? "" : "s", answer->pack.capacity == 1 ? "s" : "",
-          fs_pack_limit_name (answer->pack.limited_by));
-  print_fragmentation (pod, answer);
-  if (replicas < 0)
-    return;
-  printf ("\n--replicas %" G_GINT64_FORMAT ": %s; %" G_GINT64_FORMAT " placed, %" G_GINT64_FORMAT
-          " would stay Pending.\n", replicas, answer->pack.pending == 0 ? "all fit" : "they do not all fit",
-          answer->pack.placed, answer->pack.pending);
-  if (answer->pack.pending == 0)
-    return;
-  printf ("New nodes that would hold them (cluster-autoscaler's estimate, per existing node shape):\n");
-  for (guint i = 0; i < answer->estimates->len; i++)
-    {
-      const FsNodeShapeEstimate *estimate = &g_array_index (answer->estimates, FsNodeShapeEstimate, i);
-      if (estimate->per_node > 0)
-        printf ("  %" G_GINT64_FORMAT " x %s (%" G_GINT64_FORMAT " replica%s per node; %u such node%s now)\n",
-                estimate->nodes_needed, estimate->shape, estimate->per_node,
-                estimate->per_node == 1 ? "" : "s", estimate->existing, estimate->existing == 1 ? "" : "s");
-      else
-        {
-          g_autofree char *why = reasons_text (&estimate->verdict);
-          printf ("  %s: cannot hold one (%s)\n", estimate->shape, why[0] ? why : "no room");
-        }
-    }
 }
 
 const FsCliCommand fs_cli_capacity = {
@@ -330,7 +183,7 @@ fs_cmd_capacity (int argc, char **argv)
           fs_render_capacity (emitter, snapshot, shape, answer, options.replicas);
         }
       else
-        print_answer (format == FS_OUTPUT_WIDE, snapshot, shape, answer, options.replicas);
+        fs_render_capacity_table (stdout, format == FS_OUTPUT_WIDE, snapshot, shape, answer, options.replicas);
       if (options.replicas >= 0 && answer->pack.pending > 0)
         status = FS_EXIT_VERDICT;
     }

@@ -6,59 +6,7 @@
 
 #include "commands.h"
 #include "fitscale/model/quantity.h"
-
-typedef struct {
-  const char *input;
-  char *canonical;
-  gboolean value_fits, milli_fits;
-  int64_t value, milli_value;
-} QuantityRow;
-
-static void
-row_clear (QuantityRow *row)
-{
-  g_free (row->canonical);
-}
-
-static void
-emit_rows (FsOutputFormat format, const QuantityRow *rows, guint n_rows)
-{
-  g_autoptr (FsEmitter) emitter = fs_emitter_new (format, stdout);
-  fs_emit_list_open (emitter);
-  for (guint i = 0; i < n_rows; i++)
-    {
-      fs_emit_map_open (emitter);
-      fs_emit_key (emitter, "input");
-      fs_emit_string (emitter, rows[i].input);
-      fs_emit_key (emitter, "canonical");
-      fs_emit_string (emitter, rows[i].canonical);
-      fs_emit_key (emitter, "value");
-      rows[i].value_fits ? fs_emit_int (emitter, rows[i].value) : fs_emit_null (emitter);
-      fs_emit_key (emitter, "milliValue");
-      rows[i].milli_fits ? fs_emit_int (emitter, rows[i].milli_value) : fs_emit_null (emitter);
-      fs_emit_map_close (emitter);
-    }
-  fs_emit_list_close (emitter);
-}
-
-static void
-print_table (const QuantityRow *rows, guint n_rows)
-{
-  static const char *const headers[] = { "INPUT", "CANONICAL", "VALUE", "MILLIVALUE" };
-  g_autoptr (FsTable) table = fs_table_new (4, headers);
-  for (guint i = 0; i < n_rows; i++)
-    {
-      g_autofree char *value = rows[i].value_fits
-                                   ? g_strdup_printf ("%" G_GINT64_FORMAT, rows[i].value)
-                                   : g_strdup ("(beyond int64)");
-      g_autofree char *milli = rows[i].milli_fits
-                                   ? g_strdup_printf ("%" G_GINT64_FORMAT, rows[i].milli_value)
-                                   : g_strdup ("(beyond int64)");
-      const char *cells[] = { rows[i].input, rows[i].canonical, value, milli };
-      fs_table_add_row (table, cells);
-    }
-  fs_table_print (table, stdout);
-}
+#include "fitscale/render/quantity.h"
 
 const FsCliCommand fs_cli_quantity = {
   .name = "quantity",
@@ -84,8 +32,8 @@ fs_cmd_quantity (int argc, char **argv)
   int status = FS_EXIT_OK;
   FsOutputFormat format;
   g_autoptr (GError) error = NULL;
-  g_autoptr (GArray) rows = g_array_new (FALSE, TRUE, sizeof (QuantityRow));
-  g_array_set_clear_func (rows, (GDestroyNotify) row_clear);
+  g_autoptr (GArray) rows = g_array_new (FALSE, TRUE, sizeof (FsQuantityRow));
+  g_array_set_clear_func (rows, (GDestroyNotify) fs_render_quantity_row_clear);
   if (!g_option_context_parse (context, &argc, &argv, &error)
       || !fs_output_parse (options.output, &format, &error))
     status = FS_EXIT_ERROR;
@@ -99,15 +47,18 @@ fs_cmd_quantity (int argc, char **argv)
           status = FS_EXIT_ERROR;
           break;
         }
-      QuantityRow row = { .input = argv[i], .canonical = fs_quantity_to_string (quantity) };
+      FsQuantityRow row = { .input = argv[i], .canonical = fs_quantity_to_string (quantity) };
       row.value_fits = fs_quantity_value (quantity, &row.value);
       row.milli_fits = fs_quantity_milli_value (quantity, &row.milli_value);
       g_array_append_val (rows, row);
     }
   if (status == FS_EXIT_OK && (format == FS_OUTPUT_JSON || format == FS_OUTPUT_YAML))
-    emit_rows (format, (const QuantityRow *) (gpointer) rows->data, rows->len);
+    {
+      g_autoptr (FsEmitter) emitter = fs_emitter_new (format, stdout);
+      fs_render_quantities (emitter, (const FsQuantityRow *) (gpointer) rows->data, rows->len);
+    }
   else if (status == FS_EXIT_OK)
-    print_table ((const QuantityRow *) (gpointer) rows->data, rows->len);
+    fs_render_quantities_table (stdout, (const FsQuantityRow *) (gpointer) rows->data, rows->len);
   else
     fs_cli_fail (fs_cli_quantity.name, error);
   fs_cli_common_clear (&options);

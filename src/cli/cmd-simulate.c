@@ -10,6 +10,7 @@
 #include "fitscale/kube/hpaspec.h"
 #include "fitscale/plan/simulate.h"
 #include "fitscale/model/timeutil.h"
+#include "fitscale/render/simulate.h"
 
 typedef struct {
   FsCommonOptions common;
@@ -66,130 +67,6 @@ load_hpa (const char *path, FsHpaSpec *spec, GError **error)
   g_set_error (error, FS_ERROR, FS_ERROR_INVALID, "%s: holds no HorizontalPodAutoscaler", path);
   fs_snapshot_unref (snapshot);
   return NULL;
-}
-
-/* ---- output ------------------------------------------------------------------------- */
-
-static void
-emit_timeline (FsOutputFormat format, GArray *timeline)
-{
-  g_autoptr (FsEmitter) emitter = fs_emitter_new (format, stdout);
-  fs_emit_map_open (emitter);
-  fs_emit_key (emitter, "timeline");
-  fs_emit_list_open (emitter);
-  for (guint i = 0; i < timeline->len; i++)
-    {
-      const FsSimulateStep *step = &g_array_index (timeline, FsSimulateStep, i);
-      fs_emit_map_open (emitter);
-      fs_emit_key (emitter, "t");
-      fs_emit_int (emitter, step->t_s);
-      fs_emit_key (emitter, "value");
-      fs_emit_decimal (emitter, step->value, 2);
-      fs_emit_key (emitter, "replicas");
-      fs_emit_int (emitter, step->replicas);
-      fs_emit_key (emitter, "ready");
-      fs_emit_int (emitter, step->ready);
-      fs_emit_key (emitter, "starting");
-      fs_emit_int (emitter, step->starting);
-      fs_emit_key (emitter, "pending");
-      fs_emit_int (emitter, step->pending);
-      fs_emit_key (emitter, "utilization");
-      step->utilization >= 0 ? fs_emit_int (emitter, step->utilization) : fs_emit_null (emitter);
-      fs_emit_key (emitter, "recommendation");
-      fs_emit_int (emitter, step->recommendation);
-      fs_emit_key (emitter, "stabilized");
-      fs_emit_int (emitter, step->stabilized);
-      fs_emit_key (emitter, "limit");
-      fs_emit_int (emitter, step->desired);
-      fs_emit_key (emitter, "desired");
-      fs_emit_int (emitter, step->desired);
-      fs_emit_key (emitter, "reason");
-      fs_emit_string (emitter, step->reason);
-      fs_emit_map_close (emitter);
-    }
-  fs_emit_list_close (emitter);
-  fs_emit_map_close (emitter);
-}
-
-static void
-print_csv (GArray *timeline)
-{
-  printf ("t,value,replicas,ready,starting,pending,utilization,recommendation,stabilized,desired,reason\n");
-  for (guint i = 0; i < timeline->len; i++)
-    {
-      const FsSimulateStep *s = &g_array_index (timeline, FsSimulateStep, i);
-      printf ("%" G_GINT64_FORMAT ",%.2f,%d,%d,%d,%d,%d,%d,%d,%d,%s\n", s->t_s, s->value, s->replicas,
-              s->ready, s->starting, s->pending, s->utilization, s->recommendation, s->stabilized,
-              s->desired, s->reason != NULL ? s->reason : "");
-    }
-}
-
-/* Replicas (#) and the ready pods' utilization (*) over time, one column per sync. */
-static void
-print_chart (GArray *timeline)
-{
-  enum { HEIGHT = 10, WIDTH = 100 };
-  guint columns = MIN (timeline->len, WIDTH);
-  guint per_column = (timeline->len + columns - 1) / MAX (columns, 1);
-  int32_t max_replicas = 1, max_utilization = 1;
-  for (guint i = 0; i < timeline->len; i++)
-    {
-      const FsSimulateStep *s = &g_array_index (timeline, FsSimulateStep, i);
-      max_replicas = MAX (max_replicas, MAX (s->replicas, s->desired));
-      max_utilization = MAX (max_utilization, s->utilization);
-    }
-  printf ("\nreplicas (#, up to %d) and utilization (*, up to %d%%), one column per %u sync%s\n",
-          max_replicas, max_utilization, per_column, per_column == 1 ? "" : "s");
-  for (int row = HEIGHT; row >= 1; row--)
-    {
-      putchar ('|');
-      for (guint c = 0; c < columns; c++)
-        {
-          const FsSimulateStep *s = &g_array_index (timeline, FsSimulateStep, MIN (c * per_column, timeline->len - 1));
-          int bar = (int) ((s->desired * HEIGHT + max_replicas - 1) / max_replicas);
-          int dot = s->utilization >= 0 ? (s->utilization * HEIGHT + max_utilization / 2) / max_utilization : -1;
-          putchar (dot == row ? '*' : bar >= row ? '#' : ' ');
-        }
-      putchar ('\n');
-    }
-  putchar ('+');
-  for (guint c = 0; c < columns; c++)
-    putchar ('-');
-  printf ("\n t = %" G_GINT64_FORMAT " s ... %" G_GINT64_FORMAT " s\n",
-          g_array_index (timeline, FsSimulateStep, 0).t_s,
-          g_array_index (timeline, FsSimulateStep, timeline->len - 1).t_s);
-}
-
-static void
-print_table (GArray *timeline)
-{
-  static const char *const headers[] = { "T", "VALUE", "REPLICAS", "READY", "STARTING", "PENDING",
-                                         "UTIL", "RECOMMEND", "STABILIZED", "DESIRED", "REASON" };
-  g_autoptr (FsTable) table = fs_table_new (11, headers);
-  for (guint i = 0; i < timeline->len; i++)
-    {
-      const FsSimulateStep *s = &g_array_index (timeline, FsSimulateStep, i);
-      const FsSimulateStep *prev = i > 0 ? &g_array_index (timeline, FsSimulateStep, i - 1) : NULL;
-      /* rows where nothing changes are folded, as a person reads a timeline */
-      if (prev != NULL && i + 1 < timeline->len && prev->value == s->value
-          && prev->replicas == s->replicas && prev->desired == s->desired && prev->ready == s->ready
-          && prev->pending == s->pending && prev->recommendation == s->recommendation)
-        continue;
-      g_autofree char *t = g_strdup_printf ("%" G_GINT64_FORMAT, s->t_s);
-      g_autofree char *value = g_strdup_printf ("%.1f", s->value);
-      char *cells[8];
-      int32_t numbers[] = { s->replicas, s->ready, s->starting, s->pending, s->utilization,
-                            s->recommendation, s->stabilized, s->desired };
-      for (guint k = 0; k < G_N_ELEMENTS (numbers); k++)
-        cells[k] = numbers[k] < 0 ? g_strdup ("-") : g_strdup_printf ("%d", numbers[k]);
-      const char *row[] = { t, value, cells[0], cells[1], cells[2], cells[3], cells[4], cells[5],
-                            cells[6], cells[7], s->reason != NULL ? s->reason : "" };
-      fs_table_add_row (table, row);
-      for (guint k = 0; k < G_N_ELEMENTS (numbers); k++)
-        g_free (cells[k]);
-    }
-  fs_table_print (table, stdout);
-  print_chart (timeline);
 }
 
 const FsCliCommand fs_cli_simulate = {
@@ -279,11 +156,14 @@ fs_cmd_simulate (int argc, char **argv)
       if (!fs_simulate (&hpa, &trace, &sim, timeline, &error))
         status = FS_EXIT_ERROR;
       else if (csv)
-        print_csv (timeline);
+        fs_render_simulate_csv (stdout, timeline);
       else if (format == FS_OUTPUT_JSON || format == FS_OUTPUT_YAML)
-        emit_timeline (format, timeline);
+        {
+          g_autoptr (FsEmitter) emitter = fs_emitter_new (format, stdout);
+          fs_render_simulate (emitter, timeline);
+        }
       else
-        print_table (timeline);
+        fs_render_simulate_table (stdout, timeline);
     }
   if (error != NULL)
     status = fs_cli_fail (fs_cli_simulate.name, error);

@@ -1,0 +1,235 @@
+/* fitscale — the answer of `fitscale nodes` (see include/fitscale/render/nodes.h). */
+#include "config.h"
+
+#include <stdio.h>
+
+#include "fitscale/model/names.h"
+#include "fitscale/render/nodes.h"
+
+static const char *
+instance_type (const FsNode *node)
+{
+  const char *type = fs_labels_get (node->labels, "node.kubernetes.io/instance-type");
+  return type != NULL ? type : fs_labels_get (node->labels, "beta.kubernetes.io/instance-type");
+}
+
+static const char *
+zone (const FsNode *node)
+{
+  const char *name = fs_labels_get (node->labels, "topology.kubernetes.io/zone");
+  return name != NULL ? name : fs_labels_get (node->labels, "failure-domain.beta.kubernetes.io/zone");
+}
+
+static const char *
+effect_name (FsTaintEffect effect)
+{
+  switch (effect)
+    {
+    case FS_EFFECT_NO_SCHEDULE:
+      return "NoSchedule";
+    case FS_EFFECT_PREFER_NO_SCHEDULE:
+      return "PreferNoSchedule";
+    case FS_EFFECT_NO_EXECUTE:
+      return "NoExecute";
+    case FS_EFFECT_ALL:
+    default:
+      return "";
+    }
+}
+
+static const char *
+node_status (const FsNode *node)
+{
+  gboolean ready = node->flags & FS_NODE_READY;
+  gboolean known = node->flags & FS_NODE_READY_KNOWN;
+  const char *base = ready ? "Ready" : known ? "NotReady" : "Unknown";
+  return node->flags & FS_NODE_UNSCHEDULABLE
+             ? (ready ? "Ready,SchedulingDisabled" : "NotReady,SchedulingDisabled")
+             : base;
+}
+
+/* ---- JSON / YAML -------------------------------------------------------------------- */
+
+static void
+emit_node (FsEmitter *emitter, const FsNodeSummary *row)
+{
+  const FsNode *node = row->node;
+  fs_emit_map_open (emitter);
+  fs_emit_key (emitter, "name");
+  fs_emit_string (emitter, node->name);
+  fs_emit_key (emitter, "status");
+  fs_emit_string (emitter, node_status (node));
+  fs_emit_key (emitter, "instanceType");
+  fs_emit_string (emitter, instance_type (node));
+  fs_emit_key (emitter, "zone");
+  fs_emit_string (emitter, zone (node));
+  fs_emit_key (emitter, "taints");
+  fs_emit_list_open (emitter);
+  for (guint i = 0; node->taints != NULL && i < node->taints->n; i++)
+    {
+      const FsTaint *taint = &node->taints->items[i];
+      fs_emit_map_open (emitter);
+      fs_emit_key (emitter, "key");
+      fs_emit_string (emitter, taint->key);
+      if (taint->value != NULL && taint->value[0] != '\0')
+        {
+          fs_emit_key (emitter, "value");
+          fs_emit_string (emitter, taint->value);
+        }
+      fs_emit_key (emitter, "effect");
+      fs_emit_string (emitter, effect_name (taint->effect));
+      fs_emit_map_close (emitter);
+    }
+  fs_emit_list_close (emitter);
+  fs_emit_key (emitter, "allocatable");
+  fs_emit_resources (emitter, &node->allocatable, TRUE);
+  fs_emit_key (emitter, "requested");
+  fs_emit_resources (emitter, &node->requested, TRUE);
+  fs_emit_key (emitter, "free");
+  fs_emit_resources (emitter, &row->free, TRUE);
+  fs_emit_key (emitter, "pods");
+  fs_emit_int (emitter, node->pod_count);
+  fs_emit_map_close (emitter);
+}
+
+void
+fs_render_nodes (FsEmitter *emitter, const FsNodeSummary *rows, guint n_rows,
+                 const FsClusterSummary *total)
+{
+  fs_emit_map_open (emitter);
+  fs_emit_key (emitter, "nodes");
+  fs_emit_list_open (emitter);
+  for (guint i = 0; i < n_rows; i++)
+    emit_node (emitter, &rows[i]);
+  fs_emit_list_close (emitter);
+  fs_emit_key (emitter, "total");
+  fs_emit_map_open (emitter);
+  fs_emit_key (emitter, "nodes");
+  fs_emit_int (emitter, total->n_nodes);
+  fs_emit_key (emitter, "readyNodes");
+  fs_emit_int (emitter, total->n_ready);
+  fs_emit_key (emitter, "allocatable");
+  fs_emit_resources (emitter, &total->allocatable, TRUE);
+  fs_emit_key (emitter, "requested");
+  fs_emit_resources (emitter, &total->requested, TRUE);
+  fs_emit_key (emitter, "free");
+  fs_emit_resources (emitter, &total->free, TRUE);
+  fs_emit_key (emitter, "largestFree");
+  fs_emit_resources (emitter, &total->largest_free, TRUE);
+  fs_emit_key (emitter, "podsBound");
+  fs_emit_int (emitter, total->pods_bound);
+  fs_emit_key (emitter, "podsPending");
+  fs_emit_int (emitter, total->pods_pending);
+  fs_emit_map_close (emitter);
+  fs_emit_map_close (emitter);
+}
+
+/* ---- tables ------------------------------------------------------------------------- */
+
+static char *
+human_bytes (int64_t bytes)
+{
+  char text[32];
+  return g_strdup (fs_format_bytes_for_people (bytes, text));
+}
+
+static char *
+human_cpu (int64_t milli)
+{
+  char text[32];
+  return g_strdup (fs_format_amount ("cpu", milli, text));
+}
+
+static char *
+share (char *requested, char *allocatable, int64_t used, int64_t of)
+{
+  g_autofree char *owned_requested = requested, *owned_allocatable = allocatable;
+  int percent = of > 0 ? (int) (used * 100 / of) : 0;
+  return g_strdup_printf ("%s/%s (%d%%)", requested, allocatable, percent);
+}
+
+static char *
+extended_cell (const FsResources *allocatable, const FsResources *requested)
+{
+  GString *cell = g_string_new (NULL);
+  for (guint i = 0; i < allocatable->n_extended; i++)
+    {
+      const FsExtendedAmount *amount = &allocatable->extended[i];
+      if (g_str_has_prefix (amount->name, "hugepages-")
+          || g_str_has_prefix (amount->name, "attachable-volumes-") || amount->value == 0)
+        continue;
+      g_string_append_printf (cell, "%s%s=%" G_GINT64_FORMAT "/%" G_GINT64_FORMAT,
+                              cell->len > 0 ? "," : "", amount->name,
+                              fs_resources_get (requested, amount->name), amount->value);
+    }
+  return g_string_free (cell, FALSE);
+}
+
+static char *
+taints_cell (const FsNode *node)
+{
+  GString *cell = g_string_new (NULL);
+  for (guint i = 0; node->taints != NULL && i < node->taints->n; i++)
+    {
+      const FsTaint *taint = &node->taints->items[i];
+      g_string_append_printf (cell, "%s%s%s%s:%s", cell->len > 0 ? "," : "", taint->key,
+                              taint->value != NULL && taint->value[0] ? "=" : "",
+                              taint->value != NULL ? taint->value : "", effect_name (taint->effect));
+    }
+  return g_string_free (cell, FALSE);
+}
+
+static void
+add_table_row (FsTable *table, const char *name, const char *status,
+               const FsResources *allocatable, const FsResources *requested,
+               const FsResources *free_res, const char *type, const char *zone_name,
+               const char *taints)
+{
+  g_autofree char *cpu = share (human_cpu (requested->cpu_milli), human_cpu (allocatable->cpu_milli),
+                                requested->cpu_milli, allocatable->cpu_milli);
+  g_autofree char *cpu_free = human_cpu (free_res->cpu_milli);
+  g_autofree char *memory = share (human_bytes (requested->memory_bytes),
+                                   human_bytes (allocatable->memory_bytes),
+                                   requested->memory_bytes, allocatable->memory_bytes);
+  g_autofree char *memory_free = human_bytes (free_res->memory_bytes);
+  g_autofree char *pods = g_strdup_printf ("%" G_GINT64_FORMAT "/%" G_GINT64_FORMAT,
+                                           requested->pods, allocatable->pods);
+  g_autofree char *ephemeral = human_bytes (free_res->ephemeral_bytes);
+  g_autofree char *extended = extended_cell (allocatable, requested);
+  const char *cells[] = { name, status, cpu, cpu_free, memory, memory_free, pods,
+                          ephemeral, extended[0] ? extended : "-", type ? type : "-",
+                          zone_name ? zone_name : "-", taints[0] ? taints : "-" };
+  fs_table_add_row (table, cells);
+}
+
+void
+fs_render_nodes_table (FILE *out, gboolean wide, const FsNodeSummary *rows, guint n_rows,
+                       const FsClusterSummary *total)
+{
+  static const char *const headers[] = {
+    "NODE", "STATUS", "CPU REQUESTS", "CPU FREE", "MEMORY REQUESTS", "MEMORY FREE", "PODS",
+    "EPHEMERAL FREE", "EXTENDED", "INSTANCE TYPE", "ZONE", "TAINTS" };
+  g_autoptr (FsTable) table = fs_table_new (wide ? 12 : 7, headers);
+  g_autofree char *ready = g_strdup_printf ("%u/%u Ready", total->n_ready, total->n_nodes);
+  add_table_row (table, "*", ready, &total->allocatable, &total->requested, &total->free,
+                 NULL, NULL, "");
+  for (guint i = 0; i < n_rows; i++)
+    {
+      const FsNode *node = rows[i].node;
+      FsResources requested = node->requested;
+      requested.pods = node->pod_count;
+      g_autofree char *taints = taints_cell (node);
+      add_table_row (table, node->name, node_status (node), &node->allocatable, &requested,
+                     &rows[i].free, instance_type (node), zone (node), taints);
+    }
+  fs_table_print (table, out);
+  g_autofree char *largest_cpu = human_cpu (total->largest_free.cpu_milli);
+  g_autofree char *largest_memory = human_bytes (total->largest_free.memory_bytes);
+  g_autofree char *free_cpu = human_cpu (total->free.cpu_milli);
+  g_autofree char *free_memory = human_bytes (total->free.memory_bytes);
+  fprintf (out, "\nFree in total: cpu %s, memory %s; largest free piece on one node: cpu %s, "
+           "memory %s.\n",
+           free_cpu, free_memory, largest_cpu, largest_memory);
+  fprintf (out, "Pods: %" G_GINT64_FORMAT " on nodes, %" G_GINT64_FORMAT " Pending without a node.\n",
+           total->pods_bound, total->pods_pending);
+}
