@@ -1387,6 +1387,25 @@ test_seed_disabled (void **state)
   assert_string_equal (d.reason, "ScaleUpLimit");
 }
 
+/* calculateScaleDownLimitWithBehaviors: a Percent policy keeps
+ * int32(float64(periodStartReplicas) * (1 - value/100)), truncated: at 50 % per 60 s, 11
+ * replicas may go down to 5 (5.5), not 6; with 2 removed 30 s ago the period starts at 13
+ * and the floor is 6 (6.5). */
+static void
+test_percent_scale_down_truncates (void **state)
+{
+  FsHpaBehavior b = fs_hpa_default_behavior ();
+  b.scale_down = rules (0, 0, 50, 60, 0);
+  FsHpaDecision d;
+  fs_hpa_normalize_behavior (11, 1, 1, 100, &b, NOW_MS, NULL, 0, NULL, 0, NULL, 0, &d);
+  assert_int_equal (d.desired, 5);
+  assert_int_equal (d.limited_by, FS_HPA_LIMIT_SCALE_DOWN);
+  assert_string_equal (d.reason, "ScaleDownLimit");
+  FsHpaScaleEvent down[] = { { NOW_MS - 30 * SEC, 2, FALSE } };
+  fs_hpa_normalize_behavior (11, 1, 1, 100, &b, NOW_MS, NULL, 0, NULL, 0, down, 1, &d);
+  assert_int_equal (d.desired, 6);
+}
+
 int
 main (void)
 {
@@ -1412,6 +1431,7 @@ main (void)
     cmocka_unit_test (test_seed_scale_down_timeline),
     cmocka_unit_test (test_seed_spanish_scale_up),
     cmocka_unit_test (test_seed_disabled),
+    cmocka_unit_test (test_percent_scale_down_truncates),
   };
   return cmocka_run_group_tests_name ("hpa", tests, NULL, NULL);
 }

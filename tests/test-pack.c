@@ -304,6 +304,65 @@ test_messages_agree_across_versions (void **state)
                                    "0/1 nodes are available: 1 Insufficient memory."));
 }
 
+/* cluster-autoscaler's estimate rounds the nodes needed up: with two 6Gi replicas per empty
+ * 14.5Gi node, 7 Pending need 4 new nodes (3.5), 8 need 4, 2 need 1. */
+static void
+test_nodes_needed_round_up (void **state)
+{
+  g_autoptr (FsSnapshot) snapshot = test_load_valid_text (SEED_CLUSTER ("6Gi"));
+  g_autoptr (FsShape) rag = shape ("cpu=500m,memory=6Gi", NULL, NULL);
+  static const struct { int64_t pending, nodes; } cases[] = { { 7, 4 }, { 8, 4 }, { 2, 1 }, { 1, 1 } };
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr (GArray) estimates = fs_node_shape_estimates_new ();
+      fs_estimate_new_nodes (snapshot, fs_shape_pod (rag), cases[i].pending, estimates);
+      assert_int_equal (estimates->len, 1);
+      const FsNodeShapeEstimate *estimate = &g_array_index (estimates, FsNodeShapeEstimate, 0);
+      assert_int_equal (estimate->existing, 2);
+      assert_int_equal (estimate->per_node, 2);
+      assert_int_equal (estimate->nodes_needed, cases[i].nodes);
+    }
+}
+
+/* A Pending pod labelled app=APP, 1Gi, with one DoNotSchedule zone constraint of maxSkew 1 on
+ * app=web (and the constraint's FIELDS, each followed by a comma). */
+#define SPREAD_TEMPLATE(app, fields)                                                         \
+  "{\"kind\":\"Pod\",\"metadata\":{\"name\":\"template\",\"namespace\":\"production\","        \
+  "\"labels\":{\"app\":\"" app "\"}},\"spec\":{\"containers\":[{\"name\":\"c\",\"resources\":"    \
+  "{\"requests\":{\"memory\":\"1Gi\"}}}],\"topologySpreadConstraints\":[{\"maxSkew\":1," fields  \
+  "\"topologyKey\":\"topology.kubernetes.io/zone\",\"whenUnsatisfiable\":\"DoNotSchedule\","     \
+  "\"labelSelector\":{\"matchLabels\":{\"app\":\"web\"}}}]},\"status\":{\"phase\":\"Pending\"}}"
+
+/* The capacity answer for the snapshot's pod "template". */
+static FsCapacityAnswer *
+spread_capacity_of (const FsSnapshot *snapshot)
+{
+  const FsPod *template = fs_snapshot_find_pod (snapshot, "production", "template");
+  assert_non_null (template);
+  FsPodShape pod = { .namespace = template->namespace, .labels = template->labels,
+                     .spec = template->spec };
+  return fs_capacity_answer (snapshot, &pod, -1, NULL);
+}
+
+/* Topology spread for replicas the constraint's selector does not match (podtopologyspread
+ * Filter with selfMatchNum 0): placing them moves no count, so every domain whose count - min
+ * <= maxSkew takes all its nodes hold.  zone-a holds one matching pod and zone-b none: with
+ * maxSkew 1 zone-a is within the skew (1 - 0 = 1) and takes its 10 (10.5Gi free) beside
+ * zone-b's 14. */
+static void
+test_zone_spread_not_self_matching (void **state)
+{
+  g_autoptr (FsSnapshot) snapshot = test_load_valid_text (
+      NODE ("a1", "zone-a", "") NODE ("b1", "zone-b", "")
+      POD ("w1", ON ("a1"), "web", "4Gi", "") SPREAD_TEMPLATE ("batch", ""));
+  g_autoptr (FsCapacityAnswer) answer = spread_capacity_of (snapshot);
+  assert_int_equal (answer->nodes[0].verdict.filter, FS_FILTER_PASS); /* 1 + 0 - 0 <= 1 */
+  assert_int_equal (answer->nodes[0].capacity, 10);
+  assert_int_equal (answer->nodes[1].capacity, 14);
+  assert_int_equal (answer->pack.capacity, 24);
+  assert_int_equal (answer->pack.limited_by, FS_PACK_LIMIT_RESOURCES);
+}
+
 int
 main (void)
 {
@@ -318,6 +377,8 @@ main (void)
     cmocka_unit_test (test_why_on_the_example),
     cmocka_unit_test (test_preemption_finds_victims),
     cmocka_unit_test (test_messages_agree_across_versions),
+    cmocka_unit_test (test_nodes_needed_round_up),
+    cmocka_unit_test (test_zone_spread_not_self_matching),
   };
   return cmocka_run_group_tests_name ("pack", tests, NULL, NULL);
 }
