@@ -1272,6 +1272,30 @@ test_selector_parse (void **state)
     }
 }
 
+/* fit.go fitsRequest: a pod that asks only for a scalar resource (no cpu, memory or
+ * ephemeral-storage) is still checked, against the free amount on the node. */
+static void
+test_resources_fit_scalar_only (void **state)
+{
+  FsResources alloc = { 0 }, gpu = { 0 };
+  put (&alloc, "cpu", 4000);
+  put (&alloc, "memory", 1024);
+  put (&alloc, "pods", 10);
+  put (&alloc, "nvidia.com/gpu", 2);
+  FsNodeLoad load = { 0 };
+  put (&gpu, "nvidia.com/gpu", 1);
+  FsVerdict v;
+  assert_true (fs_resources_fit (&alloc, &load, &gpu, &v));
+  put (&load.requested, "nvidia.com/gpu", 1);
+  load.pod_count = 1;
+  assert_true (fs_resources_fit (&alloc, &load, &gpu, &v)); /* 1 of 1 free: equal fits */
+  put (&load.requested, "nvidia.com/gpu", 2);
+  assert_false (fs_resources_fit (&alloc, &load, &gpu, &v));
+  g_autofree char *reasons = reasons_of (&v);
+  assert_string_equal (reasons, "Insufficient nvidia.com/gpu");
+  assert_int_equal (fs_resources_get (&v.short_by, "nvidia.com/gpu"), 1);
+}
+
 int
 main (void)
 {
@@ -1295,6 +1319,7 @@ main (void)
     cmocka_unit_test (test_verdict_reasons_other_filters),
     cmocka_unit_test (test_fit_error_upstream),
     cmocka_unit_test (test_fit_error_sorting),
+    cmocka_unit_test (test_resources_fit_scalar_only),
   };
   return cmocka_run_group_tests_name ("fit", tests, group_setup, group_teardown);
 }

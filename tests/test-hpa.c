@@ -1406,6 +1406,25 @@ test_percent_scale_down_truncates (void **state)
   assert_int_equal (d.desired, 6);
 }
 
+/* groupPods: the cpu initialization period holds while start + period is after now (After is
+ * strict).  A Ready pod whose sample predates one metric window after its transition is
+ * unready inside the period and counted after it; at start + period == now it is after. */
+static void
+test_group_pods_initialization_edge (void **state)
+{
+  FsHpaSettings s = upstream_test_settings (); /* a 2 min initialization period */
+  FsHpaPodGroup g[1];
+  FsHpaPod p = { .name = "edge", .has_start = TRUE, .start_ms = NOW_MS - 2 * MINUTE,
+                 .has_ready = TRUE, .ready = TRUE, .ready_transition_ms = NOW_MS - 2 * MINUTE,
+                 .has_metric = TRUE, .metric_timestamp_ms = NOW_MS - 2 * MINUTE,
+                 .metric_window_ms = MINUTE };
+  fs_hpa_group_pods (&p, 1, TRUE, &s, g);
+  assert_int_equal (g[0], FS_HPA_POD_READY);
+  p.start_ms += 1; /* one millisecond later: still initializing, and the sample is stale */
+  fs_hpa_group_pods (&p, 1, TRUE, &s, g);
+  assert_int_equal (g[0], FS_HPA_POD_UNREADY);
+}
+
 int
 main (void)
 {
@@ -1432,6 +1451,7 @@ main (void)
     cmocka_unit_test (test_seed_spanish_scale_up),
     cmocka_unit_test (test_seed_disabled),
     cmocka_unit_test (test_percent_scale_down_truncates),
+    cmocka_unit_test (test_group_pods_initialization_edge),
   };
   return cmocka_run_group_tests_name ("hpa", tests, NULL, NULL);
 }
