@@ -14,7 +14,7 @@ run_example() {  # FILE LINE COMMAND EXPECTED_FILE
   else
     n=$((n + 1)) failures=$((failures + 1))
     echo "not ok $n - $1:$2 $3"
-    sed 's/^/# /' "$tmp/diff" | head -40
+    comment "$tmp/diff" | head -40
   fi
 }
 

@@ -51,7 +51,7 @@ awk '/^\.SH / { in_commands = ($2 == "COMMANDS"); next }
 if printf '%s\n' $commands | diff -u - "$tmp/man-commands" >"$tmp/diff"; then
   ok "fitscale(1) lists the commands of fitscale --help"
 else
-  sed 's/^/# /' "$tmp/diff"; not_ok "fitscale(1) lists the commands of fitscale --help"
+  comment "$tmp/diff"; not_ok "fitscale(1) lists the commands of fitscale --help"
 fi
 
 for cmd in $commands; do
@@ -77,7 +77,7 @@ for cmd in $commands; do
   if [ -s "$tmp/help-options" ] && diff -u "$tmp/help-options" "$tmp/man-options" >"$tmp/diff"; then
     ok "$cmd: --help and the man page's OPTIONS list the same options"
   else
-    sed 's/^/# /' "$tmp/diff"
+    comment "$tmp/diff"
     not_ok "$cmd: --help and the man page's OPTIONS list the same options (- help only, + man page only)"
   fi
 done

@@ -38,7 +38,7 @@ same() {
   "$bin" "$@" "${from[@]}" >"$tmp/snap.out" 2>"$tmp/snap.err"; local snap_status=$?
   cp "$tmp/live.out" "$tmp/out"; cp "$tmp/live.err" "$tmp/err"
   if [ "$live_status" = "$snap_status" ] && cmp -s "$tmp/live.out" "$tmp/snap.out"; then ok "$name"
-  else echo "# exit live $live_status, snapshot $snap_status"; diff "$tmp/snap.out" "$tmp/live.out" | head -10 | sed 's/^/# /'; not_ok "$name"; fi
+  else echo "# exit live $live_status, snapshot $snap_status"; diff "$tmp/snap.out" "$tmp/live.out" | head -10 | comment; not_ok "$name"; fi
 }
 
 # ---- the example over plain HTTP ----

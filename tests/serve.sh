@@ -28,7 +28,7 @@ is() { if [ "$code" = "$2" ]; then ok "$1"; else echo "# HTTP $code, wanted $2";
 # same_json NAME FILE: $tmp/out without .snapshot equals FILE (both sorted)
 same_json() {
   if [ "$(jq -S 'del(.snapshot)' "$tmp/out")" = "$(jq -S 'del(.snapshot)' "$2")" ]; then ok "$1"
-  else diff <(jq -S 'del(.snapshot)' "$2") <(jq -S 'del(.snapshot)' "$tmp/out") | head -10 | sed 's/^/# /'; not_ok "$1"; fi
+  else diff <(jq -S 'del(.snapshot)' "$2") <(jq -S 'del(.snapshot)' "$tmp/out") | head -10 | comment; not_ok "$1"; fi
 }
 
 start files -S "$ex" -v 2
@@ -96,7 +96,7 @@ for i in range(total):
         bad += 1; print("status", r.status, body[:60])
 print("non-4xx", bad, "of", total)
 PY
-if grep -q '^non-4xx 0 of 2000$' "$tmp/fuzz.out"; then ok "2000 random and truncated bodies: every answer a 4xx"; else head -5 "$tmp/fuzz.out" | sed 's/^/# /'; not_ok "random bodies"; fi
+if grep -q '^non-4xx 0 of 2000$' "$tmp/fuzz.out"; then ok "2000 random and truncated bodies: every answer a 4xx"; else head -5 "$tmp/fuzz.out" | comment; not_ok "random bodies"; fi
 get /healthz; is "still serving after them" 200
 get /metrics; is "GET /metrics" 200
 contains "metrics: requests by endpoint and code" 'fitscale_http_requests_total{endpoint="plan",code="200"} 2' out

@@ -3,7 +3,10 @@
 n=0 failures=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
-not_ok() { n=$((n + 1)); failures=$((failures + 1)); echo "not ok $n - $1"; sed 's/^/# /' "$tmp/out" "$tmp/err" 2>/dev/null | head -20; }
+# comment [FILE...]: the lines of the files (or of stdin) as TAP comments, each ended by a
+# newline: awk adds the one a body may lack, which would glue the next result line onto it
+comment() { awk '{ print "# " $0 }' "$@" 2>/dev/null; }
+not_ok() { n=$((n + 1)); failures=$((failures + 1)); echo "not ok $n - $1"; comment "$tmp/out" "$tmp/err" | head -20; }
 # check NAME EXPECTED_STATUS COMMAND... : runs it, output in $tmp/out and $tmp/err
 check() {
   local name=$1 expected=$2; shift 2

@@ -205,7 +205,6 @@ typedef struct {
   /* expected */
   gboolean fits;
   const char *reasons; /* joined by "; " */
-  gboolean unresolvable;
   int64_t short_cpu, short_mem, short_eph;
   int64_t short_ext; /* for ext_name[0] */
 } FitCase;
@@ -218,123 +217,123 @@ typedef struct {
 static const FitCase fit_cases[] = {
   /* ---- TestEnoughRequests ---- */
   { "no resources requested always fits", ALLOC_ENOUGH, 0, 0, 0, { 0 }, { 0 }, 1, 10, 20, 0, NULL, 0,
-    TRUE, "", FALSE, 0, 0, 0, 0 },
+    TRUE, "", 0, 0, 0, 0 },
   { "too many resources fails", ALLOC_ENOUGH, 1, 1, 0, { 0 }, { 0 }, 1, 10, 20, 0, NULL, 0,
-    FALSE, "Insufficient cpu; Insufficient memory", FALSE, 1, 1, 0, 0 },
+    FALSE, "Insufficient cpu; Insufficient memory", 1, 1, 0, 0 },
   { "too many resources fails due to init container cpu", ALLOC_ENOUGH, 3, 1, 0, { 0 }, { 0 }, 1, 8, 19, 0,
-    NULL, 0, FALSE, "Insufficient cpu", FALSE, 1, 0, 0, 0 },
+    NULL, 0, FALSE, "Insufficient cpu", 1, 0, 0, 0 },
   { "too many resources fails due to highest init container cpu", ALLOC_ENOUGH, 3, 1, 0, { 0 }, { 0 }, 1, 8,
-    19, 0, NULL, 0, FALSE, "Insufficient cpu", FALSE, 1, 0, 0, 0 },
+    19, 0, NULL, 0, FALSE, "Insufficient cpu", 1, 0, 0, 0 },
   { "too many resources fails due to init container memory", ALLOC_ENOUGH, 1, 3, 0, { 0 }, { 0 }, 1, 9, 19,
-    0, NULL, 0, FALSE, "Insufficient memory", FALSE, 0, 2, 0, 0 },
+    0, NULL, 0, FALSE, "Insufficient memory", 0, 2, 0, 0 },
   { "too many resources fails due to highest init container memory", ALLOC_ENOUGH, 1, 3, 0, { 0 }, { 0 }, 1,
-    9, 19, 0, NULL, 0, FALSE, "Insufficient memory", FALSE, 0, 2, 0, 0 },
+    9, 19, 0, NULL, 0, FALSE, "Insufficient memory", 0, 2, 0, 0 },
   { "init container fits because it's the max, not sum, of containers and init containers", ALLOC_ENOUGH,
-    1, 1, 0, { 0 }, { 0 }, 1, 9, 19, 0, NULL, 0, TRUE, "", FALSE, 0, 0, 0, 0 },
+    1, 1, 0, { 0 }, { 0 }, 1, 9, 19, 0, NULL, 0, TRUE, "", 0, 0, 0, 0 },
   { "multiple init containers fit because it's the max, not sum, of containers and init containers",
-    ALLOC_ENOUGH, 1, 1, 0, { 0 }, { 0 }, 1, 9, 19, 0, NULL, 0, TRUE, "", FALSE, 0, 0, 0, 0 },
-  { "both resources fit", ALLOC_ENOUGH, 1, 1, 0, { 0 }, { 0 }, 1, 5, 5, 0, NULL, 0, TRUE, "", FALSE, 0, 0,
+    ALLOC_ENOUGH, 1, 1, 0, { 0 }, { 0 }, 1, 9, 19, 0, NULL, 0, TRUE, "", 0, 0, 0, 0 },
+  { "both resources fit", ALLOC_ENOUGH, 1, 1, 0, { 0 }, { 0 }, 1, 5, 5, 0, NULL, 0, TRUE, "", 0, 0,
     0, 0 },
   { "one resource memory fits", ALLOC_ENOUGH, 2, 1, 0, { 0 }, { 0 }, 1, 9, 5, 0, NULL, 0, FALSE,
-    "Insufficient cpu", FALSE, 1, 0, 0, 0 },
+    "Insufficient cpu", 1, 0, 0, 0 },
   { "one resource cpu fits", ALLOC_ENOUGH, 1, 2, 0, { 0 }, { 0 }, 1, 5, 19, 0, NULL, 0, FALSE,
-    "Insufficient memory", FALSE, 0, 1, 0, 0 },
-  { "equal edge case", ALLOC_ENOUGH, 5, 1, 0, { 0 }, { 0 }, 1, 5, 19, 0, NULL, 0, TRUE, "", FALSE, 0, 0, 0,
+    "Insufficient memory", 0, 1, 0, 0 },
+  { "equal edge case", ALLOC_ENOUGH, 5, 1, 0, { 0 }, { 0 }, 1, 5, 19, 0, NULL, 0, TRUE, "", 0, 0, 0,
     0 },
   { "equal edge case for init container", ALLOC_ENOUGH, 5, 1, 0, { 0 }, { 0 }, 1, 5, 19, 0, NULL, 0, TRUE,
-    "", FALSE, 0, 0, 0, 0 },
+    "", 0, 0, 0, 0 },
   { "extended resource fits", ALLOC_ENOUGH, 0, 0, 0, { EXT_A }, { 1 }, 1, 0, 0, 0, NULL, 0, TRUE, "",
-    FALSE, 0, 0, 0, 0 },
+    0, 0, 0, 0 },
   { "extended resource fits for init container", ALLOC_ENOUGH, 0, 0, 0, { EXT_A }, { 1 }, 1, 0, 0, 0,
-    NULL, 0, TRUE, "", FALSE, 0, 0, 0, 0 },
+    NULL, 0, TRUE, "", 0, 0, 0, 0 },
   { "extended resource capacity enforced", ALLOC_ENOUGH, 1, 1, 0, { EXT_A }, { 10 }, 1, 0, 0, 0, EXT_A, 0,
-    FALSE, "Insufficient example.com/aaa", TRUE, 0, 0, 0, 5 },
+    FALSE, "Insufficient example.com/aaa", 0, 0, 0, 5 },
   { "extended resource capacity enforced for init container", ALLOC_ENOUGH, 1, 1, 0, { EXT_A }, { 10 }, 1,
-    0, 0, 0, EXT_A, 0, FALSE, "Insufficient example.com/aaa", TRUE, 0, 0, 0, 5 },
+    0, 0, 0, EXT_A, 0, FALSE, "Insufficient example.com/aaa", 0, 0, 0, 5 },
   { "extended resource allocatable enforced", ALLOC_ENOUGH, 1, 1, 0, { EXT_A }, { 1 }, 1, 0, 0, 0, EXT_A, 5,
-    FALSE, "Insufficient example.com/aaa", FALSE, 0, 0, 0, 1 },
+    FALSE, "Insufficient example.com/aaa", 0, 0, 0, 1 },
   { "extended resource allocatable enforced for init container", ALLOC_ENOUGH, 1, 1, 0, { EXT_A }, { 1 }, 1,
-    0, 0, 0, EXT_A, 5, FALSE, "Insufficient example.com/aaa", FALSE, 0, 0, 0, 1 },
+    0, 0, 0, EXT_A, 5, FALSE, "Insufficient example.com/aaa", 0, 0, 0, 1 },
   { "extended resource allocatable enforced for multiple containers", ALLOC_ENOUGH, 2, 2, 0, { EXT_A },
-    { 6 }, 1, 0, 0, 0, EXT_A, 2, FALSE, "Insufficient example.com/aaa", TRUE, 0, 0, 0, 3 },
+    { 6 }, 1, 0, 0, 0, EXT_A, 2, FALSE, "Insufficient example.com/aaa", 0, 0, 0, 3 },
   { "extended resource allocatable admits multiple init containers", ALLOC_ENOUGH, 1, 1, 0, { EXT_A },
-    { 3 }, 1, 0, 0, 0, EXT_A, 2, TRUE, "", FALSE, 0, 0, 0, 0 },
+    { 3 }, 1, 0, 0, 0, EXT_A, 2, TRUE, "", 0, 0, 0, 0 },
   { "extended resource allocatable enforced for multiple init containers", ALLOC_ENOUGH, 1, 1, 0,
-    { EXT_A }, { 6 }, 1, 0, 0, 0, EXT_A, 2, FALSE, "Insufficient example.com/aaa", TRUE, 0, 0, 0, 3 },
+    { EXT_A }, { 6 }, 1, 0, 0, 0, EXT_A, 2, FALSE, "Insufficient example.com/aaa", 0, 0, 0, 3 },
   { "extended resource allocatable enforced for unknown resource", ALLOC_ENOUGH, 1, 1, 0, { EXT_B }, { 1 },
-    1, 0, 0, 0, NULL, 0, FALSE, "Insufficient example.com/bbb", TRUE, 0, 0, 0, 1 },
+    1, 0, 0, 0, NULL, 0, FALSE, "Insufficient example.com/bbb", 0, 0, 0, 1 },
   { "extended resource allocatable enforced for unknown resource for init container", ALLOC_ENOUGH, 1, 1,
-    0, { EXT_B }, { 1 }, 1, 0, 0, 0, NULL, 0, FALSE, "Insufficient example.com/bbb", TRUE, 0, 0, 0, 1 },
+    0, { EXT_B }, { 1 }, 1, 0, 0, 0, NULL, 0, FALSE, "Insufficient example.com/bbb", 0, 0, 0, 1 },
   { "kubernetes.io resource capacity enforced", ALLOC_ENOUGH, 1, 1, 0, { K8S_IO_A }, { 10 }, 1, 0, 0, 0,
-    NULL, 0, FALSE, "Insufficient kubernetes.io/something", TRUE, 0, 0, 0, 10 },
+    NULL, 0, FALSE, "Insufficient kubernetes.io/something", 0, 0, 0, 10 },
   { "kubernetes.io resource capacity enforced for init container", ALLOC_ENOUGH, 1, 1, 0, { K8S_IO_B },
-    { 10 }, 1, 0, 0, 0, NULL, 0, FALSE, "Insufficient subdomain.kubernetes.io/something", TRUE, 0, 0, 0,
+    { 10 }, 1, 0, 0, 0, NULL, 0, FALSE, "Insufficient subdomain.kubernetes.io/something", 0, 0, 0,
     10 },
   { "hugepages resource capacity enforced", ALLOC_ENOUGH, 1, 1, 0, { HUGE_A }, { 10 }, 1, 0, 0, 0, HUGE_A,
-    0, FALSE, "Insufficient hugepages-2Mi", TRUE, 0, 0, 0, 5 },
+    0, FALSE, "Insufficient hugepages-2Mi", 0, 0, 0, 5 },
   { "hugepages resource capacity enforced for init container", ALLOC_ENOUGH, 1, 1, 0, { HUGE_A }, { 10 },
-    1, 0, 0, 0, HUGE_A, 0, FALSE, "Insufficient hugepages-2Mi", TRUE, 0, 0, 0, 5 },
+    1, 0, 0, 0, HUGE_A, 0, FALSE, "Insufficient hugepages-2Mi", 0, 0, 0, 5 },
   { "hugepages resource allocatable enforced for multiple containers", ALLOC_ENOUGH, 2, 2, 0, { HUGE_A },
-    { 6 }, 1, 0, 0, 0, HUGE_A, 2, FALSE, "Insufficient hugepages-2Mi", TRUE, 0, 0, 0, 3 },
+    { 6 }, 1, 0, 0, 0, HUGE_A, 2, FALSE, "Insufficient hugepages-2Mi", 0, 0, 0, 3 },
   { "resources + pod overhead fits", ALLOC_ENOUGH, 1 + 3, 1 + 13, 0, { 0 }, { 0 }, 1, 5, 5, 0, NULL, 0,
-    TRUE, "", FALSE, 0, 0, 0, 0 },
+    TRUE, "", 0, 0, 0, 0 },
   { "requests + overhead does not fit for memory", ALLOC_ENOUGH, 1 + 1, 1 + 15, 0, { 0 }, { 0 }, 1, 5, 5,
-    0, NULL, 0, FALSE, "Insufficient memory", FALSE, 0, 1, 0, 0 },
+    0, NULL, 0, FALSE, "Insufficient memory", 0, 1, 0, 0 },
   { "skip checking extended resource request with quantity zero via resource groups", ALLOC_ENOUGH, 1, 1,
-    0, { EXT_A }, { 0 }, 1, 0, 0, 0, EXT_A, 6, TRUE, "", FALSE, 0, 0, 0, 0 },
+    0, { EXT_A }, { 0 }, 1, 0, 0, 0, EXT_A, 6, TRUE, "", 0, 0, 0, 0 },
   { "skip checking resource request with quantity zero", ALLOC_ENOUGH, 0, 0, 0, { EXT_A }, { 1 }, 1, 20,
-    30, 0, EXT_A, 1, TRUE, "", FALSE, 0, 0, 0, 0 },
+    30, 0, EXT_A, 1, TRUE, "", 0, 0, 0, 0 },
   { "both pod-level and container-level resources fit", ALLOC_ENOUGH, 1, 2, 0, { 0 }, { 0 }, 1, 5, 5, 0,
-    NULL, 0, TRUE, "", FALSE, 0, 0, 0, 0 },
+    NULL, 0, TRUE, "", 0, 0, 0, 0 },
   { "pod-level cpu resource not fit", ALLOC_ENOUGH, 7, 2, 0, { 0 }, { 0 }, 1, 5, 5, 0, NULL, 0, FALSE,
-    "Insufficient cpu", FALSE, 2, 0, 0, 0 },
+    "Insufficient cpu", 2, 0, 0, 0 },
   { "pod-level memory resource not fit", ALLOC_ENOUGH, 3, 2, 0, { 0 }, { 0 }, 1, 5, 19, 0, NULL, 0, FALSE,
-    "Insufficient memory", FALSE, 0, 1, 0, 0 },
+    "Insufficient memory", 0, 1, 0, 0 },
   { "pod-level hugepages resource fit", ALLOC_ENOUGH, 3, 2, 0, { HUGE_A }, { 5 }, 0, 0, 0, 0, NULL, 0, TRUE,
-    "", FALSE, 0, 0, 0, 0 },
+    "", 0, 0, 0, 0 },
   { "both pod-level and container-level hugepages resource fit", ALLOC_ENOUGH, 3, 2, 0, { HUGE_A }, { 5 },
-    0, 0, 0, 0, NULL, 0, TRUE, "", FALSE, 0, 0, 0, 0 },
+    0, 0, 0, 0, NULL, 0, TRUE, "", 0, 0, 0, 0 },
   { "pod-level hugepages resource not fit", ALLOC_ENOUGH, 3, 2, 0, { HUGE_A }, { 10 }, 0, 0, 0, 0, NULL, 0,
-    FALSE, "Insufficient hugepages-2Mi", TRUE, 0, 0, 0, 5 },
+    FALSE, "Insufficient hugepages-2Mi", 0, 0, 0, 5 },
   { "one pod-level cpu resource fits and all init and non-init containers resources fit", ALLOC_ENOUGH, 3,
-    2, 0, { 0 }, { 0 }, 1, 5, 19, 0, NULL, 0, FALSE, "Insufficient memory", FALSE, 0, 1, 0, 0 },
+    2, 0, { 0 }, { 0 }, 1, 5, 19, 0, NULL, 0, FALSE, "Insufficient memory", 0, 1, 0, 0 },
   { "extended resource backed by device plugin", ALLOC_ENOUGH, 0, 0, 0, { EXT_A }, { 1 }, 1, 0, 0, 0, NULL,
-    0, TRUE, "", FALSE, 0, 0, 0, 0 },
+    0, TRUE, "", 0, 0, 0, 0 },
   { "extended resource backed by DRA, nil draManager", ALLOC_ENOUGH, 1, 1, 0, { EXT_A }, { 1 }, 1, 0, 0, 0,
-    NULL, 0, TRUE, "", FALSE, 0, 0, 0, 0 },
+    NULL, 0, TRUE, "", 0, 0, 0, 0 },
   { "extended resource backed by DRA not enabled", ALLOC_ENOUGH, 1, 1, 0, { EXT_DRA }, { 1 }, 1, 0, 0, 0,
-    NULL, 0, FALSE, "Insufficient extended.resource.dra.io/something", TRUE, 0, 0, 0, 1 },
+    NULL, 0, FALSE, "Insufficient extended.resource.dra.io/something", 0, 0, 0, 1 },
   { "extended resource NOT backed by DRA", ALLOC_ENOUGH, 1, 1, 0, { EXT_B }, { 1 }, 1, 0, 0, 0, NULL, 0,
-    FALSE, "Insufficient example.com/bbb", TRUE, 0, 0, 0, 1 },
+    FALSE, "Insufficient example.com/bbb", 0, 0, 0, 1 },
   { "extended resource was backed by Device Plugin (Allocatable: 0), global cache", ALLOC_ENOUGH, 0, 0, 0,
-    { EXT_A }, { 1 }, 1, 0, 0, 0, EXT_A, 0, TRUE, "", FALSE, 0, 0, 0, 0 },
+    { EXT_A }, { 1 }, 1, 0, 0, 0, EXT_A, 0, TRUE, "", 0, 0, 0, 0 },
   /* ---- TestNotEnoughRequests ---- */
   { "even without specified resources, predicate fails when there's no space for additional pod",
-    ALLOC_NOT_ENOUGH, 0, 0, 0, { 0 }, { 0 }, 1, 10, 20, 0, NULL, 0, FALSE, "Too many pods", FALSE, 0, 0, 0,
+    ALLOC_NOT_ENOUGH, 0, 0, 0, { 0 }, { 0 }, 1, 10, 20, 0, NULL, 0, FALSE, "Too many pods", 0, 0, 0,
     0 },
   { "even if both resources fit, predicate fails when there's no space for additional pod",
-    ALLOC_NOT_ENOUGH, 1, 1, 0, { 0 }, { 0 }, 1, 5, 5, 0, NULL, 0, FALSE, "Too many pods", FALSE, 0, 0, 0,
+    ALLOC_NOT_ENOUGH, 1, 1, 0, { 0 }, { 0 }, 1, 5, 5, 0, NULL, 0, FALSE, "Too many pods", 0, 0, 0,
     0 },
   { "even for equal edge case, predicate fails when there's no space for additional pod",
-    ALLOC_NOT_ENOUGH, 5, 1, 0, { 0 }, { 0 }, 1, 5, 19, 0, NULL, 0, FALSE, "Too many pods", FALSE, 0, 0, 0,
+    ALLOC_NOT_ENOUGH, 5, 1, 0, { 0 }, { 0 }, 1, 5, 19, 0, NULL, 0, FALSE, "Too many pods", 0, 0, 0,
     0 },
   { "even for equal edge case, predicate fails when there's no space for additional pod due to init "
     "container",
-    ALLOC_NOT_ENOUGH, 5, 1, 0, { 0 }, { 0 }, 1, 5, 19, 0, NULL, 0, FALSE, "Too many pods", FALSE, 0, 0, 0,
+    ALLOC_NOT_ENOUGH, 5, 1, 0, { 0 }, { 0 }, 1, 5, 19, 0, NULL, 0, FALSE, "Too many pods", 0, 0, 0,
     0 },
   /* ---- TestStorageRequests ---- */
   { "empty storage requested, and pod fits", ALLOC_ENOUGH, 1, 1, 0, { 0 }, { 0 }, 1, 2, 10, 0, NULL, 0,
-    TRUE, "", FALSE, 0, 0, 0, 0 },
+    TRUE, "", 0, 0, 0, 0 },
   { "storage ephemeral local storage request exceeds allocatable", ALLOC_ENOUGH, 0, 0, 25, { 0 }, { 0 }, 1,
-    2, 2, 0, NULL, 0, FALSE, "Insufficient ephemeral-storage", TRUE, 0, 0, 5, 0 },
+    2, 2, 0, NULL, 0, FALSE, "Insufficient ephemeral-storage", 0, 0, 5, 0 },
   { "ephemeral local storage is sufficient", ALLOC_ENOUGH, 0, 0, 5, { 0 }, { 0 }, 1, 2, 2, 10, NULL, 0,
-    TRUE, "", FALSE, 0, 0, 0, 0 },
-  { "pod fits", ALLOC_ENOUGH, 0, 0, 10, { 0 }, { 0 }, 1, 2, 2, 0, NULL, 0, TRUE, "", FALSE, 0, 0, 0, 0 },
+    TRUE, "", 0, 0, 0, 0 },
+  { "pod fits", ALLOC_ENOUGH, 0, 0, 10, { 0 }, { 0 }, 1, 2, 2, 0, NULL, 0, TRUE, "", 0, 0, 0, 0 },
   /* ---- TestRestartableInitContainers ---- */
   { "allow pod if the total requested resources do not exceed the node's allocatable resources",
-    ALLOC_SIDECAR, 1 + 1, 0, 0, { 0 }, { 0 }, 0, 0, 0, 0, NULL, 0, TRUE, "", FALSE, 0, 0, 0, 0 },
+    ALLOC_SIDECAR, 1 + 1, 0, 0, { 0 }, { 0 }, 0, 0, 0, 0, NULL, 0, TRUE, "", 0, 0, 0, 0 },
   { "not allow pod if the total requested resources do exceed the node's allocatable resources",
-    ALLOC_SIDECAR, 1 + 2, 0, 0, { 0 }, { 0 }, 0, 0, 0, 0, NULL, 0, FALSE, "Insufficient cpu", TRUE, 1, 0,
+    ALLOC_SIDECAR, 1 + 2, 0, 0, { 0 }, { 0 }, 0, 0, 0, 0, NULL, 0, FALSE, "Insufficient cpu", 1, 0,
     0, 0 },
 };
 
@@ -402,8 +401,7 @@ test_resources_fit_upstream (void **state)
       gboolean fits = fs_resources_fit (&alloc, &load, &request, &verdict);
       CHECK (fits == c->fits, c->name);
       CHECK (verdict.filter == (c->fits ? FS_FILTER_PASS : FS_FILTER_NODE_RESOURCES_FIT), c->name);
-      /* the v1.36 rule (PR #131345) is recorded, not applied: the status stays Unschedulable */
-      CHECK (verdict.exceeds_allocatable == c->unresolvable, c->name);
+      /* Unschedulable, never UnschedulableAndUnresolvable: the releases before v1.36 */
       CHECK (!verdict.unresolvable, c->name);
       g_autofree char *reasons = reasons_of (&verdict);
       CHECK_STR (reasons, c->reasons, c->name);
@@ -463,8 +461,7 @@ test_resources_fit_order (void **state)
   assert_int_equal (v.short_by.ephemeral_bytes, 1);
   assert_int_equal (fs_resources_get (&v.short_by, "nvidia.com/gpu"), 1);
   assert_int_equal (fs_resources_get (&v.short_by, "hugepages-1Gi"), 1);
-  /* gpu 2 > allocatable 1 (and hugepages 1 > 0): from v1.36 preemption would not be tried */
-  assert_true (v.exceeds_allocatable);
+  /* gpu 2 > allocatable 1 (and hugepages 1 > 0): preemption is still tried (v1.36 would not) */
   assert_false (v.unresolvable);
   /* Too many pods alone is never unresolvable (fit.go sets no Unresolvable for pods). */
   FsResources alloc = { 0 };
@@ -531,11 +528,10 @@ test_resources_fit_rag_api (void **state)
   assert_int_equal (v.short_by.memory_bytes, 2 * GI + GI / 2);
 
   /* A 15Gi pod exceeds the whole 14.5Gi: UnschedulableAndUnresolvable from v1.36
-   * (PR #131345); recorded, the status stays Unschedulable as in the releases before. */
+   * (PR #131345); Unschedulable as in the releases before. */
   FsResources fifteen = { 0 };
   put (&fifteen, "memory", 15 * GI);
   assert_false (fs_resources_fit (&alloc, &load, &fifteen, &v));
-  assert_true (v.exceeds_allocatable);
   assert_false (v.unresolvable);
   assert_int_equal (v.short_by.memory_bytes, 15 * GI - (6 * GI + GI / 2));
 
@@ -1067,12 +1063,11 @@ test_filter_order (void **state)
   pod->placement.tolerations = TOLS ({ .key = "k", .op = FS_TOLERATION_EXISTS });
   assert_false (fs_fit_node (node, NULL, &pod->shape, &v));
   assert_int_equal (v.filter, FS_FILTER_NODE_AFFINITY);
-  /* Labels right: resources; 500m exceeds the whole 100m allocatable (recorded: the v1.36
-   * UnschedulableAndUnresolvable case). */
+  /* Labels right: resources; 500m exceeds the whole 100m allocatable (Unschedulable before
+   * v1.36). */
   node->labels = LABELS ("zone", "a");
   assert_false (fs_fit_node (node, NULL, &pod->shape, &v));
   assert_int_equal (v.filter, FS_FILTER_NODE_RESOURCES_FIT);
-  assert_true (v.exceeds_allocatable);
   assert_false (v.unresolvable);
   put (&node->allocatable, "cpu", 1000);
   node->requested.cpu_milli = 600;
@@ -1526,6 +1521,30 @@ test_node_ports_filter_order (void **state)
                                 "have free ports for the requested pod ports.");
 }
 
+/* fit.go fitsRequest: a pod that asks only for a scalar resource (no cpu, memory or
+ * ephemeral-storage) is still checked, against the free amount on the node. */
+static void
+test_resources_fit_scalar_only (void **state)
+{
+  FsResources alloc = { 0 }, gpu = { 0 };
+  put (&alloc, "cpu", 4000);
+  put (&alloc, "memory", 1024);
+  put (&alloc, "pods", 10);
+  put (&alloc, "nvidia.com/gpu", 2);
+  FsNodeLoad load = { 0 };
+  put (&gpu, "nvidia.com/gpu", 1);
+  FsVerdict v;
+  assert_true (fs_resources_fit (&alloc, &load, &gpu, &v));
+  put (&load.requested, "nvidia.com/gpu", 1);
+  load.pod_count = 1;
+  assert_true (fs_resources_fit (&alloc, &load, &gpu, &v)); /* 1 of 1 free: equal fits */
+  put (&load.requested, "nvidia.com/gpu", 2);
+  assert_false (fs_resources_fit (&alloc, &load, &gpu, &v));
+  g_autofree char *reasons = reasons_of (&v);
+  assert_string_equal (reasons, "Insufficient nvidia.com/gpu");
+  assert_int_equal (fs_resources_get (&v.short_by, "nvidia.com/gpu"), 1);
+}
+
 int
 main (void)
 {
@@ -1554,6 +1573,7 @@ main (void)
     cmocka_unit_test (test_node_ports_released),
     cmocka_unit_test (test_pod_host_ports),
     cmocka_unit_test (test_node_ports_filter_order),
+    cmocka_unit_test (test_resources_fit_scalar_only),
   };
   return cmocka_run_group_tests_name ("fit", tests, group_setup, group_teardown);
 }

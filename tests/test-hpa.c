@@ -1387,6 +1387,44 @@ test_seed_disabled (void **state)
   assert_string_equal (d.reason, "ScaleUpLimit");
 }
 
+/* calculateScaleDownLimitWithBehaviors: a Percent policy keeps
+ * int32(float64(periodStartReplicas) * (1 - value/100)), truncated: at 50 % per 60 s, 11
+ * replicas may go down to 5 (5.5), not 6; with 2 removed 30 s ago the period starts at 13
+ * and the floor is 6 (6.5). */
+static void
+test_percent_scale_down_truncates (void **state)
+{
+  FsHpaBehavior b = fs_hpa_default_behavior ();
+  b.scale_down = rules (0, 0, 50, 60, 0);
+  FsHpaDecision d;
+  fs_hpa_normalize_behavior (11, 1, 1, 100, &b, NOW_MS, NULL, 0, NULL, 0, NULL, 0, &d);
+  assert_int_equal (d.desired, 5);
+  assert_int_equal (d.limited_by, FS_HPA_LIMIT_SCALE_DOWN);
+  assert_string_equal (d.reason, "ScaleDownLimit");
+  FsHpaScaleEvent down[] = { { NOW_MS - 30 * SEC, 2, FALSE } };
+  fs_hpa_normalize_behavior (11, 1, 1, 100, &b, NOW_MS, NULL, 0, NULL, 0, down, 1, &d);
+  assert_int_equal (d.desired, 6);
+}
+
+/* groupPods: the cpu initialization period holds while start + period is after now (After is
+ * strict).  A Ready pod whose sample predates one metric window after its transition is
+ * unready inside the period and counted after it; at start + period == now it is after. */
+static void
+test_group_pods_initialization_edge (void **state)
+{
+  FsHpaSettings s = upstream_test_settings (); /* a 2 min initialization period */
+  FsHpaPodGroup g[1];
+  FsHpaPod p = { .name = "edge", .has_start = TRUE, .start_ms = NOW_MS - 2 * MINUTE,
+                 .has_ready = TRUE, .ready = TRUE, .ready_transition_ms = NOW_MS - 2 * MINUTE,
+                 .has_metric = TRUE, .metric_timestamp_ms = NOW_MS - 2 * MINUTE,
+                 .metric_window_ms = MINUTE };
+  fs_hpa_group_pods (&p, 1, TRUE, &s, g);
+  assert_int_equal (g[0], FS_HPA_POD_READY);
+  p.start_ms += 1; /* one millisecond later: still initializing, and the sample is stale */
+  fs_hpa_group_pods (&p, 1, TRUE, &s, g);
+  assert_int_equal (g[0], FS_HPA_POD_UNREADY);
+}
+
 int
 main (void)
 {
@@ -1412,6 +1450,8 @@ main (void)
     cmocka_unit_test (test_seed_scale_down_timeline),
     cmocka_unit_test (test_seed_spanish_scale_up),
     cmocka_unit_test (test_seed_disabled),
+    cmocka_unit_test (test_percent_scale_down_truncates),
+    cmocka_unit_test (test_group_pods_initialization_edge),
   };
   return cmocka_run_group_tests_name ("hpa", tests, NULL, NULL);
 }

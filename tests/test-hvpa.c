@@ -958,6 +958,31 @@ test_validation (void **state)
   assert_string_equal (fs_hvpa_blocked_reason_name (FS_HVPA_BLOCKED_MIN_CHANGE), "MinChange");
 }
 
+/* timewindow.go Contains: both bounds are inside, to the second (begin <= t <= end; across
+ * midnight, not end < t < begin). */
+static void
+test_hvpa_maintenance_window_edges (void **state)
+{
+  gboolean in = FALSE;
+  /* 22:00-23:00 at +0100 = 21:00-22:00 UTC */
+  assert_true (fs_hvpa_maintenance_window_contains ("220000+0100", "230000+0100",
+                                                    DAY0 + 21 * HOUR, &in));
+  assert_true (in);
+  assert_true (fs_hvpa_maintenance_window_contains ("220000+0100", "230000+0100",
+                                                    DAY0 + 22 * HOUR, &in));
+  assert_true (in);
+  /* 23:00-01:00 UTC: at 01:00:00 in, a second later out */
+  assert_true (fs_hvpa_maintenance_window_contains ("230000-0000", "010000-0000",
+                                                    DAY0 + HOUR, &in));
+  assert_true (in);
+  assert_true (fs_hvpa_maintenance_window_contains ("230000-0000", "010000-0000",
+                                                    DAY0 + HOUR + SEC, &in));
+  assert_false (in);
+  assert_true (fs_hvpa_maintenance_window_contains ("230000-0000", "010000-0000",
+                                                    DAY0 + 23 * HOUR - SEC, &in));
+  assert_false (in);
+}
+
 int
 main (void)
 {
@@ -992,6 +1017,7 @@ main (void)
     cmocka_unit_test (test_hvpa_override),
     cmocka_unit_test (test_hvpa_replicas),
     cmocka_unit_test (test_validation),
+    cmocka_unit_test (test_hvpa_maintenance_window_edges),
   };
   return cmocka_run_group_tests_name ("hvpa", tests, NULL, NULL);
 }

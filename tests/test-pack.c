@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "fitscale/plan/capacity.h"
+#include "fitscale/plan/nodes.h"
 #include "fitscale/plan/shape.h"
 #include "fitscale/plan/why.h"
 #include "testutil.h"
@@ -486,6 +487,181 @@ test_why_host_port_taken (void **state)
 #undef INGRESS_CLUSTER
 }
 
+/* cluster-autoscaler's estimate rounds the nodes needed up: with two 6Gi replicas per empty
+ * 14.5Gi node, 7 Pending need 4 new nodes (3.5), 8 need 4, 2 need 1. */
+static void
+test_nodes_needed_round_up (void **state)
+{
+  g_autoptr (FsSnapshot) snapshot = test_load_valid_text (SEED_CLUSTER ("6Gi"));
+  g_autoptr (FsShape) rag = shape ("cpu=500m,memory=6Gi", NULL, NULL);
+  static const struct { int64_t pending, nodes; } cases[] = { { 7, 4 }, { 8, 4 }, { 2, 1 }, { 1, 1 } };
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr (GArray) estimates = fs_node_shape_estimates_new ();
+      fs_estimate_new_nodes (snapshot, fs_shape_pod (rag), cases[i].pending, estimates);
+      assert_int_equal (estimates->len, 1);
+      const FsNodeShapeEstimate *estimate = &g_array_index (estimates, FsNodeShapeEstimate, 0);
+      assert_int_equal (estimate->existing, 2);
+      assert_int_equal (estimate->per_node, 2);
+      assert_int_equal (estimate->nodes_needed, cases[i].nodes);
+    }
+}
+
+/* A Pending pod labelled app=APP, 1Gi, with one DoNotSchedule zone constraint of maxSkew 1 on
+ * app=web (and the constraint's FIELDS, each followed by a comma). */
+#define SPREAD_TEMPLATE(app, fields)                                                         \
+  "{\"kind\":\"Pod\",\"metadata\":{\"name\":\"template\",\"namespace\":\"production\","        \
+  "\"labels\":{\"app\":\"" app "\"}},\"spec\":{\"containers\":[{\"name\":\"c\",\"resources\":"    \
+  "{\"requests\":{\"memory\":\"1Gi\"}}}],\"topologySpreadConstraints\":[{\"maxSkew\":1," fields  \
+  "\"topologyKey\":\"topology.kubernetes.io/zone\",\"whenUnsatisfiable\":\"DoNotSchedule\","     \
+  "\"labelSelector\":{\"matchLabels\":{\"app\":\"web\"}}}]},\"status\":{\"phase\":\"Pending\"}}"
+
+/* The capacity answer for the snapshot's pod "template". */
+static FsCapacityAnswer *
+spread_capacity_of (const FsSnapshot *snapshot)
+{
+  const FsPod *template = fs_snapshot_find_pod (snapshot, "production", "template");
+  assert_non_null (template);
+  FsPodShape pod = { .namespace = template->namespace, .labels = template->labels,
+                     .spec = template->spec };
+  return fs_capacity_answer (snapshot, &pod, -1, NULL);
+}
+
+/* Topology spread for replicas the constraint's selector does not match (podtopologyspread
+ * Filter with selfMatchNum 0): placing them moves no count, so every domain whose count - min
+ * <= maxSkew takes all its nodes hold.  zone-a holds one matching pod and zone-b none: with
+ * maxSkew 1 zone-a is within the skew (1 - 0 = 1) and takes its 10 (10.5Gi free) beside
+ * zone-b's 14. */
+static void
+test_zone_spread_not_self_matching (void **state)
+{
+  g_autoptr (FsSnapshot) snapshot = test_load_valid_text (
+      NODE ("a1", "zone-a", "") NODE ("b1", "zone-b", "")
+      POD ("w1", ON ("a1"), "web", "4Gi", "") SPREAD_TEMPLATE ("batch", ""));
+  g_autoptr (FsCapacityAnswer) answer = spread_capacity_of (snapshot);
+  assert_int_equal (answer->nodes[0].verdict.filter, FS_FILTER_PASS); /* 1 + 0 - 0 <= 1 */
+  assert_int_equal (answer->nodes[0].capacity, 10);
+  assert_int_equal (answer->nodes[1].capacity, 14);
+  assert_int_equal (answer->pack.capacity, 24);
+  assert_int_equal (answer->pack.limited_by, FS_PACK_LIMIT_RESOURCES);
+}
+
+/* cluster-autoscaler's estimator with required anti-affinity against the replicas' own labels
+ * (on the hostname): one replica a new node, however much room it has (14 of 1Gi by
+ * resources), so 3 Pending need 3 nodes. */
+static void
+test_new_nodes_self_anti_affinity (void **state)
+{
+  g_autoptr (FsSnapshot) snapshot = test_load_valid_text (
+      NODE ("n1", "zone-a", "") NODE ("n2", "zone-b", "")
+      "{\"kind\":\"Deployment\",\"metadata\":{\"name\":\"web\",\"namespace\":\"production\"},"
+      "\"spec\":{\"replicas\":3,\"selector\":{\"matchLabels\":{\"app\":\"web\"}},\"template\":"
+      "{\"metadata\":{\"labels\":{\"app\":\"web\"}},\"spec\":{\"containers\":[{\"name\":\"c\","
+      "\"resources\":{\"requests\":{\"memory\":\"1Gi\"}}}]" ANTI_AFFINITY ("web") "}}}}");
+  FsShapeFlags flags = { .namespace = "production" };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (FsShape) web = fs_shape_from_object (snapshot, "deployment/web", &flags, &error);
+  assert_non_null (web);
+  g_autoptr (GArray) estimates = fs_node_shape_estimates_new ();
+  fs_estimate_new_nodes (snapshot, fs_shape_pod (web), 3, estimates);
+  assert_int_equal (estimates->len, 1);
+  const FsNodeShapeEstimate *estimate = &g_array_index (estimates, FsNodeShapeEstimate, 0);
+  assert_int_equal (estimate->per_node, 1);
+  assert_int_equal (estimate->nodes_needed, 3);
+}
+
+/* podtopologyspread calPreFilterState: fewer eligible domains than minDomains make the global
+ * minimum 0; as many leave it the real one.  zone-a holds two matching pods, zone-b one: with
+ * minDomains 2 the minimum is 1, so b1 passes (1 + 1 - 1 <= 1) and a1 does not (2 + 1 - 1);
+ * with minDomains 3 the minimum is 0 and both are skewed. */
+static void
+test_zone_spread_min_domains (void **state)
+{
+  g_autoptr (FsSnapshot) two = test_load_valid_text (
+      NODE ("a1", "zone-a", "") NODE ("b1", "zone-b", "")
+      POD ("w1", ON ("a1"), "web", "1Gi", "") POD ("w2", ON ("a1"), "web", "1Gi", "")
+      POD ("w3", ON ("b1"), "web", "1Gi", "") SPREAD_TEMPLATE ("web", "\"minDomains\":2,"));
+  g_autoptr (FsCapacityAnswer) answer = spread_capacity_of (two);
+  assert_int_equal (answer->nodes[0].verdict.filter, FS_FILTER_POD_TOPOLOGY_SPREAD);
+  assert_int_equal (answer->nodes[1].verdict.filter, FS_FILTER_PASS);
+  assert_int_equal (answer->pack.capacity, 13); /* 13.5Gi free on b1 */
+  g_autoptr (FsSnapshot) three = test_load_valid_text (
+      NODE ("a1", "zone-a", "") NODE ("b1", "zone-b", "")
+      POD ("w1", ON ("a1"), "web", "1Gi", "") POD ("w2", ON ("a1"), "web", "1Gi", "")
+      POD ("w3", ON ("b1"), "web", "1Gi", "") SPREAD_TEMPLATE ("web", "\"minDomains\":3,"));
+  g_autoptr (FsCapacityAnswer) few = spread_capacity_of (three);
+  assert_int_equal (few->nodes[0].verdict.filter, FS_FILTER_POD_TOPOLOGY_SPREAD);
+  assert_int_equal (few->nodes[1].verdict.filter, FS_FILTER_POD_TOPOLOGY_SPREAD);
+  assert_int_equal (few->pack.capacity, 0);
+}
+
+/* podtopologyspread counts no terminating pod (one with a deletionTimestamp), though its
+ * request still holds room on its node: a1's terminating web pod leaves zone-a at 0, so both
+ * zones take replicas (13 on a1, 14 on b1). */
+static void
+test_zone_spread_skips_terminating (void **state)
+{
+  g_autoptr (FsSnapshot) snapshot = test_load_valid_text (
+      NODE ("a1", "zone-a", "") NODE ("b1", "zone-b", "")
+      "{\"kind\":\"Pod\",\"metadata\":{\"name\":\"leaving\",\"namespace\":\"production\","
+      "\"deletionTimestamp\":\"2026-01-01T00:00:00Z\",\"labels\":{\"app\":\"web\"}},\"spec\":"
+      "{\"nodeName\":\"a1\",\"containers\":[{\"name\":\"c\",\"resources\":{\"requests\":"
+      "{\"memory\":\"1Gi\"}}}]},\"status\":{\"phase\":\"Running\"}}"
+      SPREAD_TEMPLATE ("web", ""));
+  g_autoptr (FsCapacityAnswer) answer = spread_capacity_of (snapshot);
+  assert_int_equal (answer->nodes[0].verdict.filter, FS_FILTER_PASS); /* 0 + 1 - 0 <= 1 */
+  assert_int_equal (answer->nodes[0].capacity, 13);
+  assert_int_equal (answer->pack.capacity, 27);
+}
+
+/* podtopologyspread nodeTaintsPolicy: Ignore (the default) counts the domain of a node whose
+ * taint the pod does not tolerate, Honor does not.  zone-a and zone-b hold one matching pod
+ * each, zone-c only a tainted node: under Ignore the minimum is zone-c's 0 and a1, b1 are
+ * skewed (1 + 1 - 0); under Honor it is 1 and both take replicas. */
+static void
+test_zone_spread_taints_policy (void **state)
+{
+#define TAINTED_ZONES(fields)                                                                \
+  NODE ("a1", "zone-a", "") NODE ("b1", "zone-b", "")                                      \
+  NODE ("c1", "zone-c", "\"spec\":{\"taints\":[{\"key\":\"k\",\"effect\":\"NoSchedule\"}]},")       \
+  POD ("w1", ON ("a1"), "web", "1Gi", "") POD ("w2", ON ("b1"), "web", "1Gi", "")          \
+  SPREAD_TEMPLATE ("web", fields)
+  g_autoptr (FsSnapshot) ignore = test_load_valid_text (TAINTED_ZONES (""));
+  g_autoptr (FsCapacityAnswer) ignored = spread_capacity_of (ignore);
+  assert_int_equal (ignored->nodes[0].verdict.filter, FS_FILTER_POD_TOPOLOGY_SPREAD);
+  assert_int_equal (ignored->nodes[1].verdict.filter, FS_FILTER_POD_TOPOLOGY_SPREAD);
+  assert_int_equal (ignored->nodes[2].verdict.filter, FS_FILTER_TAINT_TOLERATION);
+  assert_int_equal (ignored->pack.capacity, 0);
+  g_autoptr (FsSnapshot) honor = test_load_valid_text (TAINTED_ZONES ("\"nodeTaintsPolicy\":\"Honor\","));
+  g_autoptr (FsCapacityAnswer) honored = spread_capacity_of (honor);
+  assert_int_equal (honored->nodes[0].verdict.filter, FS_FILTER_PASS);
+  assert_int_equal (honored->nodes[1].verdict.filter, FS_FILTER_PASS);
+  assert_int_equal (honored->pack.capacity, 26);
+#undef TAINTED_ZONES
+}
+
+/* Pending means no node and phase Pending: a pod without a node that ended Failed (podgc
+ * fails an unscheduled terminating pod before deleting it) is not Pending, nor counted. */
+static void
+test_pending_needs_phase_pending (void **state)
+{
+  g_autoptr (FsSnapshot) snapshot = test_load_valid_text (
+      NODE ("n1", "zone-a", "") POD ("running", ON ("n1"), "web", "1Gi", "")
+      "{\"kind\":\"Pod\",\"metadata\":{\"name\":\"waiting\",\"namespace\":\"production\"},"
+      "\"spec\":{\"containers\":[{\"name\":\"c\"}]},\"status\":{\"phase\":\"Pending\"}}"
+      "{\"kind\":\"Pod\",\"metadata\":{\"name\":\"given-up\",\"namespace\":\"production\"},"
+      "\"spec\":{\"containers\":[{\"name\":\"c\"}]},\"status\":{\"phase\":\"Failed\"}}");
+  assert_false (fs_pod_is_pending (fs_snapshot_find_pod (snapshot, "production", "running")));
+  assert_true (fs_pod_is_pending (fs_snapshot_find_pod (snapshot, "production", "waiting")));
+  assert_false (fs_pod_is_pending (fs_snapshot_find_pod (snapshot, "production", "given-up")));
+  FsNodeSummary rows[1];
+  guint n_rows;
+  FsClusterSummary total;
+  assert_true (fs_nodes_summarize (snapshot, NULL, rows, &n_rows, &total, NULL));
+  assert_int_equal (total.pods_bound, 1);
+  assert_int_equal (total.pods_pending, 1);
+}
+
 int
 main (void)
 {
@@ -504,6 +680,13 @@ main (void)
     cmocka_unit_test (test_host_ports_replacing_own_pods),
     cmocka_unit_test (test_host_ports_of_templates),
     cmocka_unit_test (test_why_host_port_taken),
+    cmocka_unit_test (test_nodes_needed_round_up),
+    cmocka_unit_test (test_zone_spread_not_self_matching),
+    cmocka_unit_test (test_new_nodes_self_anti_affinity),
+    cmocka_unit_test (test_zone_spread_min_domains),
+    cmocka_unit_test (test_zone_spread_skips_terminating),
+    cmocka_unit_test (test_zone_spread_taints_policy),
+    cmocka_unit_test (test_pending_needs_phase_pending),
   };
   return cmocka_run_group_tests_name ("pack", tests, NULL, NULL);
 }

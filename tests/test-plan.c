@@ -524,6 +524,61 @@ test_hvpa_selector_expressions (void **state)
   assert_int_equal (answer->input.desired_replicas, 4);
 }
 
+/* The ranking's tie on replicas (docs/algorithm.md: served, distance, size, then fewer
+ * replicas): with the VPA target 250m/3Gi, 4 desired and two request steps (the current
+ * 500m/6Gi and the target), 2 x 6Gi and 4 x 3Gi both serve the demand, lie ln 2 from the
+ * targets and take the same room; the 2 replicas rank first. */
+static void
+test_rank_tie_fewer_replicas_first (void **state)
+{
+  g_autoptr (FsSnapshot) snapshot = test_load_files ("examples/rag-api", NULL);
+  FsPlanRequest request = { .kind = "deployment", .namespace = "production", .name = "rag-api",
+                            .steps = 2, .has_hpa_desired = TRUE, .hpa_desired = 4,
+                            .n_vpa_targets = 1 };
+  request.vpa_targets[0] = (FsPlanVpaTarget){ .container = "rag-api", .has = { TRUE, TRUE },
+                                              .amount = { 250, 3 * GiB } };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (FsPlanAnswer) answer = fs_plan (snapshot, &request, &error);
+  assert_non_null (answer);
+  assert_int_equal (answer->plan.replicas, 6);
+  static const int32_t order[] = { 5, 2, 4, 3 };
+  assert_int_equal (answer->alternatives->len, G_N_ELEMENTS (order));
+  for (guint i = 0; i < G_N_ELEMENTS (order); i++)
+    assert_int_equal (g_array_index (answer->alternatives, FsPlanCandidate, i).replicas, order[i]);
+  const FsPlanCandidate *two = &g_array_index (answer->alternatives, FsPlanCandidate, 1);
+  const FsPlanCandidate *four = &g_array_index (answer->alternatives, FsPlanCandidate, 2);
+  assert_int_equal (plan_request (answer, two, FS_HVPA_MEMORY), 6 * GiB);
+  assert_int_equal (plan_request (answer, four, FS_HVPA_MEMORY), 3 * GiB);
+  assert_true (two->served == four->served && two->distance == four->distance
+               && two->size == four->size);
+}
+
+/* P* against the best ranked pair: P* wins their tie.  With weight 1 to 3Gi and 4 desired
+ * (test_overrides) P* is 6 x 3Gi: it fits but its update stops half way, and the best ranked
+ * pair is P* itself (same replicas and requests, so equal in every key); the plan stays P*,
+ * unchanged, with P*'s own rollout. */
+static void
+test_target_wins_rank_tie (void **state)
+{
+  g_autoptr (FsSnapshot) snapshot = test_load_files ("examples/rag-api", NULL);
+  FsPlanRequest request = { .kind = "deployment", .namespace = "production", .name = "rag-api",
+                            .has_hpa_desired = TRUE, .hpa_desired = 4, .has_vpa_weight = TRUE,
+                            .vpa_weight = 1, .n_vpa_targets = 1 };
+  request.vpa_targets[0] = (FsPlanVpaTarget){ .container = "rag-api", .has = { FALSE, TRUE },
+                                              .amount = { 0, 3 * GiB } };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (FsPlanAnswer) answer = fs_plan (snapshot, &request, &error);
+  assert_non_null (answer);
+  assert_true (answer->target.schedulable);
+  assert_false (answer->target_rollout.completes);
+  assert_int_equal (answer->outcome, FS_PLAN_UNCHANGED);
+  assert_int_equal (answer->plan.replicas, answer->target.replicas);
+  assert_int_equal (plan_request (answer, &answer->plan, FS_HVPA_MEMORY), 3 * GiB);
+  assert_false (answer->rollout.completes);
+  assert_non_null (strstr (answer->reason, "The HVPA point is 6 x (cpu=500m,memory=3Gi): its "
+                                           "final state fits, but its rolling update stops half way."));
+}
+
 int
 main (void)
 {
@@ -543,6 +598,8 @@ main (void)
     cmocka_unit_test (test_deterministic_and_errors),
     cmocka_unit_test (test_overrides),
     cmocka_unit_test (test_hvpa_selector_expressions),
+    cmocka_unit_test (test_rank_tie_fewer_replicas_first),
+    cmocka_unit_test (test_target_wins_rank_tie),
   };
   return cmocka_run_group_tests (tests, NULL, NULL);
 }

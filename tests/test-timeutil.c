@@ -58,12 +58,27 @@ test_durations (void **state)
     }
 }
 
+/* time.Parse checks the day against the month (daysIn): February 29 in leap years only,
+ * which skip the centuries not divisible by 400. */
+static void
+test_times_leap_years (void **state)
+{
+  int64_t t;
+  assert_true (parse_time ("2000-02-29T00:00:00Z", &t));
+  assert_int_equal (t, 951782400);
+  assert_true (parse_time ("2024-02-29T00:00:00Z", &t));
+  assert_false (parse_time ("1900-02-29T00:00:00Z", &t));
+  assert_false (parse_time ("2100-02-29T00:00:00Z", &t));
+  assert_false (parse_time ("2023-02-29T00:00:00Z", &t));
+}
+
 int
 main (void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test (test_times),
     cmocka_unit_test (test_durations),
+    cmocka_unit_test (test_times_leap_years),
   };
   return cmocka_run_group_tests_name ("timeutil", tests, NULL, NULL);
 }

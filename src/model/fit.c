@@ -336,8 +336,7 @@ fs_node_affinity_matches (const FsNode *node, const FsPlacement *placement)
  * NodeResourcesFit */
 
 /* One fixed resource: pkg/scheduler/framework/plugins/noderesources/fit.go fitsRequest,
- * "request > 0 && request > allocatable - requested".  The Unresolvable flag is
- * "request > allocatable" (kubernetes/kubernetes PR #131345, issue #131310, v1.36). */
+ * "request > 0 && request > allocatable - requested". */
 static void
 check_fixed (int64_t request, int64_t allocatable, int64_t requested, guint32 bit,
              int64_t *short_slot, FsResourceBit present_bit, FsVerdict *verdict)
@@ -350,8 +349,6 @@ check_fixed (int64_t request, int64_t allocatable, int64_t requested, guint32 bi
   verdict->short_bits |= bit;
   *short_slot = fs_saturating_sub (request, free_amount);
   verdict->short_by.present |= present_bit;
-  if (request > allocatable)
-    verdict->exceeds_allocatable = TRUE;
 }
 
 /* noderesources/fit.go fitsRequest (ignoredResources/ignoredResourceGroups empty, DRA extended
@@ -362,9 +359,9 @@ check_fixed (int64_t request, int64_t allocatable, int64_t requested, guint32 bi
  *  - each scalar resource with a nonzero request: request > allocatable - requested, a name the
  *    node does not advertise having allocatable 0 (upstream walks a Go map, so its order is
  *    arbitrary; here it is by name).
- * The status is Unschedulable, so preemption is tried.  From v1.36 (PR #131345) a request
- * over the node's whole allocatable makes it UnschedulableAndUnresolvable; fitscale follows
- * the releases clusters run today and only records that case in exceeds_allocatable.
+ * The status is Unschedulable, so preemption is tried.  From v1.36 (kubernetes/kubernetes
+ * PR #131345, issue #131310) a request over the node's whole allocatable makes it
+ * UnschedulableAndUnresolvable; fitscale follows the releases clusters run today and does not.
  * VERDICT is reset; on failure its filter is NODE_RESOURCES_FIT. */
 gboolean
 fs_resources_fit (const FsResources *allocatable, const FsNodeLoad *load,
@@ -412,8 +409,6 @@ fs_resources_fit (const FsResources *allocatable, const FsNodeLoad *load,
       verdict->short_bits |= FS_SHORT_SCALAR;
       /* At most as many names as the request has: never over FS_RES_MAX_EXTENDED. */
       fs_resources_set (&verdict->short_by, name, fs_saturating_sub (request, free_amount), NULL);
-      if (request > node_allocatable)
-        verdict->exceeds_allocatable = TRUE;
     }
 
 done:

@@ -74,8 +74,6 @@ typedef struct {
   FsResources short_by;       /* NODE_RESOURCES_FIT: how much is missing, per failing
                                * resource (request - free > 0); pods = 1 when too many */
   FsVerdictDetail detail;     /* INTER_POD_AFFINITY and POD_TOPOLOGY_SPREAD: which rule */
-  gboolean exceeds_allocatable; /* NODE_RESOURCES_FIT: a request over the node's whole
-                                 * allocatable (unresolvable from kube-scheduler v1.36) */
 } FsVerdict;
 
 /* ---- the rules ------------------------------------------------------------------------ */
