@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "commands.h"
-#include "fitscale/plan/completeness.h"
 #include "fitscale/model/error.h"
 #include "fitscale/model/selector.h"
 #include "fitscale/plan/why.h"
@@ -21,169 +20,6 @@ typedef struct {
   gint watch_rounds;        /* 0: until interrupted */
   gint watch_timeout;
 } WhyOptions;
-
-/* ---- tables ------------------------------------------------------------------------- */
-
-static char *
-amount_text (const char *name, int64_t amount)
-{
-  char text[32];
-  if (strcmp (name, "memory") == 0 || strcmp (name, "ephemeral-storage") == 0)
-    return g_strdup (fs_format_bytes_for_people (amount, text));
-  return g_strdup (fs_format_amount (name, amount, text));
-}
-
-/* "memory: needs 6.0Gi, 5.8Gi free" for each resource the node is short of. */
-static char *
-short_text (const FsSnapshot *snapshot, guint node_index, const FsResources *request,
-            const FsVerdict *verdict)
-{
-  if (verdict->filter != FS_FILTER_NODE_RESOURCES_FIT)
-    return g_strdup ("");
-  const FsNode *node = &snapshot->nodes[node_index];
-  GString *text = g_string_new (NULL);
-  struct { const char *name; guint32 bit; int64_t want, free_amount; } rows[] = {
-    { "cpu", FS_SHORT_CPU, request->cpu_milli, node->allocatable.cpu_milli - node->requested.cpu_milli },
-    { "memory", FS_SHORT_MEMORY, request->memory_bytes,
-      node->allocatable.memory_bytes - node->requested.memory_bytes },
-    { "ephemeral-storage", FS_SHORT_EPHEMERAL, request->ephemeral_bytes,
-      node->allocatable.ephemeral_bytes - node->requested.ephemeral_bytes },
-  };
-  for (gsize i = 0; i < G_N_ELEMENTS (rows); i++)
-    if (verdict->short_bits & rows[i].bit)
-      {
-        g_autofree char *want = amount_text (rows[i].name, rows[i].want);
-        g_autofree char *free_text = amount_text (rows[i].name, rows[i].free_amount);
-        g_string_append_printf (text, "%s%s: needs %s, %s free", text->len ? "; " : "",
-                                rows[i].name, want, free_text);
-      }
-  for (guint i = 0; i < verdict->short_by.n_extended; i++)
-    {
-      const char *name = verdict->short_by.extended[i].name;
-      int64_t want = fs_resources_get (request, name);
-      int64_t free_amount = fs_resources_get (&node->allocatable, name)
-                            - fs_resources_get (&node->requested, name);
-      g_string_append_printf (text, "%s%s: needs %" G_GINT64_FORMAT ", %" G_GINT64_FORMAT " free",
-                              text->len ? "; " : "", name, want, free_amount);
-    }
-  if (verdict->short_bits & FS_SHORT_PODS)
-    g_string_append_printf (text, "%spods: %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT " used",
-                            text->len ? "; " : "", node->pod_count, node->allocatable.pods);
-  return g_string_free (text, FALSE);
-}
-
-/* The scheduler's recorded verdict, first, when fitscale's differs, and why it may: a filter
- * fitscale does not model, a snapshot that lacks part of the cluster, or a cluster that
- * changed since the message was written. */
-static void
-print_disagreement (const FsSnapshot *snapshot, const FsDiagnosis *diagnosis)
-{
-  printf ("\nThe scheduler recorded: %s\n", diagnosis->recorded);
-  printf ("fitscale's verdict differs");
-  const char *sep = ": ";
-  if (diagnosis->unmodelled->len > 0)
-    {
-      g_ptr_array_add (diagnosis->unmodelled, NULL);
-      g_autofree char *reasons = g_strjoinv ("\", \"", (char **) diagnosis->unmodelled->pdata);
-      g_ptr_array_remove_index (diagnosis->unmodelled, diagnosis->unmodelled->len - 1);
-      printf ("%sthe scheduler's reasons include \"%s\", from %s fitscale does not model "
-              "(docs/filters.md)", sep, reasons, diagnosis->unmodelled->len == 1 ? "a filter" : "filters");
-      sep = "; ";
-    }
-  g_autoptr (GArray) warnings = fs_snapshot_warnings (snapshot, FS_NEEDS_NODES | FS_NEEDS_NODE_USAGE);
-  if (warnings->len > 0)
-    {
-      printf ("%sthe snapshot lacks part of the cluster (the warnings above)", sep);
-      sep = "; ";
-    }
-  printf ("%sor the cluster changed since the message was recorded.\n", sep);
-}
-
-static void
-print_diagnosis (const FsSnapshot *snapshot, const FsDiagnosis *diagnosis, guint similar,
-                 gboolean wide)
-{
-  const FsPod *pod = diagnosis->pod;
-  const FsResources *request = &pod->spec->request;
-  g_autofree char *cpu = amount_text ("cpu", request->cpu_milli);
-  g_autofree char *memory = amount_text ("memory", request->memory_bytes);
-  printf ("Pod %s/%s is %s%s%s; it requests cpu %s, memory %s", pod->namespace, pod->name,
-          fs_pod_phase_name (pod->phase), pod->node_name ? " on " : "", pod->node_name ? pod->node_name : "",
-          cpu, memory);
-  for (guint i = 0; i < request->n_extended; i++)
-    printf (", %s %" G_GINT64_FORMAT, request->extended[i].name, request->extended[i].value);
-  printf (".\n");
-  if (similar > 0 && pod->owner != NULL)
-    printf ("%u more Pending pod%s of %s %s ask%s the same.\n", similar, similar == 1 ? "" : "s",
-            pod->owner->kind, pod->owner->name, similar == 1 ? "s" : "");
-  if (pod->node_name != NULL)
-    {
-      /* kubectl's Pending with spec.nodeName set: scheduled; its kubelet has yet to run it */
-      printf ("\nIt is bound to node %s: the scheduler has placed it%s. It waits for that node's kubelet "
-              "(admission, image pulls, volume mounts), not for the scheduler.\n",
-              pod->node_name, pod->node_index < 0 ? " (a node this snapshot does not hold)" : "");
-      return;
-    }
-  if (diagnosis->recorded != NULL && !diagnosis->agrees)
-    print_disagreement (snapshot, diagnosis);
-  if (diagnosis->fits)
-    {
-      guint passing = 0;
-      for (guint i = 0; i < diagnosis->n_nodes; i++)
-        passing += diagnosis->nodes[i].verdict.filter == FS_FILTER_PASS;
-      if (diagnosis->recorded != NULL && !diagnosis->agrees)
-        printf ("\nfitscale finds room on %u node%s, against the scheduler's verdict above: expect the pod "
-                "to stay Pending until what it names is resolved.\n", passing, passing == 1 ? "" : "s");
-      else
-        printf ("\nIt fits on %u node%s now: the scheduler will place it on its next attempt "
-                "(or nominated pods of higher priority hold the room).\n", passing,
-                passing == 1 ? "" : "s");
-      return;
-    }
-  printf ("\nfitscale: %s\n", diagnosis->message);
-  if (diagnosis->recorded != NULL && diagnosis->agrees)
-    printf ("recorded: %s\n          (the same as the scheduler's own message)\n", diagnosis->recorded);
-  printf ("\n");
-  static const char *const headers[] = { "NODE", "FIRST FAILING FILTER", "SHORT" };
-  g_autoptr (FsTable) table = fs_table_new (3, headers);
-  guint shown = 0;
-  for (guint i = 0; i < diagnosis->n_nodes; i++)
-    {
-      const FsVerdict *verdict = &diagnosis->nodes[i].verdict;
-      if (!wide && shown >= 30)
-        break;
-      g_autoptr (GPtrArray) reasons = g_ptr_array_new_with_free_func (g_free);
-      fs_verdict_reasons (verdict, reasons);
-      g_ptr_array_add (reasons, NULL);
-      g_autofree char *why = g_strjoinv (", ", (char **) reasons->pdata);
-      g_autofree char *short_by = short_text (snapshot, i, request, verdict);
-      const char *cells[] = { snapshot->nodes[i].name, why[0] ? why : "fits",
-                              short_by[0] ? short_by : "-" };
-      fs_table_add_row (table, cells);
-      shown++;
-    }
-  fs_table_print (table, stdout);
-  if (shown < diagnosis->n_nodes)
-    printf ("(%u more nodes: -o wide lists them all)\n", diagnosis->n_nodes - shown);
-  if (diagnosis->room_in_total)
-    {
-      g_autofree char *total = amount_text ("memory", diagnosis->free_total.memory_bytes);
-      g_autofree char *largest = amount_text ("memory", diagnosis->largest_free.memory_bytes);
-      g_autofree char *total_cpu = amount_text ("cpu", diagnosis->free_total.cpu_milli);
-      g_autofree char *largest_cpu = amount_text ("cpu", diagnosis->largest_free.cpu_milli);
-      printf ("\nRoom in total, not in one piece: %s memory and %s cpu are free on the nodes it "
-              "may use,\nbut at most %s memory and %s cpu on any one of them.\n",
-              total, total_cpu, largest, largest_cpu);
-    }
-  if (diagnosis->fixes->len == 0)
-    {
-      printf ("\nNo fix found within this snapshot.\n");
-      return;
-    }
-  printf ("\nFixes, each checked against the snapshot:\n");
-  for (guint i = 0; i < diagnosis->fixes->len; i++)
-    printf ("  - %s\n", g_array_index (diagnosis->fixes, FsFix, i).text);
-}
 
 /* ---- which pods --------------------------------------------------------------------- */
 
@@ -231,16 +67,15 @@ run_all (const FsSnapshot *snapshot, const WhyOptions *options, FsOutputFormat f
       else
         {
           if (diagnosed > 0)
-            printf ("\n%s\n\n", "----");
-          print_diagnosis (snapshot, diagnosis, similar, format == FS_OUTPUT_WIDE);
+            fs_render_diagnosis_separator (stdout);
+          fs_render_diagnosis_table (stdout, snapshot, diagnosis, similar, format == FS_OUTPUT_WIDE);
         }
       diagnosed++;
     }
   if (emitter != NULL)
     fs_emit_list_close (emitter);
   else if (diagnosed == 0)
-    printf ("No Pending pods without a node%s%s.\n", namespace ? " in namespace " : "",
-            namespace ? namespace : "");
+    fs_render_no_pending (stdout, namespace);
   return FS_EXIT_OK;
 }
 
@@ -264,7 +99,7 @@ answer (const FsSnapshot *snapshot, const WhyOptions *options, FsOutputFormat fo
       fs_render_diagnosis (emitter, snapshot, diagnosis, 0);
     }
   else
-    print_diagnosis (snapshot, diagnosis, 0, format == FS_OUTPUT_WIDE);
+    fs_render_diagnosis_table (stdout, snapshot, diagnosis, 0, format == FS_OUTPUT_WIDE);
   return FS_EXIT_OK;
 }
 
@@ -288,9 +123,8 @@ run_watch (WhyOptions *options, FsOutputFormat format, const char *argument)
         {
           g_autoptr (FsSnapshot) snapshot = fs_kube_cache_snapshot (live->cache);
           g_autoptr (GDateTime) now = g_date_time_new_now_utc ();
-          g_autofree char *stamp = g_date_time_format_iso8601 (now);
           if (round > 0 && format != FS_OUTPUT_JSON && format != FS_OUTPUT_YAML)
-            printf ("\n==== %s: the cluster changed\n\n", stamp);
+            fs_render_cluster_changed (stdout, now);
           status = answer (snapshot, options, format, argument);
           fflush (stdout);
         }

@@ -1,9 +1,11 @@
-/* fitscale — the diagnosis document (docs/api.md, "GET /v1/why"): what
- * `fitscale why -o json|yaml` prints, one per pod, and what the service answers.  Writes
- * into an emitter the caller owns; nothing is kept. */
+/* fitscale — the diagnosis of a Pending pod: its document (docs/api.md, "GET /v1/why"),
+ * what `fitscale why -o json|yaml` prints, one per pod, and what the service answers; and
+ * its text, what `fitscale why` prints, with the lines `why --all` and `why --watch` print
+ * between answers.  Writes into an emitter or a FILE the caller owns; nothing is kept. */
 #pragma once
 
 #include <glib.h>
+#include <stdio.h>
 
 #include "fitscale/model/objects.h"
 #include "fitscale/plan/why.h"
@@ -16,5 +18,16 @@ G_BEGIN_DECLS
  * with the same spec. */
 void fs_render_diagnosis (FsEmitter *emitter, const FsSnapshot *snapshot, const FsDiagnosis *diagnosis,
                           guint similar);
+/* The pod and its request, then whether it fits now, or the scheduler's message beside the
+ * recorded one, a row per node (the first 30 unless WIDE) with the first failing filter and
+ * the shortfall, the room in total and in one piece, and the fixes. */
+void fs_render_diagnosis_table (FILE *out, const FsSnapshot *snapshot, const FsDiagnosis *diagnosis,
+                                guint similar, gboolean wide);
+/* `why --all`: the line between two diagnoses, and the answer when no pod is Pending
+ * (NAMESPACE NULL: in any namespace). */
+void fs_render_diagnosis_separator (FILE *out);
+void fs_render_no_pending (FILE *out, const char *namespace);
+/* `why --watch`: the line before each answer after the first, at NOW. */
+void fs_render_cluster_changed (FILE *out, GDateTime *now);
 
 G_END_DECLS
