@@ -1,6 +1,9 @@
 /* fitscale — the plan's answer documents (see include/fitscale/render/plan.h). */
 #include "config.h"
 
+#include <stdio.h>
+#include <string.h>
+
 #include "fitscale/model/quantity.h"
 #include "fitscale/render/plan.h"
 
@@ -271,4 +274,273 @@ fs_render_plan_patch (FsEmitter *emitter, const FsPlanAnswer *answer)
   emit_patch_template (emitter, answer);
   fs_emit_map_close (emitter);
   fs_emit_map_close (emitter);
+}
+
+void
+fs_render_plan_patch_command (FILE *out, const FsPlanAnswer *answer)
+{
+  const FsPlanCandidate *plan = &answer->plan;
+  FsEmitter *emitter = fs_emitter_new_string ();
+  fs_render_plan_patch (emitter, answer);
+  g_autofree char *patch = fs_emitter_take_string (emitter);
+  if (answer->hvpa.hpa != NULL)
+    fprintf (out, "# HPA %s owns spec.replicas (it wants %d): this sets %d until its next sync.\n",
+             answer->hvpa.hpa->name, answer->hpa_desired, plan->replicas);
+  if (answer->outcome == FS_PLAN_INFEASIBLE)
+    fprintf (out, "# the plan does not serve the whole demand (%s)\n", answer->reason);
+  fprintf (out, "kubectl patch %s %s -n %s --type strategic -p '%s'\n",
+           answer->workload->kind == FS_WORKLOAD_STATEFULSET ? "statefulset" : "deployment", answer->workload->name,
+           answer->workload->namespace, patch);
+}
+
+/* ---- text ------------------------------------------------------------------------------ */
+
+static char *
+requests_text (const FsPlanAnswer *answer, const FsPlanCandidate *candidate)
+{
+  GString *text = g_string_new (NULL);
+  const FsHvpaInput *in = &answer->hvpa.input;
+  for (guint i = 0; i < in->n_containers; i++)
+    {
+      g_string_append_printf (text, "%s%s:", i > 0 ? " " : "", in->containers[i].name);
+      for (int r = 0; r < FS_HVPA_N_RESOURCES; r++)
+        {
+          char amount[32];
+          g_string_append_printf (text, "%s%s=%s", r > 0 ? "," : "", resources[r],
+                                  candidate->request[i][r] > 0 ? fs_format_amount (resources[r], candidate->request[i][r], amount)
+                                                               : "-");
+        }
+    }
+  return g_string_free (text, FALSE);
+}
+
+static void
+add_row (FsTable *table, const char *label, const FsPlanAnswer *answer, const FsPlanCandidate *candidate)
+{
+  g_autofree char *replicas = g_strdup_printf ("%d", candidate->replicas);
+  g_autofree char *requests = requests_text (answer, candidate);
+  g_autofree char *fits = g_strdup_printf ("%" G_GINT64_FORMAT, MIN (candidate->capacity, candidate->replicas));
+  g_autofree char *pending = g_strdup_printf ("%" G_GINT64_FORMAT, candidate->pending);
+  g_autofree char *served = g_strdup_printf ("%.0f%%", candidate->served * 100 - 0.4999);
+  g_autofree char *distance = g_strdup_printf ("%.3f", candidate->distance);
+  const char *cells[] = { label, replicas, requests, fits, pending, served, distance };
+  fs_table_add_row (table, cells);
+}
+
+static void
+print_vpa_targets (FILE *out, const FsHvpaInput *in)
+{
+  for (guint i = 0; i < in->n_containers; i++)
+    if (in->containers[i].has_recommendation)
+      {
+        char cpu[32], memory[32], lower[32];
+        fprintf (out, "VPA target for %s: cpu %s, memory %s (lowerBound %s).\n", in->containers[i].name,
+                 fs_format_amount ("cpu", in->containers[i].target[FS_HVPA_CPU], cpu),
+                 fs_format_amount ("memory", in->containers[i].target[FS_HVPA_MEMORY], memory),
+                 in->containers[i].lower_bound[FS_HVPA_MEMORY] > 0
+                     ? fs_format_amount ("memory", in->containers[i].lower_bound[FS_HVPA_MEMORY], lower) : "-");
+      }
+}
+
+static void
+print_header (FILE *out, const FsPlanAnswer *answer)
+{
+  const FsWorkload *workload = answer->workload;
+  const FsHvpaInput *in = &answer->hvpa.input;
+  fprintf (out, "%s %s/%s: %d replica%s now, %u of them on nodes", fs_workload_kind_name (workload->kind),
+           workload->namespace, workload->name, in->current_replicas, in->current_replicas == 1 ? "" : "s",
+           answer->own_pods);
+  if (answer->hvpa.hpa != NULL)
+    fprintf (out, "; HPA %s wants %d (%s)", answer->hvpa.hpa->name, answer->hpa_desired, answer->hpa_desired_from);
+  else
+    fprintf (out, "; no HPA");
+  if (answer->hvpa.vpa != NULL)
+    fprintf (out, "; VPA %s", answer->hvpa.vpa->name);
+  fprintf (out, ".\n");
+  if (answer->from_hvpa)
+    fprintf (out, "Hvpa %s: stage %d, vpaWeight %.2f.\n", answer->hvpa.hvpa->name, answer->hvpa.output.stage + 1,
+             answer->stage_weight);
+  else
+    fprintf (out, "No Hvpa: one stage over replicas %d..%d, vpaWeight %.2f.\n", in->spec.min_replicas,
+             in->spec.max_replicas, answer->stage_weight);
+  print_vpa_targets (out, in);
+}
+
+static void
+print_rollout (FILE *out, const FsPlanAnswer *answer)
+{
+  const FsPlanRollout *rollout = &answer->rollout;
+  if (!rollout->needed)
+    {
+      fprintf (out, "Rollout: none; the requests stay, the replicas change in place.\n");
+      return;
+    }
+  if (strcmp (rollout->strategy, "RollingUpdate") != 0)
+    {
+      fprintf (out, "Rollout: %s: %s.\n", rollout->strategy,
+               strcmp (rollout->strategy, "OnDelete") == 0 ? "the pods change only as they are deleted"
+                                                            : "every old pod goes first, then the final state above");
+      return;
+    }
+  fprintf (out, "Rollout: RollingUpdate with maxSurge %d, maxUnavailable %d ", rollout->limits.surge,
+           rollout->limits.unavailable);
+  if (rollout->completes)
+    fprintf (out, "completes in %d controller sync%s.\n", rollout->syncs, rollout->syncs == 1 ? "" : "s");
+  else
+    {
+      fprintf (out, "stops after %d syncs with %d old and %d new pods available, %d new Pending",
+               rollout->syncs, rollout->stuck.old_available, rollout->stuck.new_available,
+               rollout->stuck.new_replicas - rollout->stuck.new_available);
+      if (rollout->has_fix)
+        fprintf (out, "; with maxSurge %d and maxUnavailable %d it completes.\n", rollout->fix.surge,
+                 rollout->fix.unavailable);
+      else
+        fprintf (out, ".\n");
+    }
+}
+
+static const char *const row_headers[] = { "", "REPLICAS", "REQUESTS", "FIT", "PENDING", "SERVED", "DISTANCE" };
+
+static void
+print_candidates (FILE *out, const FsPlanAnswer *answer)
+{
+  g_autoptr (FsTable) table = fs_table_new (7, row_headers);
+  add_row (table, "current", answer, &answer->current);
+  add_row (table, "HVPA point", answer, &answer->target);
+  add_row (table, "plan", answer, &answer->plan);
+  if (answer->has_steady)
+    add_row (table, "as configured", answer, &answer->steady);
+  fs_table_print (table, out);
+}
+
+/* The outcome, why the HVPA point leaves pods Pending, and the new nodes that would hold it. */
+static void
+print_outcome (FILE *out, const FsPlanAnswer *answer)
+{
+  fprintf (out, "\nOutcome: %s.\n", fs_plan_outcome_name (answer->outcome));
+  if (answer->target_message != NULL)
+    fprintf (out, "The HVPA point leaves %" G_GINT64_FORMAT " replica%s Pending: %s\n", answer->target.pending,
+             answer->target.pending == 1 ? "" : "s", answer->target_message);
+  for (guint i = 0; i < answer->nodes_needed->len; i++)
+    {
+      const FsNodeShapeEstimate *estimate = &g_array_index (answer->nodes_needed, FsNodeShapeEstimate, i);
+      if (estimate->nodes_needed > 0)
+        fprintf (out, "  or add %" G_GINT64_FORMAT " node%s of shape %s (%" G_GINT64_FORMAT " replica%s each).\n",
+                 estimate->nodes_needed, estimate->nodes_needed == 1 ? "" : "s", estimate->shape,
+                 estimate->per_node, estimate->per_node == 1 ? "" : "s");
+    }
+}
+
+static void
+print_alternatives (FILE *out, const FsPlanAnswer *answer)
+{
+  if (answer->alternatives->len == 0)
+    return;
+  fprintf (out, "\nAlternatives (the best pair at other replica counts):\n");
+  g_autoptr (FsTable) others = fs_table_new (7, row_headers);
+  for (guint i = 0; i < answer->alternatives->len; i++)
+    add_row (others, "", answer, &g_array_index (answer->alternatives, FsPlanCandidate, i));
+  fs_table_print (others, out);
+}
+
+void
+fs_render_plan_table (FILE *out, const FsPlanAnswer *answer)
+{
+  print_header (out, answer);
+  fprintf (out, "\n");
+  print_candidates (out, answer);
+  print_outcome (out, answer);
+  print_rollout (out, answer);
+  print_alternatives (out, answer);
+  fprintf (out, "\n%s\n", answer->reason);
+}
+
+/* ---- --curve ----------------------------------------------------------------------------- */
+
+/* The largest request of (container I, resource R) among the steps that hold N replicas. */
+static int64_t
+largest_fitting (const FsPlanAnswer *answer, guint i, int r, int32_t n)
+{
+  int64_t best = -1;
+  for (guint k = 0; k < answer->n_steps; k++)
+    if (answer->steps[k].capacity >= n)
+      best = MAX (best, answer->steps[k].request[i][r]);
+  return best;
+}
+
+static void
+print_chart (FILE *out, const FsPlanAnswer *answer, guint i, int r, const FsHvpaCurvePoint *points, guint n)
+{
+  enum { HEIGHT = 10 };
+  int64_t low = G_MAXINT64, high = 0;
+  for (guint k = 0; k < answer->n_steps; k++)
+    {
+      low = MIN (low, answer->steps[k].request[i][r]);
+      high = MAX (high, answer->steps[k].request[i][r]);
+    }
+  for (guint p = 0; p < n; p++)
+    low = MIN (low, points[p].request), high = MAX (high, points[p].request);
+  char top[32], bottom[32];
+  fprintf (out, "\n%s %s, replicas across: * the HVPA curve inside the schedulable region (.), x outside it\n",
+           answer->hvpa.input.containers[i].name, resources[r]);
+  for (int row = HEIGHT; row >= 0; row--)
+    {
+      int64_t level = high > low ? low + (high - low) * row / HEIGHT : low;
+      fprintf (out, "%10s | ", row == HEIGHT ? fs_format_amount (resources[r], high, top)
+                               : row == 0 ? fs_format_amount (resources[r], low, bottom) : "");
+      for (guint p = 0; p < n; p++)
+        {
+          int64_t fits = largest_fitting (answer, i, r, points[p].replicas);
+          int curve_row = high > low ? (int) ((points[p].request - low) * HEIGHT / (high - low)) : 0;
+          char mark = curve_row == row ? (points[p].request <= fits ? '*' : 'x') : (level <= fits ? '.' : ' ');
+          fputc (mark, out);
+        }
+      fputc ('\n', out);
+    }
+  fprintf (out, "%10s +-", "");
+  for (guint p = 0; p < n; p++)
+    fputc ('-', out);
+  fprintf (out, "> replicas %d..%d\n", points[0].replicas, points[n - 1].replicas);
+}
+
+static void
+print_curve_table (FILE *out, const FsPlanAnswer *answer, guint i, int r, const FsHvpaCurvePoint *points,
+                   guint n)
+{
+  static const char *const headers[] = { "REPLICAS", "VPA WEIGHT", "HVPA REQUEST", "LARGEST THAT FITS", "FITS" };
+  g_autoptr (FsTable) table = fs_table_new (5, headers);
+  for (guint p = 0; p < n; p++)
+    {
+      int64_t fits = largest_fitting (answer, i, r, points[p].replicas);
+      char request[32], largest[32];
+      g_autofree char *replicas = g_strdup_printf ("%d", points[p].replicas);
+      g_autofree char *weight = g_strdup_printf ("%.2f", points[p].weight);
+      const char *cells[] = { replicas, weight, fs_format_amount (resources[r], points[p].request, request),
+                              fits >= 0 ? fs_format_amount (resources[r], fits, largest) : "none",
+                              points[p].request <= fits ? "yes" : "no" };
+      fs_table_add_row (table, cells);
+    }
+  fs_table_print (table, out);
+}
+
+void
+fs_render_plan_curve (FILE *out, const FsPlanAnswer *answer)
+{
+  const FsHvpaInput *in = &answer->hvpa.input;
+  int32_t from = in->spec.min_replicas, to = MIN (in->spec.max_replicas, from + 199);
+  int direction = answer->hpa_desired > in->current_replicas ? 1 : answer->hpa_desired < in->current_replicas ? -1 : 0;
+  for (guint i = 0; i < in->n_containers; i++)
+    for (int r = 0; r < FS_HVPA_N_RESOURCES; r++)
+      {
+        const FsHvpaContainer *container = &in->containers[i];
+        if (!container->has_recommendation || container->target[r] == container->request[r])
+          continue;
+        g_autofree FsHvpaCurvePoint *points = g_new0 (FsHvpaCurvePoint, to - from + 1);
+        guint n = fs_hvpa_curve (&in->spec, answer->request.semantics, (FsHvpaResource) r, container->request[r],
+                                 container->target[r], direction, from, to, points);
+        fprintf (out, "\n%s %s: the HVPA curve and the largest request that schedules, per replica count\n",
+                 container->name, resources[r]);
+        print_curve_table (out, answer, i, r, points, n);
+        print_chart (out, answer, i, r, points, n);
+      }
 }

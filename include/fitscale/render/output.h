@@ -3,9 +3,9 @@
  *
  * An FsEmitter writes one structured document to a FILE as calls arrive (yajl_gen for JSON,
  * the libyaml emitter for YAML); the same calls give both formats, so an answer document
- * (render/plan.h, why.h, capacity.h) is described once.  An FsTable gathers rows of strings
- * and prints them aligned, as kubectl does.  Both own their memory; free them with
- * g_autoptr.  The caller owns the FILE. */
+ * (render/plan.h, why.h, capacity.h, nodes.h, hpa.h, hvpa.h, simulate.h, quantity.h) is
+ * described once.  An FsTable gathers rows of strings and prints them aligned, as kubectl
+ * does.  Both own their memory; free them with g_autoptr.  The caller owns the FILE. */
 #pragma once
 
 #include <glib.h>
