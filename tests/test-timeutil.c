@@ -26,7 +26,12 @@ test_times (void **state)
   assert_string_equal (fs_time_format (1709209815, buf), "2024-02-29T12:30:15Z");
   const char *bad[] = { "", "2023-02-29T00:00:00Z", "2024-13-01T00:00:00Z", "2024-01-01",
                         "2024-01-01T00:00:00", "2024-01-01T24:00:00Z", "2024-01-01T00:00:00Zjunk",
-                        "2024-01-01T00:00:00.Z", "yesterday" };
+                        "2024-01-01T00:00:00.Z", "yesterday",
+                        /* RFC 3339 allows these; Go's time.Parse(time.RFC3339, ...), which
+                         * metav1.Time.UnmarshalJSON calls, rejects them (src/time/format_rfc3339.go
+                         * parseRFC3339: 'T' and 'Z' only, seconds 0-59). */
+                        "2024-01-01t00:00:00Z", "2024-01-01 00:00:00Z", "2024-01-01T00:00:00z",
+                        "2016-12-31T23:59:60Z" };
   for (gsize i = 0; i < G_N_ELEMENTS (bad); i++)
     if (parse_time (bad[i], &t))
       fail_msg ("accepted \"%s\"", bad[i]);

@@ -1,4 +1,4 @@
-/* fitscale — RFC 3339 times and Go durations (see include/fitscale/timeutil.h). */
+/* fitscale — RFC 3339 times and Go durations (see include/fitscale/model/timeutil.h). */
 #include "config.h"
 
 #include <string.h>
@@ -55,6 +55,9 @@ valid_date (int year, int month, int day)
   return day <= month_days[month - 1] + (month == 2 && leap);
 }
 
+/* What metav1.Time.UnmarshalJSON accepts: Go's time.Parse(time.RFC3339, ...)
+ * (src/time/format_rfc3339.go parseRFC3339): an upper-case 'T' and 'Z', seconds 0-59 (no
+ * leap second), an optional fraction, and an offset of at most 23:59. */
 gboolean
 fs_time_parse (const char *text, gsize len, int64_t *unix_seconds)
 {
@@ -62,12 +65,12 @@ fs_time_parse (const char *text, gsize len, int64_t *unix_seconds)
   int year, month, day, hour, minute, second;
   if (!read_digits (text, len, &pos, 4, &year) || !expect_char (text, len, &pos, "-")
       || !read_digits (text, len, &pos, 2, &month) || !expect_char (text, len, &pos, "-")
-      || !read_digits (text, len, &pos, 2, &day) || !expect_char (text, len, &pos, "Tt ")
+      || !read_digits (text, len, &pos, 2, &day) || !expect_char (text, len, &pos, "T")
       || !read_digits (text, len, &pos, 2, &hour) || !expect_char (text, len, &pos, ":")
       || !read_digits (text, len, &pos, 2, &minute) || !expect_char (text, len, &pos, ":")
       || !read_digits (text, len, &pos, 2, &second))
     return FALSE;
-  if (!valid_date (year, month, day) || hour > 23 || minute > 59 || second > 60)
+  if (!valid_date (year, month, day) || hour > 23 || minute > 59 || second > 59)
     return FALSE;
   if (pos < len && text[pos] == '.')
     {
@@ -79,7 +82,7 @@ fs_time_parse (const char *text, gsize len, int64_t *unix_seconds)
         return FALSE;
     }
   int offset_seconds = 0;
-  if (pos < len && (text[pos] == 'Z' || text[pos] == 'z'))
+  if (pos < len && text[pos] == 'Z')
     pos++;
   else
     {
