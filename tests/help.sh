@@ -82,4 +82,25 @@ for cmd in $commands; do
   fi
 done
 
+# SEE ALSO: fitscale(1) refers to every command's page, and every page refers only to pages
+# that exist
+see_also() {
+  awk '/^\.SH / { in_see = ($2 == "SEE"); next } in_see' "$1" \
+    | sed -n 's/^\.BR fitscale\\-\([a-z]*\) (1).*/\1/p' | sort
+}
+see_also "$src/docs/man/fitscale.1" >"$tmp/see-also"
+if printf '%s\n' $commands | sort | diff -u - "$tmp/see-also" >"$tmp/diff"; then
+  ok "fitscale(1)'s SEE ALSO names every command's page"
+else
+  comment "$tmp/diff"; not_ok "fitscale(1)'s SEE ALSO names every command's page (- missing, + extra)"
+fi
+for page in "$src"/docs/man/fitscale*.1; do
+  missing=""
+  for name in $(see_also "$page"); do
+    [ -f "$src/docs/man/fitscale-$name.1" ] || missing="$missing fitscale-$name(1)"
+  done
+  if [ -z "$missing" ]; then ok "$(basename "$page"): SEE ALSO names pages that exist"
+  else not_ok "$(basename "$page"): SEE ALSO names pages that do not exist:$missing"; fi
+done
+
 tap_end
