@@ -6,10 +6,6 @@
 #include <glib.h>
 
 #include "fitscale/kube/client.h"
-#include "fitscale/plan/capacity.h"
-#include "fitscale/plan/plan.h"
-#include "fitscale/plan/shape.h"
-#include "fitscale/plan/why.h"
 #include "fitscale/kube/live.h"
 #include "fitscale/kube/watch.h"
 #include "fitscale/model/objects.h"
