@@ -230,6 +230,8 @@ expect "why: Insufficient nvidia.com/gpu on every node" '.[0].message | startswi
 check "nodes: pods whose nodes are missing" 0 "$bin" nodes -q -S "$fixtures/eks-arm64-podlist.json"
 contains "nodes: warns of no nodes" 'fitscale nodes: warning: the snapshot holds no nodes' err
 contains "nodes: names the nodes the pods are bound to" 'bound to 1 node the snapshot does not hold (duckboat-01)' err
+check "why: a Pending pod and no node" 0 "$bin" why -q -S "$fixtures/eks-arm64-podlist.json" -S "$fixtures/pod-pending-node-affinity.json" --all -A -o json
+expect "why: no node is the scheduler's ErrNoNodesAvailable, not 0/0 nodes" '[.[].message] | length > 0 and all(. == "no nodes available to schedule pods")'
 check "why: the default namespace's pods only" 0 "$bin" why -q -S "$fixtures/k3s-1node-nodes.json" -S "$fixtures/k3s-1node-pods-default-pending.json" --all -A
 contains "why: warns that kube-system is missing" 'holds the pods of 1 namespace (default) and none of kube-system' err
 check "why: with kube-system, no warning" 0 "$bin" why -q -S "$fixtures/k3s-1node-nodes.json" -S "$fixtures/k3s-1node-pods-default-pending.json" -S "$fixtures/k3s-1node-pods-kube-system.json" --all -A

@@ -1174,6 +1174,10 @@ test_fit_error_sorting (void **state)
   assert_string_equal (empty_post, "0/3 nodes are available: preemption: x");
   g_autofree char *empty_string_post = fs_fit_error_message (3, none, "");
   assert_string_equal (empty_string_post, "0/3 nodes are available:");
+  /* No node: schedule_one.go schedulePod returns ErrNoNodesAvailable, no PostFilter runs
+   * (it said "0/0 nodes are available: preemption: 0/0 nodes are available:"). */
+  g_autofree char *no_nodes = fs_fit_error_message (0, none, "preemption: x");
+  assert_string_equal (no_nodes, "no nodes available to schedule pods");
 
   /* 0/3: a tainted control plane and two nodes the selector rejects. */
   g_autoptr (FsReasonCounts) c3 = fs_reason_counts_new ();

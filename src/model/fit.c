@@ -632,10 +632,14 @@ compare_strings (gconstpointer a, gconstpointer b)
 /* pkg/scheduler/framework/types.go FitError.Error, with no PreFilter message:
  * "0/N nodes are available:", then — when the histogram is not empty — " " + the sorted
  * "count reason" entries joined by ", " + "."; then " " + the PostFilter message when there
- * is one (an empty one adds nothing, as upstream's postFilterMsg != "" test). */
+ * is one (an empty one adds nothing, as upstream's postFilterMsg != "" test).
+ * With no node at all there is no FitError: pkg/scheduler/schedule_one.go schedulePod returns
+ * ErrNoNodesAvailable before any filter or PostFilter runs, and that is the message. */
 char *
 fs_fit_error_message (guint n_nodes, const FsReasonCounts *counts, const char *postfilter)
 {
+  if (n_nodes == 0)
+    return g_strdup ("no nodes available to schedule pods");
   GString *message = g_string_new (NULL);
   g_string_append_printf (message, "0/%u nodes are available:", n_nodes);
   if (counts != NULL && g_hash_table_size (counts->counts) > 0)

@@ -127,7 +127,9 @@ void fs_reason_counts_add (FsReasonCounts *counts, const char *reason, guint n);
 
 /* FitError.Error (pkg/scheduler/framework/types.go): "0/N nodes are available: " then the
  * "count reason" entries sorted as byte strings and joined by ", ", then ".".  When
- * POSTFILTER is not NULL it follows after a space ("preemption: ...").  Caller frees. */
+ * POSTFILTER is not NULL it follows after a space ("preemption: ...").  With no node
+ * (N_NODES 0) it is schedule_one.go's ErrNoNodesAvailable, "no nodes available to schedule
+ * pods", whatever the counts.  Caller frees. */
 char *fs_fit_error_message (guint n_nodes, const FsReasonCounts *counts, const char *postfilter);
 
 /* Whether REASON (one entry of a FailedScheduling message, its count removed) is one that the
