@@ -257,4 +257,22 @@ expect "capacity: 2 fit, 5 Pending, 3 more m5.xlarge" '.capacity == 2 and .pendi
 check "plan: a ranking tie" 0 "$bin" plan -q -S "$ex" deployment/rag-api -n production --vpa-target rag-api:cpu=250m,memory=3Gi --hpa-desired 4 --steps 2 -o json
 expect "plan: the tie's alternatives in order" '[.alternatives[] | [.replicas, .containers[0].requests.memory]] == [[5,"3Gi"],[2,"6Gi"],[4,"3Gi"],[3,"3Gi"]] and .alternatives[1].distance == .alternatives[2].distance'
 
+# ---- why: every sentence true (issue 16, bullet 7) ----
+gpu_room="$data/why-gpu-room.yaml"
+check "why: a 2-GPU pod on two 1-GPU nodes" 0 "$bin" why -q -S "$gpu_room" ml/gpu-2
+contains "why: the request names only what it asks (no memory 0Ki)" 'it requests cpu 2, nvidia.com/gpu 2.' out
+contains "why: room in total names the GPUs; the overcommitted node adds no negative cpu" 'Room in total, not in one piece: cpu 16, nvidia.com/gpu 2 free on the nodes it may use,' out
+contains "why: and the largest piece" 'but at most cpu 8, nvidia.com/gpu 1 on any one of them.' out
+check "why: a 5-GPU pod where the cluster has 2" 0 "$bin" why -q -S "$gpu_room" ml/gpu-5 -o json
+expect "why: no room in total for GPUs that do not exist" '.roomInTotal == false and .freeTotal["nvidia.com/gpu"] == "2" and .freeTotal.cpu == "16"'
+check "why: the 5-GPU pod in words" 0 "$bin" why -q -S "$gpu_room" ml/gpu-5
+lacks "why: no room-in-total sentence" 'Room in total' out
+check "nodes: free lines count GPUs" 0 "$bin" nodes -q -S "$gpu_room"
+contains "nodes: free GPUs in total and in the largest piece" 'Free in total: cpu 16, memory 71.0Gi, nvidia.com/gpu 2; largest free piece on one node: cpu 8, memory 32.0Gi, nvidia.com/gpu 1.' out
+check "nodes: no zero hugepages line on nodes that offer none" 0 "$bin" nodes -q -S "$ex"
+lacks "nodes: hugepages left out" 'hugepages' out
+check "why: a pod and no node, in words" 0 "$bin" why -q -S "$fixtures/eks-arm64-podlist.json" -S "$fixtures/pod-pending-node-affinity.json" --all -A
+lacks "why: no empty node table" 'FIRST FAILING FILTER' out
+contains "why: no fix claimed to be checked" 'No fix can be checked: the snapshot holds no node.' out
+
 tap_end

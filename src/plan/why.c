@@ -437,9 +437,9 @@ fix_lower_replicas (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
   FsFix *fix = add_fix (diagnosis, FS_FIX_LOWER_REPLICAS,
                         g_strdup_printf ("scale %s/%s from %d to %" G_GINT64_FORMAT
                                          " replicas (or lower the HPA's maxReplicas to that): "
-                                         "the %" G_GINT64_FORMAT " Pending ones do not fit",
+                                         "the %" G_GINT64_FORMAT " Pending one%s not fit",
                                          kinds[workload->kind], workload->name, workload->replicas,
-                                         target, pending));
+                                         target, pending, pending == 1 ? " does" : "s do"));
   fix->count = target;
 }
 
@@ -614,7 +614,8 @@ fix_relax_affinity (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
     return;
   FsFix *fix = add_fix (diagnosis, FS_FIX_RELAX_AFFINITY,
                         g_strdup_printf ("relax the node selector or required node affinity: %" G_GINT64_FORMAT
-                                         " node%s with room do not match it", opened, opened == 1 ? "" : "s"));
+                                         " node%s with room do%s not match it", opened, opened == 1 ? "" : "s",
+                                         opened == 1 ? "es" : ""));
   fix->count = opened;
 }
 
@@ -656,7 +657,7 @@ measure_room (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
       const FsNode *node = &snapshot->nodes[i];
       FsResources free_res = node->allocatable;
       fs_resources_sub (&free_res, &node->requested, NULL);
-      fs_resources_add (&diagnosis->free_total, &free_res, NULL);
+      fs_resources_add_room (&diagnosis->free_total, &free_res, NULL);
       if (!any)
         diagnosis->largest_free = free_res;
       else
