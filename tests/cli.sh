@@ -275,4 +275,13 @@ check "why: a pod and no node, in words" 0 "$bin" why -q -S "$fixtures/eks-arm64
 lacks "why: no empty node table" 'FIRST FAILING FILTER' out
 contains "why: no fix claimed to be checked" 'No fix can be checked: the snapshot holds no node.' out
 
+# the replicas fix names the knob that holds: the HPA's bounds, or the workload's replicas
+rag_pod=production/rag-api-7948f7fb7-dc5k8
+check "why: the replicas fix with the HPA" 0 "$bin" why -q -S "$ex" "$rag_pod"
+contains "why: lowers the HPA's maxReplicas" "lower HPA rag-api-hpa's maxReplicas from 6 to 2 (it scales deployment/rag-api, now at 6 replicas): the 4 Pending ones do not fit" out
+check "why: the replicas fix without an HPA" 0 "$bin" why -q -S "$ex/nodes.json" -S "$ex/pods.json" -S "$ex/workloads.json" "$rag_pod"
+contains "why: scales the deployment" "scale deployment/rag-api from 6 to 2 replicas: the 4 Pending ones do not fit" out
+check "why: the replicas fix with an HPA whose minimum is too high" 0 "$bin" why -q -S "$ex/nodes.json" -S "$ex/pods.json" -S "$ex/workloads.json" -S "$data/rag-api-hpa-min4.yaml" "$rag_pod"
+contains "why: lowers minReplicas too" "lower HPA rag-api-hpa's minReplicas from 4 and maxReplicas from 6 to 2" out
+
 tap_end

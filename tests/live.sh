@@ -91,7 +91,7 @@ fi
 check "live: only what nodes needs is listed" 0 grep -c . "$tmp/plain.log"
 : >"$tmp/plain.log"
 "$bin" why -q production/rag-api-7948f7fb7-dc5k8 $live_flags >/dev/null 2>&1
-if grep -q horizontalpodautoscalers "$tmp/plain.log"; then not_ok "why lists no HPAs"; else ok "why lists no HPAs"; fi
+if grep -q horizontalpodautoscalers "$tmp/plain.log"; then ok "why lists the HPAs (its replicas fix names the HPA)"; else not_ok "why lists the HPAs (its replicas fix names the HPA)"; fi
 if grep -q 'pods?limit=500&fieldSelector=status.phase!=Succeeded,status.phase!=Failed' "$tmp/plain.log"; then ok "pods listed without the terminal ones"; else not_ok "pods listed without the terminal ones"; fi
 KUBECONFIG="$tmp/plain.kubeconfig" check "KUBECONFIG is read" 0 "$bin" nodes -q -o json
 expect "KUBECONFIG: two nodes" '.nodes | length == 2'

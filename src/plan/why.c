@@ -5,6 +5,7 @@
 
 #include "fitscale/model/fit.h"
 #include "fitscale/plan/why.h"
+#include "fitscale/kube/hpaspec.h"
 
 static void
 clear_fix (gpointer data)
@@ -423,6 +424,17 @@ owning_workload (const FsSnapshot *snapshot, const FsPod *pod)
   return found;
 }
 
+/* "the 4 Pending ones do not fit" */
+static char *
+pending_clause (int64_t pending)
+{
+  return g_strdup_printf ("the %" G_GINT64_FORMAT " Pending one%s not fit", pending,
+                          pending == 1 ? " does" : "s do");
+}
+
+/* Fewer replicas, by the knob that holds: with an HPA scaling the workload its own replica
+ * count is rewritten within the HPA's bounds, so the bound to lower is maxReplicas (and
+ * minReplicas too when the target is below it); without one, the workload's replicas. */
 static void
 fix_lower_replicas (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
 {
@@ -434,12 +446,24 @@ fix_lower_replicas (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
   if (target < 0 || target >= workload->replicas)
     return;
   static const char *const kinds[] = { "deployment", "statefulset", "replicaset" };
-  FsFix *fix = add_fix (diagnosis, FS_FIX_LOWER_REPLICAS,
-                        g_strdup_printf ("scale %s/%s from %d to %" G_GINT64_FORMAT
-                                         " replicas (or lower the HPA's maxReplicas to that): "
-                                         "the %" G_GINT64_FORMAT " Pending one%s not fit",
-                                         kinds[workload->kind], workload->name, workload->replicas,
-                                         target, pending, pending == 1 ? " does" : "s do"));
+  g_autofree char *why = pending_clause (pending);
+  const FsGenericObject *hpa = fs_snapshot_find_autoscaler (snapshot, FS_KIND_HPA, workload);
+  int32_t min_replicas = 0, max_replicas = 0;
+  char *text;
+  if (hpa != NULL && fs_hpa_replicas_read (hpa->object, "spec.minReplicas", "spec.maxReplicas", "", &min_replicas,
+                                           &max_replicas, NULL))
+    {
+      g_autofree char *bounds = target < min_replicas
+          ? g_strdup_printf ("minReplicas from %d and maxReplicas from %d to %" G_GINT64_FORMAT, min_replicas,
+                             max_replicas, target)
+          : g_strdup_printf ("maxReplicas from %d to %" G_GINT64_FORMAT, max_replicas, target);
+      text = g_strdup_printf ("lower HPA %s's %s (it scales %s/%s, now at %d replicas): %s", hpa->name, bounds,
+                              kinds[workload->kind], workload->name, workload->replicas, why);
+    }
+  else
+    text = g_strdup_printf ("scale %s/%s from %d to %" G_GINT64_FORMAT " replicas: %s", kinds[workload->kind],
+                            workload->name, workload->replicas, target, why);
+  FsFix *fix = add_fix (diagnosis, FS_FIX_LOWER_REPLICAS, text);
   fix->count = target;
 }
 
