@@ -278,6 +278,7 @@ contains "why: no fix claimed to be checked" 'No fix can be checked: the snapsho
 # the replicas fix names the knob that holds: the HPA's bounds, or the workload's replicas
 rag_pod=production/rag-api-7948f7fb7-dc5k8
 check "why: the replicas fix with the HPA" 0 "$bin" why -q -S "$ex" "$rag_pod"
+contains "why: the lowered request is an exact quantity (a rounded 5.8Gi may not fit)" "lower the request to memory 5966Mi or less: it fits on ip-10-0-1-23.ec2.internal" out
 contains "why: lowers the HPA's maxReplicas" "lower HPA rag-api-hpa's maxReplicas from 6 to 2 (it scales deployment/rag-api, now at 6 replicas): the 4 Pending ones do not fit" out
 check "why: the replicas fix without an HPA" 0 "$bin" why -q -S "$ex/nodes.json" -S "$ex/pods.json" -S "$ex/workloads.json" "$rag_pod"
 contains "why: scales the deployment" "scale deployment/rag-api from 6 to 2 replicas: the 4 Pending ones do not fit" out

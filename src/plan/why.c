@@ -350,8 +350,9 @@ fix_lower_request (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
     g_string_append_printf (text, " cpu %" G_GINT64_FORMAT "m", best_request.cpu_milli);
   if (best_request.memory_bytes != request->memory_bytes)
     {
-      g_autofree char *memory = memory_text (best_request.memory_bytes);
-      g_string_append_printf (text, " memory %s", memory);
+      /* the exact quantity, as kubectl set resources takes it: "5.8Gi" rounds and may not fit */
+      char memory[32];
+      g_string_append_printf (text, " memory %s", fs_format_amount ("memory", best_request.memory_bytes, memory));
     }
   g_string_append_printf (text, " or less: it fits on %s", snapshot->nodes[best].name);
   if (diagnosis->sibling_usage_memory >= 0)
