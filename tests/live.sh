@@ -250,6 +250,27 @@ SH
     "    certificate-authority-data: $(base64 -w0 "$tmp/ca.crt")"
   check "an exec plugin that writes 3 MB" 2 "$bin" nodes --kubeconfig "$tmp/chatty.kubeconfig"
   contains "its output is capped" "over 1 MiB of output" err
+  # a plugin that prints a bare token: the error never quotes it
+  printf '#!/bin/sh\necho "$secret"\n' >"$tmp/bare"
+  chmod +x "$tmp/bare"
+  kubeconfig "$tmp/bare.kubeconfig" "https://127.0.0.1:$port" \
+    "{exec: {apiVersion: client.authentication.k8s.io/v1, command: ./bare, interactiveMode: Never}}" \
+    "    certificate-authority-data: $(base64 -w0 "$tmp/ca.crt")"
+  check "an exec plugin that prints a bare token" 2 "$bin" nodes --kubeconfig "$tmp/bare.kubeconfig"
+  contains "bare token: says what is wrong" "its output is not an ExecCredential in JSON (not shown: it may hold a credential)" err
+  lacks "bare token: never quoted" "${secret:0:8}" err
+  # a plugin that hangs is stopped at --request-timeout
+  printf '#!/bin/sh\nexec sleep 60\n' >"$tmp/hang"
+  chmod +x "$tmp/hang"
+  kubeconfig "$tmp/hang.kubeconfig" "https://127.0.0.1:$port" \
+    "{exec: {apiVersion: client.authentication.k8s.io/v1, command: ./hang, interactiveMode: Never}}" \
+    "    certificate-authority-data: $(base64 -w0 "$tmp/ca.crt")"
+  started=$(date +%s)
+  check "a hanging exec plugin" 2 "$bin" nodes --kubeconfig "$tmp/hang.kubeconfig" --request-timeout 2s
+  contains "hanging plugin: stopped at the deadline" "/hang: no credential within 2s; stopped" err
+  if [ $(( $(date +%s) - started )) -lt 20 ]; then ok "hanging plugin: not waited on"; else not_ok "hanging plugin: not waited on"; fi
+  check "a kubeconfig that never ends" 2 "$bin" nodes --kubeconfig /dev/zero
+  contains "endless kubeconfig: capped" "kubeconfig /dev/zero: over 16 MiB" err
   # in-cluster: the service account's token, ca.crt and namespace
   mkdir -p "$tmp/sa"
   cp "$tmp/ca.crt" "$tmp/sa/ca.crt"; printf '%s' "$secret" >"$tmp/sa/token"; printf 'production' >"$tmp/sa/namespace"

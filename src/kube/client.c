@@ -2,6 +2,8 @@
 #include "config.h"
 
 #include <curl/curl.h>
+#include <errno.h>
+#include <poll.h>
 #include <string.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -19,6 +21,7 @@
 #define MAX_LOAD_ATTEMPTS 4
 #define MAX_ERROR_BODY (64u << 10)
 #define MAX_EXEC_OUTPUT (1u << 20)
+#define EXEC_DEFAULT_MS (60 * 1000)  /* without --request-timeout and without a terminal */
 
 struct FsKubeClient {
   FsRestConfig *config;
@@ -98,7 +101,7 @@ refresh_token_file (FsKubeClient *client, gboolean force, GError **error)
   if (!force && client->token != NULL && info.st_mtime == client->token_file_mtime)
     return TRUE;
   char *contents = NULL;
-  if (!g_file_get_contents (config->token_file, &contents, NULL, error))
+  if (!fs_read_small_file (config->token_file, "token file", 1u << 20, &contents, NULL, error))
     return FALSE;
   wipe_free (client->token);
   client->token = g_strdup (g_strstrip (contents));
@@ -138,11 +141,14 @@ static gboolean
 read_exec_credential (FsKubeClient *client, const char *output, GError **error)
 {
   const FsExecConfig *exec = client->config->exec;
-  char problem[256] = "";
-  yajl_val root = yajl_tree_parse (output, problem, sizeof problem);
+  /* yajl's error text quotes the bytes around the fault: a plugin printing a bare token would
+   * have the token in our message, so the output is never quoted */
+  yajl_val root = yajl_tree_parse (output, NULL, 0);
   if (root == NULL)
     {
-      g_set_error (error, FS_ERROR, FS_ERROR_INVALID, "exec plugin %s: its output is not JSON (%s)", exec->command, problem);
+      g_set_error (error, FS_ERROR, FS_ERROR_INVALID,
+                   "exec plugin %s: its output is not an ExecCredential in JSON (not shown: it may hold a credential)",
+                   exec->command);
       return FALSE;
     }
   const char *api_version = fs_json_tree_string (root, "apiVersion", NULL);
@@ -177,6 +183,53 @@ read_exec_credential (FsKubeClient *client, const char *output, GError **error)
     }
   yajl_tree_free (root);
   return ok;
+}
+
+/* How long the exec plugin may take: --request-timeout when given, else EXEC_DEFAULT_MS; none
+ * when it may talk to the person at the terminal (interactiveMode not Never, a terminal on
+ * stdin: a browser login takes what it takes, and ^C ends it). */
+static int64_t
+exec_deadline_ms (const FsKubeClient *client)
+{
+  const FsExecConfig *exec = client->config->exec;
+  if (client->config->timeout_ms > 0)
+    return client->config->timeout_ms;
+  if (g_strcmp0 (exec->interactive_mode, "Never") != 0 && isatty (0))
+    return 0;
+  return EXEC_DEFAULT_MS;
+}
+
+/* Appends what FD gives to OUTPUT until end of file, more than MAX_EXEC_OUTPUT bytes, or
+ * LIMIT_MS (0: none) have passed; FALSE only on the deadline. */
+static gboolean
+read_exec_output (int fd, int64_t limit_ms, GString *output)
+{
+  int64_t deadline = g_get_monotonic_time () + limit_ms * 1000;
+  char chunk[4096];
+  while (output->len <= MAX_EXEC_OUTPUT)
+    {
+      int wait_ms = -1;
+      if (limit_ms > 0)
+        {
+          int64_t left = (deadline - g_get_monotonic_time ()) / 1000;
+          if (left <= 0)
+            return FALSE;
+          wait_ms = (int) MIN (left, G_MAXINT);
+        }
+      struct pollfd pfd = { .fd = fd, .events = POLLIN };
+      int ready = poll (&pfd, 1, wait_ms);
+      if (ready < 0 && errno == EINTR)
+        continue;
+      if (ready == 0)
+        return FALSE;
+      ssize_t got = ready < 0 ? -1 : read (fd, chunk, sizeof chunk);
+      if (got < 0 && errno == EINTR)
+        continue;
+      if (got <= 0)
+        break;
+      g_string_append_len (output, chunk, got);
+    }
+  return TRUE;
 }
 
 /* Runs the exec credential plugin (client-go plugin/pkg/client/auth/exec): the configured
@@ -220,14 +273,13 @@ run_exec_plugin (FsKubeClient *client, GError **error)
       g_error_free (spawn_error);
       return FALSE;
     }
-  /* read at most MAX_EXEC_OUTPUT: a plugin that writes more is stopped, not buffered */
+  /* read at most MAX_EXEC_OUTPUT before the deadline: a plugin that writes more, or hangs, is
+   * stopped, not waited on */
   GString *output = g_string_new (NULL);
-  char chunk[4096];
-  ssize_t got;
-  while ((got = read (out_fd, chunk, sizeof chunk)) > 0 && output->len <= MAX_EXEC_OUTPUT)
-    g_string_append_len (output, chunk, got);
+  int64_t limit_ms = exec_deadline_ms (client);
+  gboolean late = !read_exec_output (out_fd, limit_ms, output);
   gboolean too_much = output->len > MAX_EXEC_OUTPUT;
-  if (too_much)
+  if (too_much || late)
     kill (child, SIGKILL);
   close (out_fd);
   int wait_status = 0;
@@ -236,6 +288,10 @@ run_exec_plugin (FsKubeClient *client, GError **error)
   gboolean ok = FALSE;
   if (too_much)
     g_set_error (error, FS_ERROR, FS_ERROR_LIMIT, "exec plugin %s: over 1 MiB of output", exec->command);
+  else if (late)
+    g_set_error (error, FS_ERROR, FS_ERROR_IO,
+                 "exec plugin %s: no credential within %" G_GINT64_FORMAT "s; stopped (--request-timeout sets the limit)",
+                 exec->command, limit_ms / 1000);
   else if (!g_spawn_check_wait_status (wait_status, NULL))
     g_set_error (error, FS_ERROR, FS_ERROR_IO, "exec plugin %s failed (its messages are above)", exec->command);
   else
