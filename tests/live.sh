@@ -150,6 +150,16 @@ kubeconfig "$tmp/gone.kubeconfig" "http://127.0.0.1:$port"
 live_flags="--kubeconfig $tmp/gone.kubeconfig"
 same "410 Gone on a continue token: listed again, same answer" nodes -o json -q
 if grep -q ' 410$' "$tmp/gone.log"; then ok "the 410 was sent"; else not_ok "the 410 was sent"; fi
+fake_api repeat --fault repeat-continue:1 "$tmp/many.json"
+kubeconfig "$tmp/repeat.kubeconfig" "http://127.0.0.1:$port"
+check "a server repeating a continue token" 2 "$bin" nodes -q --kubeconfig "$tmp/repeat.kubeconfig"
+contains "repeated continue token: stopped, not listed forever" "the server repeated a continue token after 2 pages; the list would never end" err
+fake_api slowly --fault slow:1200 "$tmp/many.json"
+kubeconfig "$tmp/slowly.kubeconfig" "http://127.0.0.1:$port"
+started=$(date +%s)
+check "--request-timeout bounds the whole list, not each page" 2 "$bin" nodes -q --kubeconfig "$tmp/slowly.kubeconfig" --request-timeout 2s
+contains "the deadline is named" "not done within --request-timeout 2s" err
+if [ $(( $(date +%s) - started )) -le 4 ]; then ok "the whole list stopped at its deadline"; else not_ok "the whole list stopped at its deadline"; fi
 fake_api cut --fault cut:1 "$tmp/many.json"
 kubeconfig "$tmp/cut.kubeconfig" "http://127.0.0.1:$port"
 live_flags="--kubeconfig $tmp/cut.kubeconfig"

@@ -19,6 +19,7 @@
 #define PAGE_LIMIT 500
 #define MAX_ATTEMPTS 6
 #define MAX_LOAD_ATTEMPTS 4
+#define MAX_LIST_PAGES 100000     /* 50 million objects at 500 a page */
 #define MAX_ERROR_BODY (64u << 10)
 #define MAX_EXEC_OUTPUT (1u << 20)
 #define EXEC_DEFAULT_MS (60 * 1000)  /* without --request-timeout and without a terminal */
@@ -38,6 +39,7 @@ struct FsKubeClient {
   guint backoff_base_ms;
   FsKubeProgress progress;      /* NULL: no one shows progress */
   gpointer progress_data;
+  int64_t deadline_us;          /* monotonic end of the whole load (--request-timeout), 0 = none */
 };
 
 static void
@@ -422,6 +424,25 @@ on_header (char *data, size_t size, size_t count, void *user_data)
   return length;
 }
 
+/* What is left of the load's deadline, in ms (G_MAXINT64 without one; <= 0 when passed). */
+static int64_t
+remaining_ms (const FsKubeClient *client)
+{
+  if (client->deadline_us == 0)
+    return G_MAXINT64;
+  return (client->deadline_us - g_get_monotonic_time ()) / 1000;
+}
+
+static gboolean
+deadline_passed (const FsKubeClient *client, const char *path, GError **error)
+{
+  if (remaining_ms (client) > 0)
+    return FALSE;
+  g_set_error (error, FS_ERROR, FS_ERROR_IO, "%s%s: not done within --request-timeout %gs", client->config->server,
+               path, (double) client->config->timeout_ms / 1000);
+  return TRUE;
+}
+
 static void
 setup_request (FsKubeClient *client, const char *url, Transfer *transfer, struct curl_slist **headers)
 {
@@ -434,7 +455,7 @@ setup_request (FsKubeClient *client, const char *url, Transfer *transfer, struct
   curl_easy_setopt (curl, CURLOPT_HTTP_VERSION, (long) CURL_HTTP_VERSION_2TLS);
   curl_easy_setopt (curl, CURLOPT_CONNECTTIMEOUT_MS, 10000L);
   if (config->timeout_ms > 0)
-    curl_easy_setopt (curl, CURLOPT_TIMEOUT_MS, (long) config->timeout_ms);
+    curl_easy_setopt (curl, CURLOPT_TIMEOUT_MS, (long) MAX (1, MIN (config->timeout_ms, remaining_ms (client))));
   if (!config->disable_compression)
     curl_easy_setopt (curl, CURLOPT_ACCEPT_ENCODING, "");
   if (config->proxy_url != NULL)
@@ -574,6 +595,7 @@ backoff (FsKubeClient *client, guint attempt, int64_t retry_after_ms)
     wait = MAX (wait, MIN (retry_after_ms, 30000));
   if (client->backoff_base_ms == 0)
     wait = 0;
+  wait = MAX (0, MIN (wait, remaining_ms (client))); /* retries are bounded by the deadline */
   g_usleep ((gulong) wait * 1000);
   client->stats.retries++;
 }
@@ -587,7 +609,7 @@ get_once (FsKubeClient *client, const char *path, FsKubeSink sink, gpointer user
   gboolean after_401 = FALSE;
   for (guint attempt = 0;; attempt++)
     {
-      if (!ensure_credentials (client, after_401, error))
+      if (deadline_passed (client, path, error) || !ensure_credentials (client, after_401, error))
         return FALSE;
       Transfer transfer = { client, sink, user_data, 0, g_string_new (NULL), NULL, 0, FALSE };
       char detail[CURL_ERROR_SIZE] = "";
@@ -692,8 +714,18 @@ list_pages (FsKubeClient *client, const char *path, const char *selector, FsSnap
             Progress *progress, GError **error)
 {
   g_autofree char *token = NULL;
+  /* a server that hands back a continue token it gave before would be listed forever */
+  g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   do
     {
+      if (token != NULL && (!g_hash_table_add (seen, g_strdup (token)) || progress->pages >= MAX_LIST_PAGES))
+        {
+          g_set_error (error, FS_ERROR, FS_ERROR_INVALID, "%s%s: %s after %u pages; the list would never end",
+                       client->config->server, path,
+                       progress->pages >= MAX_LIST_PAGES ? "still more" : "the server repeated a continue token",
+                       progress->pages);
+          return LIST_FAILED;
+        }
       g_autofree char *escaped_token = token != NULL ? g_uri_escape_string (token, NULL, FALSE) : NULL;
       g_autofree char *escaped_selector = selector != NULL ? g_uri_escape_string (selector, "=!,", FALSE) : NULL;
       g_autofree char *request = g_strdup_printf ("%s?limit=%d%s%s%s%s", path, PAGE_LIMIT,
@@ -797,6 +829,9 @@ FsSnapshot *
 fs_kube_load_versions (FsKubeClient *client, guint resources, gboolean progress, GPtrArray *skipped,
                        char **versions, GError **error)
 {
+  /* --request-timeout bounds the whole load: every page, retry and relist */
+  client->deadline_us = client->config->timeout_ms > 0
+                            ? g_get_monotonic_time () + client->config->timeout_ms * 1000 : 0;
   for (guint attempt = 0;; attempt++)
     {
       gboolean restart = FALSE;
@@ -804,6 +839,8 @@ fs_kube_load_versions (FsKubeClient *client, guint resources, gboolean progress,
       if (skipped != NULL)
         g_ptr_array_set_size (skipped, 0);
       FsSnapshot *snapshot = load_once (client, resources, progress, skipped, versions, &restart, &local_error);
+      if (snapshot != NULL || !restart || attempt + 1 >= MAX_LOAD_ATTEMPTS)
+        client->deadline_us = 0;
       if (snapshot != NULL)
         return snapshot;
       if (!restart || attempt + 1 >= MAX_LOAD_ATTEMPTS)
