@@ -285,4 +285,12 @@ contains "why: scales the deployment" "scale deployment/rag-api from 6 to 2 repl
 check "why: the replicas fix with an HPA whose minimum is too high" 0 "$bin" why -q -S "$ex/nodes.json" -S "$ex/pods.json" -S "$ex/workloads.json" -S "$data/rag-api-hpa-min4.yaml" "$rag_pod"
 contains "why: lowers minReplicas too" "lower HPA rag-api-hpa's minReplicas from 4 and maxReplicas from 6 to 2" out
 
+# HPAs the API server refuses are refused, naming the field (issue 17)
+check "hpa: minReplicas above maxReplicas" 2 "$bin" hpa -q -S "$data/hpa-invalid.yaml" default/min-above-max
+contains "hpa: names maxReplicas" 'field spec.maxReplicas: Invalid value: 3: must be greater than or equal to `minReplicas` (8)' err
+check "hpa: a negative tolerance" 2 "$bin" hpa -q -S "$data/hpa-invalid.yaml" default/negative-tolerance
+contains "hpa: names the tolerance" 'tolerance: Invalid value: "-0.05": must be greater than or equal to 0' err
+check "hpa: minReplicas 0 with only a Resource metric" 2 "$bin" hpa -q -S "$data/hpa-invalid.yaml" default/zero-min
+contains "hpa: names minReplicas" 'field spec.minReplicas: Invalid value: 0: must be greater than or equal to 1' err
+
 tap_end
