@@ -293,4 +293,10 @@ contains "hpa: names the tolerance" 'tolerance: Invalid value: "-0.05": must be 
 check "hpa: minReplicas 0 with only a Resource metric" 2 "$bin" hpa -q -S "$data/hpa-invalid.yaml" default/zero-min
 contains "hpa: names minReplicas" 'field spec.minReplicas: Invalid value: 0: must be greater than or equal to 1' err
 
+# resource amounts at the int64 edges saturate (the sanitizer build runs this too; issue 17)
+for huge in 99999999999999999999Ei 9223372036854775807 100Pi; do
+  check "plan: a VPA target of memory $huge (infeasible: exit 1)" 1 "$bin" plan -q -S "$ex" deployment/rag-api -n production --vpa-target "rag-api:cpu=1,memory=$huge" --vpa-weight 1 -o json
+  expect "plan ($huge): the VPA's maxAllowed caps it, never a wrapped negative" '.plan.containers[0].requests.memory == "8Gi" and ([.. | strings | select(test("^-[0-9]"))] | length == 0)'
+done
+
 tap_end
