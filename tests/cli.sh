@@ -273,6 +273,9 @@ check "volumes: the CSINode limit is reached" 0 "$bin" why -q -S "$vol" wants-ar
 expect "volumes: node(s) exceed max volume count" '.fits == false and (.nodes[] | select(.name == "node-a") | .reasons) == ["node(s) exceed max volume count"]'
 check "volumes: a WaitForFirstConsumer claim, allowedTopologies and the CSI limit" 0 "$bin" why -q -S "$vol" wants-scratch -o json
 expect "volumes: only node-b takes it" '([.nodes[] | select(.fits) | .name] == ["node-b"]) and ((.nodes[] | select(.name == "node-c") | .reasons) == ["node(s) didn'"'"'t find available persistent volumes to bind"])'
+check "volumes: pinned to node-a by its local volume" 0 "$bin" why -q -S "$vol" wants-cache-3800
+contains "volumes: the request is the fix" 'lower the request to cpu 3500m or less: it fits on node-a' out
+lacks "volumes: a new node is no fix for a volume pinned to node-a" 'add 1 node' out
 check "volumes: capacity for the pod with an unbound claim" 0 "$bin" capacity -q -S "$vol" --from pod/wants-pending -o json
 expect "volumes: capacity 0" '.capacity == 0 and ([.nodes[].reasons[0]] | unique == ["pod has unbound immediate PersistentVolumeClaims"])'
 

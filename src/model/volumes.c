@@ -270,8 +270,9 @@ binding_prefilter (const FsSnapshot *snapshot, const FsPodShape *pod, FsVerdict 
       const FsClaim *claim = claim_of (snapshot, pod->namespace, &volumes->items[i], pod->name);
       if (claim == NULL || claim_fully_bound (claim))
         continue;
-      if (claim->storage_class != NULL && !has (snapshot, FS_STORAGE_CLASSES))
-        continue; /* its binding mode is not known */
+      if (claim->volume_name == NULL && claim->storage_class != NULL
+          && !has (snapshot, FS_STORAGE_CLASSES))
+        continue; /* its binding mode is not known (a prebound claim is Immediate whatever it is) */
       if (!claim_delays_binding (snapshot, claim) || claim->volume_name != NULL)
         return reject_all (verdict, FS_FILTER_VOLUME_BINDING, FS_DETAIL_UNBOUND_IMMEDIATE,
                            &volumes->items[i], claim, pod->name);
