@@ -258,6 +258,47 @@ test_binding_filter (void **state)
                                 "2 node(s) didn't find available persistent volumes to bind.");
 }
 
+/* binder_test.go TestFindPodVolumesWithoutProvisioning and TestFindPodVolumesWithProvisioning:
+ * two claims cannot take the one volume that matches both ("two-unbound-pvcs,partial-match");
+ * a claim's selector, a volume's phase and a prebound volume's node affinity decide; a
+ * selected node ends the search elsewhere ("selected-node"). */
+static void
+test_matching_volumes (void **state)
+{
+  g_autoptr (FsSnapshot) s = load (
+      NODE ("n1", "zone: a") NODE ("n2", "zone: b")
+      "- kind: StorageClass\n  metadata: {name: wait-sc}\n  provisioner: kubernetes.io/no-provisioner\n  volumeBindingMode: WaitForFirstConsumer\n"
+      "- kind: StorageClass\n  metadata: {name: prov-sc}\n  provisioner: csi.example.com\n  volumeBindingMode: WaitForFirstConsumer\n"
+      "- kind: PersistentVolume\n  metadata: {name: pv-one, labels: {tier: gold}}\n  spec: {capacity: {storage: 1Gi}, storageClassName: wait-sc, accessModes: [ReadWriteOnce]}\n"
+      "  status: {phase: Available}\n"
+      "- kind: PersistentVolume\n  metadata: {name: pv-released}\n  spec: {capacity: {storage: 1Gi}, storageClassName: wait-sc, accessModes: [ReadWriteOnce]}\n"
+      "  status: {phase: Released}\n"
+      "- kind: PersistentVolume\n  metadata: {name: pv-prebound}\n  spec: {capacity: {storage: 1Gi}, storageClassName: wait-sc,"
+      " claimRef: {namespace: ns, name: prebound-pv},"
+      " nodeAffinity: {required: {nodeSelectorTerms: [{matchExpressions: [{key: zone, operator: In, values: [b]}]}]}}}\n"
+      CLAIM ("c1", "}\n  spec: {storageClassName: wait-sc, accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}")
+      CLAIM ("c2", "}\n  spec: {storageClassName: wait-sc, accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}")
+      CLAIM ("silver", "}\n  spec: {storageClassName: wait-sc, selector: {matchLabels: {tier: silver}}, accessModes: [ReadWriteOnce]}")
+      CLAIM ("rwx", "}\n  spec: {storageClassName: wait-sc, accessModes: [ReadWriteMany]}")
+      CLAIM ("prebound-pv", "}\n  spec: {storageClassName: wait-sc}")
+      CLAIM ("selected", ", annotations: {volume.kubernetes.io/selected-node: n2}}\n  spec: {storageClassName: prov-sc}")
+      POD ("one", "", "{name: a, persistentVolumeClaim: {claimName: c1}}")
+      POD ("two", "", "{name: a, persistentVolumeClaim: {claimName: c1}}, {name: b, persistentVolumeClaim: {claimName: c2}}")
+      POD ("silver", "", "{name: a, persistentVolumeClaim: {claimName: silver}}")
+      POD ("rwx", "", "{name: a, persistentVolumeClaim: {claimName: rwx}}")
+      POD ("prebound", "", "{name: a, persistentVolumeClaim: {claimName: prebound-pv}}")
+      POD ("selected", "", "{name: a, persistentVolumeClaim: {claimName: selected}}"));
+  const char *bind = "node(s) didn't find available persistent volumes to bind";
+  ASSERT_REASON (s, "one", "n1", "");
+  ASSERT_REASON (s, "two", "n1", bind);
+  ASSERT_REASON (s, "silver", "n1", bind);
+  ASSERT_REASON (s, "rwx", "n1", bind);
+  ASSERT_REASON (s, "prebound", "n2", "");
+  ASSERT_REASON (s, "prebound", "n1", bind);
+  ASSERT_REASON (s, "selected", "n2", "");
+  ASSERT_REASON (s, "selected", "n1", bind);
+}
+
 /* binder.go GetEligibleNodes (volume_binding_test.go "local volumes with node affinity"): a
  * bound volume naming nodes by hostname leaves the others out before any filter; two such
  * volumes naming different nodes leave none. */
@@ -382,6 +423,7 @@ main (void)
     cmocka_unit_test (test_csi_limits),
     cmocka_unit_test (test_binding_prefilter),
     cmocka_unit_test (test_binding_filter),
+    cmocka_unit_test (test_matching_volumes),
     cmocka_unit_test (test_eligible_nodes),
     cmocka_unit_test (test_pv_not_found),
     cmocka_unit_test (test_volume_zone),
