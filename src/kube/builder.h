@@ -104,6 +104,10 @@ typedef struct {
   const char *ev_kind, *ev_namespace, *ev_name, *ev_reason, *ev_message, *ev_type, *ev_source;
   int32_t ev_count;
   int64_t ev_last, ev_event_time, ev_first;
+  /* Pod: a DisruptionTarget condition True with reason PreemptionByScheduler */
+  gboolean preempted;
+  /* PodDisruptionBudget */
+  int32_t disruptions_allowed;
 } ObjectState;
 
 struct FsObjectBuilder {
@@ -123,6 +127,7 @@ struct FsObjectBuilder {
   GArray *spreads;                /* FsSpreadConstraint */
   GPtrArray *spread_label_keys;
   GArray *usages;                 /* FsContainerUsage */
+  GPtrArray *disrupted_pods;      /* a PodDisruptionBudget's status.disruptedPods keys */
   GString *cond_message;          /* the condition being read */
   guint n_nameless;               /* metric values numbered so far */
   Bytes raw_labels;               /* metadata.labels as read: "key\0value\0" pairs */

@@ -45,6 +45,8 @@ typedef enum {
   /* Event */
   F_EV_KIND, F_EV_NAMESPACE, F_EV_NAME, F_EV_REASON, F_EV_MESSAGE, F_EV_TYPE, F_EV_COUNT,
   F_EV_LAST_TIME, F_EV_EVENT_TIME, F_EV_FIRST_TIME, F_EV_SOURCE, F_EV_REPORTER,
+  /* PodDisruptionBudget (its spec.selector is the workloads' R_SEL_WORKLOAD) */
+  F_PDB_DISRUPTIONS_ALLOWED, F_PDB_DISRUPTED_POD,
   F_N_FIELDS
 } FsField;
 

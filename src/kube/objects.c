@@ -42,6 +42,7 @@ fs_object_builder_new (FsSnapshotBuilder *snapshot_builder)
   builder->spreads = array_of (sizeof (FsSpreadConstraint));
   builder->spread_label_keys = g_ptr_array_new ();
   builder->usages = array_of (sizeof (FsContainerUsage));
+  builder->disrupted_pods = g_ptr_array_new ();
   builder->cond_message = g_string_new (NULL);
   builder->label_sets = g_hash_table_new (NULL, NULL);
   builder->pod_specs = g_hash_table_new (NULL, NULL);
@@ -56,7 +57,8 @@ fs_object_builder_new (FsSnapshotBuilder *snapshot_builder)
   DO (builder->selector_labels) DO (builder->affinity_terms)                                \
   DO (builder->anti_affinity_terms) DO (builder->spreads) DO (builder->usages)
 #define EACH_PTR_ARRAY(builder, DO)                                                          \
-  DO (builder->requirement_values) DO (builder->term_namespaces) DO (builder->spread_label_keys)
+  DO (builder->requirement_values) DO (builder->term_namespaces) DO (builder->spread_label_keys) \
+  DO (builder->disrupted_pods)
 
 void
 fs_object_builder_free (FsObjectBuilder *builder)
@@ -208,6 +210,9 @@ condition_end (FsObjectBuilder *builder, GError **error)
                                       : NULL;
         }
     }
+  else if (strcmp (st->cond_type, "DisruptionTarget") == 0)
+    /* the condition preemption sets on its victims (preemption.go, PreemptPod) */
+    st->preempted = is_true && strcmp (st->cond_reason, "PreemptionByScheduler") == 0;
   return TRUE;
 }
 

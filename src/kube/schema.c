@@ -84,6 +84,9 @@ static const PathSpec object_paths[] = {
   { "deprecatedLastTimestamp", F_EV_LAST_TIME, 0 },
   { "deprecatedSource.component", F_EV_SOURCE, 0 },
   { "reportingController", F_EV_REPORTER, 0 },
+  /* PodDisruptionBudget (policy/v1) */
+  { "status.disruptionsAllowed", F_PDB_DISRUPTIONS_ALLOWED, 0 },
+  { "status.disruptedPods.*", F_PDB_DISRUPTED_POD, 0 },
 };
 
 /* Pod-spec paths: under "spec." for a Pod and "spec.template.spec." for a workload. */

@@ -10,6 +10,7 @@
 struct FsSnapshotBuilder {
   FsPool *pool;
   GArray *nodes, *pods, *workloads, *namespaces, *pod_metrics, *events, *generic;
+  GArray *pdbs;
   guint n_skipped;
   const char *resource_version;
   char *continue_token;           /* the last list's metadata.continue (owned) */
@@ -28,6 +29,7 @@ fs_snapshot_builder_new (void)
   builder->pod_metrics = g_array_new (FALSE, FALSE, sizeof (FsPodMetrics));
   builder->events = g_array_new (FALSE, FALSE, sizeof (FsEvent));
   builder->generic = g_array_new (FALSE, FALSE, sizeof (FsGenericObject));
+  builder->pdbs = g_array_new (FALSE, FALSE, sizeof (FsPodDisruptionBudget));
   return builder;
 }
 
@@ -36,7 +38,7 @@ builder_free_arrays (FsSnapshotBuilder *builder)
 {
   GArray **arrays[] = { &builder->nodes, &builder->pods, &builder->workloads,
                         &builder->namespaces, &builder->pod_metrics, &builder->events,
-                        &builder->generic };
+                        &builder->generic, &builder->pdbs };
   for (gsize i = 0; i < G_N_ELEMENTS (arrays); i++)
     if (*arrays[i] != NULL)
       g_array_free (g_steal_pointer (arrays[i]), TRUE);
@@ -63,6 +65,7 @@ fs_snapshot_builder_new_from (FsSnapshot *base)
   g_array_append_vals (builder->pod_metrics, base->pod_metrics, base->n_pod_metrics);
   g_array_append_vals (builder->events, base->events, base->n_events);
   g_array_append_vals (builder->generic, base->generic, base->n_generic);
+  g_array_append_vals (builder->pdbs, base->pdbs, base->n_pdbs);
   return builder;
 }
 
@@ -131,6 +134,8 @@ fs_snapshot_builder_remove (FsSnapshotBuilder *builder, const char *kind, const 
     return remove_named (builder->events, NAMED (FsEvent), namespace, name, NULL, NULL);
   if (g_strcmp0 (kind, "PodMetrics") == 0)
     return remove_named (builder->pod_metrics, NAMED (FsPodMetrics), namespace, name, NULL, NULL);
+  if (g_strcmp0 (kind, "PodDisruptionBudget") == 0)
+    return remove_named (builder->pdbs, NAMED (FsPodDisruptionBudget), namespace, name, NULL, NULL);
   guint removed = remove_named (builder->workloads, NAMED (FsWorkload), namespace, name, same_workload_kind, kind);
   return removed + remove_named (builder->generic, NAMED (FsGenericObject), namespace, name, same_generic_kind, kind);
 #undef NAMED
@@ -195,6 +200,12 @@ void
 fs_snapshot_builder_add_generic (FsSnapshotBuilder *builder, const FsGenericObject *obj)
 {
   g_array_append_vals (builder->generic, obj, 1);
+}
+
+void
+fs_snapshot_builder_add_pdb (FsSnapshotBuilder *builder, const FsPodDisruptionBudget *pdb)
+{
+  g_array_append_vals (builder->pdbs, pdb, 1);
 }
 
 void
@@ -331,6 +342,8 @@ sort_all (FsSnapshotBuilder *builder)
   sort_and_dedupe (builder->pod_metrics, &metrics);
   sort_and_dedupe (builder->events, &events);
   sort_and_dedupe (builder->generic, &generic);
+  KeyLayout pdbs = LAYOUT (FsPodDisruptionBudget, G_STRUCT_OFFSET (FsPodDisruptionBudget, namespace), G_MAXSIZE);
+  sort_and_dedupe (builder->pdbs, &pdbs);
 }
 
 /* ---- node accounting --------------------------------------------------------------- */
@@ -502,6 +515,7 @@ fs_snapshot_builder_finish (FsSnapshotBuilder *builder, GError **error)
   TAKE_ARRAY (snapshot, builder, pod_metrics, FsPodMetrics);
   TAKE_ARRAY (snapshot, builder, events, FsEvent);
   TAKE_ARRAY (snapshot, builder, generic, FsGenericObject);
+  TAKE_ARRAY (snapshot, builder, pdbs, FsPodDisruptionBudget);
   snapshot->n_skipped = builder->n_skipped;
   snapshot->resource_version = builder->resource_version;
   snapshot->pool = g_steal_pointer (&builder->pool);
@@ -538,6 +552,7 @@ fs_snapshot_unref (FsSnapshot *snapshot)
   g_free ((gpointer) snapshot->pod_metrics);
   g_free ((gpointer) snapshot->events);
   g_free ((gpointer) snapshot->generic);
+  g_free ((gpointer) snapshot->pdbs);
   if (snapshot->node_index != NULL)
     g_hash_table_unref (snapshot->node_index);
   fs_pool_free (snapshot->pool);
@@ -653,5 +668,6 @@ fs_snapshot_bytes (const FsSnapshot *snapshot)
          + snapshot->n_pods * sizeof (FsPod) + snapshot->n_workloads * sizeof (FsWorkload)
          + snapshot->n_events * sizeof (FsEvent) + snapshot->n_pod_metrics * sizeof (FsPodMetrics)
          + snapshot->n_generic * sizeof (FsGenericObject)
-         + snapshot->n_namespaces * sizeof (FsNamespace);
+         + snapshot->n_namespaces * sizeof (FsNamespace)
+         + snapshot->n_pdbs * sizeof (FsPodDisruptionBudget);
 }

@@ -248,6 +248,7 @@ typedef enum {
   FS_POD_TERMINATING = 1 << 2,     /* metadata.deletionTimestamp set */
   FS_POD_UNSCHEDULABLE = 1 << 3,   /* PodScheduled False, reason Unschedulable */
   FS_POD_SCHEDULED = 1 << 4,       /* PodScheduled True */
+  FS_POD_PREEMPTED = 1 << 5,       /* DisruptionTarget True, reason PreemptionByScheduler */
 } FsPodFlags;
 
 typedef struct {
@@ -343,6 +344,17 @@ typedef struct {
   int64_t last_time;              /* lastTimestamp, else eventTime, else firstTimestamp */
 } FsEvent;
 
+/* policy/v1 PodDisruptionBudget: what preemption reads of it (default_preemption.go
+ * filterPodsWithPDBViolation). */
+typedef struct {
+  const char *namespace;
+  const char *name;
+  const FsLabelSelector *selector;    /* spec.selector; NULL when absent */
+  int32_t disruptions_allowed;        /* status.disruptionsAllowed */
+  guint n_disrupted_pods;
+  const char *const *disrupted_pods;  /* the pod names status.disruptedPods holds */
+} FsPodDisruptionBudget;
+
 /* A compact generic value: what is kept of autoscaler objects. */
 typedef enum {
   FS_TREE_NULL,
@@ -406,6 +418,8 @@ struct FsSnapshot {
   guint n_skipped;                /* objects of kinds fitscale does not read */
   guint n_pods_with_anti_affinity; /* counted pods with required anti-affinity terms */
   const char *resource_version;   /* the newest list resourceVersion seen, or NULL */
+  const FsPodDisruptionBudget *pdbs;
+  guint n_pdbs;
   /* private */
   FsPool *pool;
   FsSnapshot *parent;             /* the snapshot this one was built on (its pool is used) */
@@ -480,6 +494,7 @@ void fs_snapshot_builder_add_namespace (FsSnapshotBuilder *builder, const FsName
 void fs_snapshot_builder_add_pod_metrics (FsSnapshotBuilder *builder, const FsPodMetrics *pm);
 void fs_snapshot_builder_add_event (FsSnapshotBuilder *builder, const FsEvent *event);
 void fs_snapshot_builder_add_generic (FsSnapshotBuilder *builder, const FsGenericObject *obj);
+void fs_snapshot_builder_add_pdb (FsSnapshotBuilder *builder, const FsPodDisruptionBudget *pdb);
 void fs_snapshot_builder_count_skipped (FsSnapshotBuilder *builder, const char *kind);
 void fs_snapshot_builder_set_resource_version (FsSnapshotBuilder *builder, const char *rv);
 /* A list's metadata.continue (an empty one clears it), and taking it (caller frees; NULL when
