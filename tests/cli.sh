@@ -257,4 +257,35 @@ expect "capacity: 2 fit, 5 Pending, 3 more m5.xlarge" '.capacity == 2 and .pendi
 check "plan: a ranking tie" 0 "$bin" plan -q -S "$ex" deployment/rag-api -n production --vpa-target rag-api:cpu=250m,memory=3Gi --hpa-desired 4 --steps 2 -o json
 expect "plan: the tie's alternatives in order" '[.alternatives[] | [.replicas, .containers[0].requests.memory]] == [[5,"3Gi"],[2,"6Gi"],[4,"3Gi"],[3,"3Gi"]] and .alternatives[1].distance == .alternatives[2].distance'
 
+
+# ---- preemption: what the scheduler does by itself, with PodDisruptionBudgets (tests/data/preemption) ----
+pre="$data/preemption"
+check "why: a pod the scheduler makes room for by preempting" 0 "$bin" why -q -S "$pre" shop/checkout-5c8b-x
+contains "why: the victims, on the node chosen" 'The scheduler will preempt 2 pods on node node-1: shop/postgres-0 (priority 0, beyond what PodDisruptionBudget postgres allows), shop/worker-7d9f-a (priority 0), violating 1 PodDisruptionBudget (shop/postgres).' out
+contains "why: the message has no preemption part when it succeeds" 'fitscale: 0/2 nodes are available: 1 Insufficient memory, 2 Insufficient cpu.' out
+contains "why: preemption is no fix" 'Fixes that place it without preempting' out
+lacks "why: preemption is not listed as a fix" 'preemption can make room' out
+check "why -o json: the preemption object" 0 "$bin" why -q -S "$pre" shop/checkout-5c8b-x -o json
+expect "why -o json: node, victims, PDB violations" '.preemption.node == "node-1" and .preemption.numPDBViolations == 1 and ([.preemption.victims[] | [.namespace, .name, .priority, .pdbViolation]] == [["shop","postgres-0",0,true],["shop","worker-7d9f-a",0,false]])'
+expect "why -o json: no Preemption fix" '[.fixes[] | select(.type == "Preemption")] == []'
+expect "why -o json: the PodDisruptionBudgets were read" '.preemption.victims[0].podDisruptionBudget == "postgres"'
+# the scheduler has already preempted: the pod is nominated, its victims are terminating
+jq '(.items[] | select(.metadata.name == "checkout-5c8b-x") | .status) += {nominatedNodeName: "node-1"}
+    | (.items[] | select(.metadata.name == "postgres-0" or .metadata.name == "worker-7d9f-a"))
+      |= (.metadata.deletionTimestamp = "2026-12-01T10:00:00Z"
+          | .status.conditions += [{type: "DisruptionTarget", status: "True", reason: "PreemptionByScheduler"}])' \
+  "$pre/cluster.json" >"$tmp/preempted.json"
+check "why: victims terminating on the nominated node" 0 "$bin" why -q -S "$tmp/preempted.json" shop/checkout-5c8b-x
+contains "why: waits for them, as PodEligibleToPreemptOthers says" 'preemption: not eligible due to a terminating pod on the nominated node.' out
+contains "why: says what it waits for" 'It is nominated to node node-1, where lower-priority pods preemption evicted are still terminating' out
+lacks "why: no new preemption" 'The scheduler will preempt' out
+# preemptionPolicy: Never
+jq '(.items[] | select(.metadata.name == "checkout-5c8b-x") | .spec.preemptionPolicy) = "Never"' "$pre/cluster.json" >"$tmp/never.json"
+check "why: a pod that never preempts" 0 "$bin" why -q -S "$tmp/never.json" shop/checkout-5c8b-x -o json
+expect "why: preemptionPolicy=Never in the message, no preemption" '(.message | endswith("preemption: not eligible due to preemptionPolicy=Never.")) and .preemption == null'
+# without the budgets, the younger worker pod is the second victim: no violation counted
+jq 'del(.items[] | select(.kind == "PodDisruptionBudget"))' "$pre/cluster.json" >"$tmp/no-pdb.json"
+check "why: the same cluster without its PodDisruptionBudgets" 0 "$bin" why -q -S "$tmp/no-pdb.json" shop/checkout-5c8b-x -o json
+expect "why: no PDB, no violation; the victims as SelectVictimsOnNode reprieves them" '.preemption.numPDBViolations == 0 and ([.preemption.victims[].name] == ["postgres-0","worker-7d9f-b"])'
+
 tap_end
