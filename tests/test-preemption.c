@@ -302,6 +302,12 @@ test_select_victims_topology_spread (void **state)
   expect_victims (SPREAD_CLUSTER, "node-b", "pod-b1", 0);
   expect_victims (SPREAD_CLUSTER, "node-x", NULL, 0);
 #undef SPREAD_CLUSTER
+  /* the pod's own spread selects none of the victims: they are chosen by resources (the
+   * verdicts of one packing with every lower-priority pod gone serve every node) */
+  expect_choice (ZONED ("node-a", "zone1") ZONED ("node-b", "zone2")
+                 PENDING_OF (HIGH, VERY_LARGE, ",\"labels\":{\"foo\":\"\"}", SPREAD)
+                 POD ("x1", "node-a", LOW, LARGE) POD ("x2", "node-a", LOW, SMALL) POD ("y1", "node-b", MID, LARGE),
+                 "node-a", "x1 x2");
   /* TestPreempt "preemption for topology spread constraints": node-b, evicting p-b1 */
   expect_choice (ZONED ("node-a", "zone1") ZONED ("node-b", "zone1") ZONED ("node-x", "zone2")
                  PENDING_ (HIGH, "0", "0", ",\"labels\":{\"foo\":\"\"}", SPREAD)

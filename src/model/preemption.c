@@ -135,8 +135,15 @@ typedef struct {
   const FsPodShape *pod;
   const FsPackOptions *options;   /* may be NULL */
   GHashTable *removed;            /* the pods taken off the node being tried */
-  gboolean full;                  /* filters that read other pods apply: run fs_pack */
+  gboolean full;                  /* filters that read other pods apply (fs_pack_needs_pods) */
   FsNodeFit *scratch;             /* fs_pack's per-node answer when FULL */
+  /* When FULL, from fs_preempt: the verdicts with every lower-priority pod of the cluster
+   * taken off at once (NULL: none), and how many of those pods are relevant (below), in all
+   * and per node.  Where no relevant one is on another node, BATCH[i] is node i's verdict
+   * with its own taken off, as SelectVictimsOnNode sees it. */
+  FsNodeFit *batch;
+  guint n_relevant;
+  guint *relevant_on_node;
 } Trial;
 
 static gboolean
@@ -155,22 +162,36 @@ taken_off (const FsPod *pod, gpointer data)
   return g_hash_table_contains (trial->removed, pod) || excluded (trial, pod);
 }
 
-/* RunFilterPluginsWithNominatedPods on node I with the removed pods gone (nominated pods are
- * not modelled).  PODS are the pods counted on the node. */
+/* Whether OTHER can change the verdicts of the filters that read other pods for the pod
+ * (PodTopologySpread, InterPodAffinity): a spread constraint or an affinity term of the pod
+ * selects it, or its own required anti-affinity selects the pod.  Namespaces are not
+ * looked at, which only makes more pods relevant. */
 static gboolean
-fits_without (Trial *trial, guint i, GPtrArray *pods, FsVerdict *verdict)
+relevant (const Trial *trial, const FsPod *other)
 {
-  const FsSnapshot *snapshot = trial->snapshot;
-  if (trial->full)
-    {
-      FsPackOptions options = { .loads = trial->options != NULL ? trial->options->loads : NULL,
-                                .exclude = taken_off, .exclude_data = trial, .replicas = 1 };
-      FsPackResult result;
-      fs_pack (snapshot, trial->pod, &options, trial->scratch, &result);
-      *verdict = trial->scratch[i].verdict;
-      return verdict->filter == FS_FILTER_PASS;
-    }
-  const FsNode *node = &snapshot->nodes[i];
+  const FsPodShape *pod = trial->pod;
+  const FsPlacement *placement = pod->spec->placement;
+  for (guint c = 0; placement->spread != NULL && c < placement->spread->n; c++)
+    if (fs_selector_matches (placement->spread->items[c].label_selector, other->labels))
+      return TRUE;
+  const FsPodAffinityTermList *lists[] = { placement->pod_affinity, placement->pod_anti_affinity };
+  for (gsize l = 0; l < G_N_ELEMENTS (lists); l++)
+    for (guint t = 0; lists[l] != NULL && t < lists[l]->n; t++)
+      if (fs_selector_matches (lists[l]->items[t].label_selector, other->labels))
+        return TRUE;
+  const FsPodAffinityTermList *theirs = other->spec->placement->pod_anti_affinity;
+  for (guint t = 0; theirs != NULL && t < theirs->n; t++)
+    if (fs_selector_matches (theirs->items[t].label_selector, pod->labels))
+      return TRUE;
+  return FALSE;
+}
+
+/* The filters that read the node alone, on node I with the removed pods gone.  PODS are the
+ * pods counted on the node. */
+static gboolean
+fits_node_alone (Trial *trial, guint i, GPtrArray *pods, FsVerdict *verdict)
+{
+  const FsNode *node = &trial->snapshot->nodes[i];
   FsNodeLoad load = trial->options != NULL && trial->options->loads != NULL ? trial->options->loads[i]
                                                                           : fs_node_load (node);
   load.released = taken_off;
@@ -184,6 +205,39 @@ fits_without (Trial *trial, guint i, GPtrArray *pods, FsVerdict *verdict)
       load.pod_count--;
     }
   return fs_fit_node (node, &load, trial->pod, verdict);
+}
+
+/* Every filter, by packing one replica with the removed pods gone. */
+static gboolean
+fits_packed (Trial *trial, guint i, FsVerdict *verdict)
+{
+  FsPackOptions options = { .loads = trial->options != NULL ? trial->options->loads : NULL,
+                            .exclude = taken_off, .exclude_data = trial, .replicas = 1 };
+  FsPackResult result;
+  fs_pack (trial->snapshot, trial->pod, &options, trial->scratch, &result);
+  *verdict = trial->scratch[i].verdict;
+  return verdict->filter == FS_FILTER_PASS;
+}
+
+/* RunFilterPluginsWithNominatedPods on node I with the removed pods gone (nominated pods are
+ * not modelled).  The node's own filters come first in the default profile, so they decide
+ * when they fail.  Then, when the pod's spread or affinity apply: with every potential
+ * victim gone (REPRIEVED NULL), the batch verdict when it holds for this node, else a
+ * packing; after REPRIEVED came back to a state where the pod fitted, a packing only when
+ * REPRIEVED is relevant to those filters. */
+static gboolean
+fits_without (Trial *trial, guint i, GPtrArray *pods, const FsPod *reprieved, FsVerdict *verdict)
+{
+  if (!fits_node_alone (trial, i, pods, verdict) || !trial->full)
+    return verdict->filter == FS_FILTER_PASS;
+  if (reprieved != NULL)
+    return relevant (trial, reprieved) ? fits_packed (trial, i, verdict) : TRUE;
+  if (trial->batch != NULL && trial->n_relevant == trial->relevant_on_node[i])
+    {
+      *verdict = trial->batch[i].verdict;
+      return verdict->filter == FS_FILTER_PASS;
+    }
+  return fits_packed (trial, i, verdict);
 }
 
 /* SelectVictimsOnNode: take every lower-priority pod off (isPreemptionAllowed); if the pod
@@ -211,7 +265,7 @@ select_victims (Trial *trial, guint i, GPtrArray *pods, FsPreemptionCandidate *c
   g_hash_table_remove_all (trial->removed);
   for (guint k = 0; k < potential->len; k++)
     g_hash_table_add (trial->removed, potential->pdata[k]);
-  if (!fits_without (trial, i, pods, verdict))
+  if (!fits_without (trial, i, pods, NULL, verdict))
     return FALSE;
   g_ptr_array_sort (potential, compare_importance);
   g_autofree const FsPodDisruptionBudget **violates = g_new0 (const FsPodDisruptionBudget *, potential->len);
@@ -230,7 +284,7 @@ select_victims (Trial *trial, guint i, GPtrArray *pods, FsPreemptionCandidate *c
         const FsPod *other = potential->pdata[k];
         g_hash_table_remove (trial->removed, other);
         FsVerdict probe;
-        if (fits_without (trial, i, pods, &probe))
+        if (fits_without (trial, i, pods, other, &probe))
           continue; /* reprieved */
         g_hash_table_add (trial->removed, (gpointer) other);
         FsVictim victim = { other, violates[k] };
@@ -254,6 +308,7 @@ select_victims (Trial *trial, guint i, GPtrArray *pods, FsPreemptionCandidate *c
 static void
 trial_init (Trial *trial, const FsSnapshot *snapshot, const FsPodShape *pod, const FsPackOptions *options)
 {
+  memset (trial, 0, sizeof *trial);
   trial->snapshot = snapshot;
   trial->pod = pod;
   trial->options = options;
@@ -267,6 +322,40 @@ trial_clear (Trial *trial)
 {
   g_hash_table_unref (trial->removed);
   g_free (trial->scratch);
+  g_free (trial->batch);
+  g_free (trial->relevant_on_node);
+}
+
+static gboolean
+lower_priority (const FsPod *pod, gpointer data)
+{
+  const Trial *trial = data;
+  return excluded (trial, pod) || (pod->node_index >= 0 && pod->priority < trial->pod->priority);
+}
+
+/* The batch verdicts and the relevant pods (see Trial). */
+static void
+trial_batch (Trial *trial)
+{
+  if (!trial->full)
+    return;
+  const FsSnapshot *snapshot = trial->snapshot;
+  trial->relevant_on_node = g_new0 (guint, snapshot->n_nodes + 1);
+  for (guint p = 0; p < snapshot->n_pods; p++)
+    {
+      const FsPod *other = &snapshot->pods[p];
+      if (other->node_index >= 0 && fs_pod_counts_on_node (other) && !excluded (trial, other)
+          && other->priority < trial->pod->priority && relevant (trial, other))
+        {
+          trial->n_relevant++;
+          trial->relevant_on_node[other->node_index]++;
+        }
+    }
+  trial->batch = g_new0 (FsNodeFit, snapshot->n_nodes + 1);
+  FsPackOptions options = { .loads = trial->options != NULL ? trial->options->loads : NULL,
+                            .exclude = lower_priority, .exclude_data = trial, .replicas = 1 };
+  FsPackResult result;
+  fs_pack (snapshot, trial->pod, &options, trial->batch, &result);
 }
 
 /* The pods counted on each node (NodeInfo.GetPods). */
@@ -408,6 +497,7 @@ fs_preempt (const FsSnapshot *snapshot, const FsPodShape *pod, const FsPackOptio
   g_autoptr (GArray) candidates = g_array_new (FALSE, TRUE, sizeof (FsPreemptionCandidate));
   Trial trial;
   trial_init (&trial, snapshot, pod, options);
+  trial_batch (&trial);
   GPtrArray **by_node = pods_by_node (snapshot);
   for (guint i = 0; i < snapshot->n_nodes; i++)
     {
@@ -432,6 +522,9 @@ fs_preempt (const FsSnapshot *snapshot, const FsPodShape *pod, const FsPackOptio
   pods_by_node_free (snapshot, by_node);
   trial_clear (&trial);
   preemption->n_candidates = candidates->len;
+  /* default_preemption.go calculateNumCandidates with the default DefaultPreemptionArgs
+   * (MinCandidateNodesPercentage 10, MinCandidateNodesAbsolute 100) */
+  preemption->n_sampled = MIN (MAX (preemption->n_potential * 10 / 100, 100u), preemption->n_potential);
   if (candidates->len == 0)
     {
       g_autofree char *fit_error = fs_fit_error_message (snapshot->n_nodes, counts, NULL);

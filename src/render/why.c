@@ -385,11 +385,18 @@ print_preemption (FILE *out, const FsSnapshot *snapshot, const FsDiagnosis *diag
   const FsPreemptionCandidate *chosen = &preemption->chosen;
   guint n = chosen->victims->len;
   g_autoptr (GString) text = g_string_new (NULL);
+  guint shown = 0;
   for (guint i = 0; i < n; i++)
     {
-      g_string_append (text, i == 0 ? "" : ", ");
-      append_victim (text, &g_array_index (chosen->victims, FsVictim, i));
+      const FsVictim *victim = &g_array_index (chosen->victims, FsVictim, i);
+      if (shown >= 10 && victim->violates == NULL) /* every one that breaks a budget is named */
+        continue;
+      g_string_append (text, shown == 0 ? "" : ", ");
+      append_victim (text, victim);
+      shown++;
     }
+  if (shown < n)
+    g_string_append_printf (text, " and %u more (-o json lists them all)", n - shown);
   g_autoptr (GString) budgets = g_string_new (NULL);
   guint n_budgets = count_budgets (chosen, budgets);
   const char *node = snapshot->nodes[chosen->node_index].name;
@@ -401,9 +408,9 @@ print_preemption (FILE *out, const FsSnapshot *snapshot, const FsDiagnosis *diag
   if (chosen->n_pdb_violations > 0)
     fprintf (out, "Preemption does not wait for PodDisruptionBudgets: it prefers nodes where fewer victims "
              "break one, and every node where it would make room has such a victim.\n");
-  if (preemption->n_potential > 100)
-    fprintf (out, "(The scheduler dry-runs a random sample of max(100, 10%%) of the %u nodes where preemption "
-             "might help, so it may pick another node.)\n", preemption->n_potential);
+  if (preemption->n_candidates > preemption->n_sampled)
+    fprintf (out, "(The scheduler's dry run stops at the first %u of these %u candidate nodes, from a random "
+             "one, so it may pick another node.)\n", preemption->n_sampled, preemption->n_candidates);
 }
 
 static void

@@ -34,6 +34,8 @@ typedef struct {
   FsPreemptionCandidate chosen;
   guint n_candidates;         /* nodes where preemption would make room */
   guint n_potential;          /* nodes where it might help (Unschedulable, not Unresolvable) */
+  guint n_sampled;            /* candidates the scheduler's dry run stops at (calculateNumCandidates:
+                               * 10% of N_POTENTIAL, at least 100, at most N_POTENTIAL) */
   /* The PostFilter status message when no candidate is chosen: "preemption: 0/N nodes are
    * available: ..." or "preemption: not eligible due to ..."; NULL when found. */
   char *message;
@@ -78,8 +80,9 @@ guint fs_pick_one_node_for_preemption (const FsPreemptionCandidate *candidates, 
 /* Evaluator.Preempt as a dry run, after POD failed on every node with the verdicts NODES:
  * eligibility, every node whose failure removing pods might fix (nodesWherePreemptionMightHelp:
  * Unschedulable, not UnschedulableAndUnresolvable), SelectVictimsOnNode on each, and the
- * chosen candidate.  The scheduler samples max(100, 10%) of those nodes from a random offset
- * (DefaultPreemptionArgs); this evaluates all, which is the same below 100 such nodes. */
+ * chosen candidate.  The scheduler's dry run starts at a random node and stops once it has
+ * N_SAMPLED candidates (one of them breaking no budget); this evaluates every node, which is
+ * the same when there are no more candidates than that. */
 void fs_preempt (const FsSnapshot *snapshot, const FsPodShape *pod, const FsPackOptions *options,
                  const char *nominated, const FsNodeFit *nodes, FsPreemption *preemption);
 void fs_preemption_clear (FsPreemption *preemption);
