@@ -264,6 +264,8 @@ check "why: a pod the scheduler makes room for by preempting" 0 "$bin" why -q -S
 contains "why: the victims, on the node chosen" 'The scheduler will preempt 2 pods on node node-1: shop/postgres-0 (priority 0, beyond what PodDisruptionBudget postgres allows), shop/worker-7d9f-a (priority 0), violating 1 PodDisruptionBudget (shop/postgres).' out
 contains "why: the message has no preemption part when it succeeds" 'fitscale: 0/2 nodes are available: 1 Insufficient memory, 2 Insufficient cpu.' out
 contains "why: preemption is no fix" 'Fixes that place it without preempting' out
+contains "why: preemption does not wait for the budget" 'Preemption does not wait for PodDisruptionBudgets: it prefers nodes where fewer victims break one, and every node where it would make room has such a victim.' out
+contains "why: the nominated node" 'It nominates node-1 for the pod, which waits there until the victims have terminated' out
 lacks "why: preemption is not listed as a fix" 'preemption can make room' out
 check "why -o json: the preemption object" 0 "$bin" why -q -S "$pre" shop/checkout-5c8b-x -o json
 expect "why -o json: node, victims, PDB violations" '.preemption.node == "node-1" and .preemption.numPDBViolations == 1 and ([.preemption.victims[] | [.namespace, .name, .priority, .pdbViolation]] == [["shop","postgres-0",0,true],["shop","worker-7d9f-a",0,false]])'
@@ -287,5 +289,18 @@ expect "why: preemptionPolicy=Never in the message, no preemption" '(.message | 
 jq 'del(.items[] | select(.kind == "PodDisruptionBudget"))' "$pre/cluster.json" >"$tmp/no-pdb.json"
 check "why: the same cluster without its PodDisruptionBudgets" 0 "$bin" why -q -S "$tmp/no-pdb.json" shop/checkout-5c8b-x -o json
 expect "why: no PDB, no violation; the victims as SelectVictimsOnNode reprieves them" '.preemption.numPDBViolations == 0 and ([.preemption.victims[].name] == ["postgres-0","worker-7d9f-b"])'
+check "why: the same, as text" 0 "$bin" why -q -S "$tmp/no-pdb.json" shop/checkout-5c8b-x
+contains "why: the victims without budgets" 'The scheduler will preempt 2 pods on node node-1: shop/postgres-0 (priority 0), shop/worker-7d9f-b (priority 0).' out
+lacks "why: no budget, no word of one" 'PodDisruptionBudget' out
+# 120 nodes a low-priority pod each fills: the scheduler stops its dry run at 100 candidates
+jq -n '{kind: "List", apiVersion: "v1", items: ([range(120) | "n\(1000 + .)" as $n
+  | {kind: "Node", metadata: {name: $n}, status: {allocatable: {cpu: "2", memory: "4Gi", pods: "110"}}},
+    {kind: "Pod", metadata: {name: "batch-\($n)", namespace: "jobs"}, spec: {nodeName: $n, priority: -1,
+     containers: [{name: "c", resources: {requests: {cpu: "2"}}}]}, status: {phase: "Running"}}]
+  + [{kind: "Pod", metadata: {name: "api", namespace: "jobs"}, spec: {priority: 1000,
+      containers: [{name: "c", resources: {requests: {cpu: "1"}}}]}, status: {phase: "Pending"}}])}' >"$tmp/many.json"
+check "why: more candidate nodes than the scheduler's dry run takes" 0 "$bin" why -q -S "$tmp/many.json" jobs/api
+contains "why: says the scheduler may pick another node" "(The scheduler's dry run stops at the first 100 of these 120 candidate nodes, from a random one, so it may pick another node.)" out
+contains "why: the first node by name, one victim" 'The scheduler will preempt 1 pod on node n1000: jobs/batch-n1000 (priority -1).' out
 
 tap_end
