@@ -265,7 +265,7 @@ contains "why: the victims, on the node chosen" 'The scheduler will preempt 2 po
 contains "why: the message has no preemption part when it succeeds" 'fitscale: 0/2 nodes are available: 1 Insufficient memory, 2 Insufficient cpu.' out
 contains "why: preemption is no fix" 'Fixes that place it without preempting' out
 contains "why: preemption does not wait for the budget" 'Preemption does not wait for PodDisruptionBudgets: it prefers nodes where fewer victims break one, and every node where it would make room has such a victim.' out
-contains "why: the nominated node" 'It nominates node-1 for the pod, which waits there until the victims have terminated' out
+contains "why: the nominated node" 'It nominates node-1 for the pod (status.nominatedNodeName) and schedules it once the victims have terminated' out
 lacks "why: preemption is not listed as a fix" 'preemption can make room' out
 check "why -o json: the preemption object" 0 "$bin" why -q -S "$pre" shop/checkout-5c8b-x -o json
 expect "why -o json: node, victims, PDB violations" '.preemption.node == "node-1" and .preemption.numPDBViolations == 1 and ([.preemption.victims[] | [.namespace, .name, .priority, .pdbViolation]] == [["shop","postgres-0",0,true],["shop","worker-7d9f-a",0,false]])'

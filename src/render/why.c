@@ -403,8 +403,8 @@ print_preemption (FILE *out, const FsSnapshot *snapshot, const FsDiagnosis *diag
   fprintf (out, "\nThe scheduler will preempt %u pod%s on node %s: %s", n, n == 1 ? "" : "s", node, text->str);
   if (n_budgets > 0)
     fprintf (out, ", violating %u PodDisruptionBudget%s (%s)", n_budgets, n_budgets == 1 ? "" : "s", budgets->str);
-  fprintf (out, ".\nIt nominates %s for the pod, which waits there until the victims have terminated"
-           " (their graceful termination period).\n", node);
+  fprintf (out, ".\nIt nominates %s for the pod (status.nominatedNodeName) and schedules it once the victims"
+           " have terminated (their graceful termination period).\n", node);
   if (chosen->n_pdb_violations > 0)
     fprintf (out, "Preemption does not wait for PodDisruptionBudgets: it prefers nodes where fewer victims "
              "break one, and every node where it would make room has such a victim.\n");
