@@ -55,7 +55,7 @@ typedef enum {
   FS_KUBE_HVPAS = 1 << 6,           /* optional */
   FS_KUBE_POD_METRICS = 1 << 7,     /* optional: metrics-server */
   FS_KUBE_EVENTS = 1 << 8,          /* FailedScheduling events only */
-  FS_KUBE_PDBS = 1 << 9,            /* policy/v1 PodDisruptionBudgets (preemption); optional */
+  FS_KUBE_PDBS = 1 << 10,           /* policy/v1 PodDisruptionBudgets (preemption); optional */
 } FsKubeResources;
 
 /* One list fitscale makes: the resource it belongs to, its API path and field selector. */
