@@ -257,6 +257,41 @@ expect "capacity: 2 fit, 5 Pending, 3 more m5.xlarge" '.capacity == 2 and .pendi
 check "plan: a ranking tie" 0 "$bin" plan -q -S "$ex" deployment/rag-api -n production --vpa-target rag-api:cpu=250m,memory=3Gi --hpa-desired 4 --steps 2 -o json
 expect "plan: the tie's alternatives in order" '[.alternatives[] | [.replicas, .containers[0].requests.memory]] == [[5,"3Gi"],[2,"6Gi"],[4,"3Gi"],[3,"3Gi"]] and .alternatives[1].distance == .alternatives[2].distance'
 
+# ---- why: every sentence true (issue 16, bullet 7) ----
+gpu_room="$data/why-gpu-room.yaml"
+check "why: a 2-GPU pod on two 1-GPU nodes" 0 "$bin" why -q -S "$gpu_room" ml/gpu-2
+contains "why: the request names only what it asks (no memory 0Ki)" 'it requests cpu 2, nvidia.com/gpu 2.' out
+contains "why: room in total names the GPUs; the overcommitted node adds no negative cpu" 'Room in total, not in one piece: cpu 16, nvidia.com/gpu 2 free on the nodes it may use,' out
+contains "why: and the largest piece" 'but at most cpu 8, nvidia.com/gpu 1 on any one of them.' out
+check "why: a 5-GPU pod where the cluster has 2" 0 "$bin" why -q -S "$gpu_room" ml/gpu-5 -o json
+expect "why: no room in total for GPUs that do not exist" '.roomInTotal == false and .freeTotal["nvidia.com/gpu"] == "2" and .freeTotal.cpu == "16"'
+check "why: the 5-GPU pod in words" 0 "$bin" why -q -S "$gpu_room" ml/gpu-5
+lacks "why: no room-in-total sentence" 'Room in total' out
+check "nodes: free lines count GPUs" 0 "$bin" nodes -q -S "$gpu_room"
+contains "nodes: free GPUs in total and in the largest piece" 'Free in total: cpu 16, memory 71.0Gi, nvidia.com/gpu 2; largest free piece on one node: cpu 8, memory 32.0Gi, nvidia.com/gpu 1.' out
+check "nodes: no zero hugepages line on nodes that offer none" 0 "$bin" nodes -q -S "$ex"
+lacks "nodes: hugepages left out" 'hugepages' out
+check "why: a pod and no node, in words" 0 "$bin" why -q -S "$fixtures/eks-arm64-podlist.json" -S "$fixtures/pod-pending-node-affinity.json" --all -A
+lacks "why: no empty node table" 'FIRST FAILING FILTER' out
+contains "why: no fix claimed to be checked" 'No fix can be checked: the snapshot holds no node.' out
+
+# the replicas fix names the knob that holds: the HPA's bounds, or the workload's replicas
+rag_pod=production/rag-api-7948f7fb7-dc5k8
+check "why: the replicas fix with the HPA" 0 "$bin" why -q -S "$ex" "$rag_pod"
+contains "why: the lowered request is an exact quantity (a rounded 5.8Gi may not fit)" "lower the request to memory 5966Mi or less: it fits on ip-10-0-1-23.ec2.internal" out
+contains "why: lowers the HPA's maxReplicas" "lower HPA rag-api-hpa's maxReplicas from 6 to 2 (it scales deployment/rag-api, now at 6 replicas): the 4 Pending ones do not fit" out
+check "why: the replicas fix without an HPA" 0 "$bin" why -q -S "$ex/nodes.json" -S "$ex/pods.json" -S "$ex/workloads.json" "$rag_pod"
+contains "why: scales the deployment" "scale deployment/rag-api from 6 to 2 replicas: the 4 Pending ones do not fit" out
+check "why: the replicas fix with an HPA whose minimum is too high" 0 "$bin" why -q -S "$ex/nodes.json" -S "$ex/pods.json" -S "$ex/workloads.json" -S "$data/rag-api-hpa-min4.yaml" "$rag_pod"
+contains "why: lowers minReplicas too" "lower HPA rag-api-hpa's minReplicas from 4 and maxReplicas from 6 to 2" out
+
+# HPAs the API server refuses are refused, naming the field (issue 17)
+check "hpa: minReplicas above maxReplicas" 2 "$bin" hpa -q -S "$data/hpa-invalid.yaml" default/min-above-max
+contains "hpa: names maxReplicas" 'field spec.maxReplicas: Invalid value: 3: must be greater than or equal to `minReplicas` (8)' err
+check "hpa: a negative tolerance" 2 "$bin" hpa -q -S "$data/hpa-invalid.yaml" default/negative-tolerance
+contains "hpa: names the tolerance" 'tolerance: Invalid value: "-0.05": must be greater than or equal to 0' err
+check "hpa: minReplicas 0 with only a Resource metric" 2 "$bin" hpa -q -S "$data/hpa-invalid.yaml" default/zero-min
+contains "hpa: names minReplicas" 'field spec.minReplicas: Invalid value: 0: must be greater than or equal to 1' err
 
 # ---- preemption: what the scheduler does by itself, with PodDisruptionBudgets (tests/data/preemption) ----
 pre="$data/preemption"

@@ -217,7 +217,9 @@ read_spec (const FsGenericObject *hvpa, FsHvpaObject *object, GError **error)
   static const char *const hpa_spec[] = { "hpa.template.spec", "hpaTemplate", NULL };
   if (!fs_hpa_replicas_read (first_of (spec, hpa_spec), "minReplicas", "maxReplicas",
                              "spec.hpa.template.spec.maxReplicas: missing", &out->min_replicas,
-                             &out->max_replicas, error))
+                             &out->max_replicas, error)
+      || !fs_hpa_replicas_valid (out->min_replicas, out->max_replicas, TRUE, "spec.hpa.template.spec.minReplicas",
+                                 "spec.hpa.template.spec.maxReplicas", error))
     return FALSE;
   out->hpa_deploy = g_strcmp0 (fs_tree_text (spec, "hpa.deploy"), "true") == 0;
   out->hpa_controller_annotation = g_strcmp0 (fs_labels_get (hvpa->annotations, "hpa-controller"),
