@@ -473,6 +473,14 @@ test_post_filter_messages (void **state)
                   "preemption: 0/4 nodes are available: 2 Insufficient cpu, 2 Preemption is not helpful for "
                   "scheduling.");
 #undef TAINTED
+  /* required pod affinity no pod satisfies is UnschedulableAndUnresolvable
+   * (interpodaffinity/filtering.go Filter): preemption does not try those nodes */
+  expect_message (NODE ("node1") NODE ("node2")
+                  PENDING_OF (HIGH, SMALL, "", ",\"affinity\":{\"podAffinity\":{\"requiredDuringSchedulingIgnoredDuringExecution\":"
+                              "[{\"labelSelector\":{\"matchLabels\":{\"app\":\"cache\"}},\"topologyKey\":\"hostname\"}]}}")
+                  POD ("p1", "node1", LOW, SMALL) LABELED ("cache", "node2", HIGH, VERY_LARGE, "\"app\":\"cache\""),
+                  "preemption: 0/2 nodes are available: 1 No preemption victims found for incoming pod, 1 Preemption is "
+                  "not helpful for scheduling.");
   /* TestPreempt "no preempting in pod" */
   expect_message (NODE ("node1") PENDING_OF (HIGH, VERY_LARGE, "", ",\"preemptionPolicy\":\"Never\"")
                   POD ("p1.1", "node1", LOW, SMALL) POD ("p1.2", "node1", LOW, SMALL),
