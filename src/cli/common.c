@@ -152,6 +152,13 @@ fs_cli_usage (GError **error, const char *format, ...)
   return FS_EXIT_ERROR;
 }
 
+static void
+print_warnings (const char *command, const GArray *warnings)
+{
+  for (guint i = 0; i < warnings->len; i++)
+    fprintf (stderr, "fitscale %s: warning: %s\n", command, g_array_index (warnings, FsWarning, i).text);
+}
+
 /* What the snapshot lacks for a command that reads nodes, on stderr before its answer (even
  * with -q: an answer from a partial cluster can look exact and be wrong). */
 static void
@@ -160,8 +167,16 @@ warn_incomplete (const char *command, const FsSnapshot *snapshot, guint resource
   if (!(resources & FS_KUBE_NODES))
     return;
   g_autoptr (GArray) warnings = fs_snapshot_warnings (snapshot, FS_NEEDS_NODES | FS_NEEDS_NODE_USAGE);
-  for (guint i = 0; i < warnings->len; i++)
-    fprintf (stderr, "fitscale %s: warning: %s\n", command, g_array_index (warnings, FsWarning, i).text);
+  print_warnings (command, warnings);
+}
+
+void
+fs_cli_warn_spec (const char *command, const FsSnapshot *snapshot, const FsPodSpec *spec,
+                  const char *name)
+{
+  g_autoptr (GArray) warnings = fs_snapshot_warnings (snapshot, 0); /* empty: NEEDS nothing */
+  fs_pod_spec_warnings (spec, name, warnings);
+  print_warnings (command, warnings);
 }
 
 FsSnapshot *

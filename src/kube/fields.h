@@ -45,6 +45,10 @@ typedef enum {
   /* Event */
   F_EV_KIND, F_EV_NAMESPACE, F_EV_NAME, F_EV_REASON, F_EV_MESSAGE, F_EV_TYPE, F_EV_COUNT,
   F_EV_LAST_TIME, F_EV_EVENT_TIME, F_EV_FIRST_TIME, F_EV_SOURCE, F_EV_REPORTER,
+  /* Pod status the kubelet writes (what a bound pod waits for) */
+  F_POD_REASON, F_POD_MESSAGE, F_CS_NAME, F_CS_WAITING_REASON, F_CS_WAITING_MESSAGE,
+  F_CS_RUNNING, F_CS_EXIT_CODE, F_CS_TERMINATED_REASON, F_CS_TERMINATED_MESSAGE,
+  F_CLAIM_NAME,                                     /* a resource claim's name: only counted */
   F_N_FIELDS
 } FsField;
 
@@ -61,6 +65,9 @@ typedef enum {
   R_SEL_WORKLOAD, R_SEL_TERM, R_SEL_TERM_NS, R_SEL_SPREAD, /* label selectors by owner */
   R_REQ_SEL,                                        /* a label selector's expression */
   R_USAGE_CONTAINER,
+  R_CTR_STATUS, R_INIT_CTR_STATUS,                  /* status.(init)containerStatuses[] */
+  R_RESOURCE_CLAIM,                                 /* spec.resourceClaims[] */
+  R_CTR_CLAIM,                                      /* resources.claims[] of a container or pod */
   R_N_RECORDS
 } FsRecord;
 
