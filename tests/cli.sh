@@ -260,6 +260,7 @@ expect "plan: the tie's alternatives in order" '[.alternatives[] | [.replicas, .
 # ---- bound pods and dynamic resource allocation (issue 16, bullets 4 and 1) ----
 bound="$data/why-bound.yaml"
 check "why bound: image pull failing" 0 "$bin" why -q -S "$bound" shop/web-0
+lacks "why bound: a complete snapshot, no warning" 'warning' err
 contains "why bound: the sentence first" 'Pod shop/web-0 is bound to node a by the scheduler at 2026-12-01T10:00:00Z; it waits for its kubelet: image pull failing in container web (ImagePullBackOff: Back-off pulling image "registry.example/web:nope").' out
 expect_first() { [ "$(head -1 "$tmp/out")" = "$2" ] && ok "$1" || not_ok "$1"; }
 expect_first "why bound: no line before it" 'Pod shop/web-0 is bound to node a by the scheduler at 2026-12-01T10:00:00Z; it waits for its kubelet: image pull failing in container web (ImagePullBackOff: Back-off pulling image "registry.example/web:nope").'
@@ -274,10 +275,10 @@ contains "why bound: OutOfcpu" "its kubelet rejected it at admission (OutOfcpu: 
 contains "why bound: a rejected pod is not retried" 'it is not retried' out
 check "why bound -o json: OutOfcpu" 0 "$bin" why -q -S "$bound" shop/batch-0 -o json
 expect "why bound -o json: AdmissionRejected" '.bound.waitingFor == "AdmissionRejected" and .bound.reason == "OutOfcpu" and .phase == "Failed"'
-check "why bound: a node not in the snapshot" 0 "$bin" why -S "$bound" shop/lost-0
+check "why bound: a node not in the snapshot" 0 "$bin" why -S "$data/why-bound-lost.yaml" shop/lost-0
 contains "why bound: names the missing node" 'Node gone is not in the snapshot' out
 contains "why bound: the snapshot warning names it too" 'the snapshot does not hold (gone)' err
-check "why bound -o json: node not in the snapshot" 0 "$bin" why -q -S "$bound" shop/lost-0 -o json
+check "why bound -o json: node not in the snapshot" 0 "$bin" why -q -S "$data/why-bound-lost.yaml" shop/lost-0 -o json
 expect "why bound -o json: nodeInSnapshot false, nodeReady null" '.bound.nodeInSnapshot == false and .bound.nodeReady == null and .bound.waitingFor == "NodeNotInSnapshot"'
 check "why bound: a NotReady node" 0 "$bin" why -q -S "$bound" shop/stuck-0 -o json
 expect "why bound: NodeNotReady" '.bound.nodeReady == false and .bound.waitingFor == "NodeNotReady"'
