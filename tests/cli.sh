@@ -297,6 +297,10 @@ lacks "why DRA: no promise of a placement" 'will place it' out
 contains "why DRA: says the filter decides" 'the DynamicResources filter, which fitscale does not model, decides' out
 check "why DRA -o json" 0 "$bin" why -q -S "$dra" ml/infer-0 -o json
 expect "why DRA -o json: unmodelledFilters" '.unmodelledFilters == ["DynamicResources"]'
+check "why DRA: the scheduler's DynamicResources verdict" 0 "$bin" why -q -S "$dra" ml/infer-1
+contains "why DRA: the recorded verdict first" 'The scheduler recorded: 0/1 nodes are available: 1 cannot allocate all claims.' out
+contains "why DRA: names the filter as a cause" 'the pod needs the DynamicResources filter, which fitscale does not model' out
+lacks "why DRA: no promise of a placement when recorded unschedulable" 'will place it' out
 check "why DRA: no warning for a pod without claims" 0 "$bin" why -S "$dra" kube-system/kube-proxy-gpu-1
 lacks "why DRA: no UnmodelledFilter warning" 'DynamicResources' err
 check "capacity DRA: the warning on stderr" 0 "$bin" capacity -q -S "$dra" --from deployment/infer -n ml

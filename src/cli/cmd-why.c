@@ -40,14 +40,14 @@ find_pod (const FsSnapshot *snapshot, const char *argument, const char *namespac
 
 /* What the answer for POD cannot say (a filter fitscale does not model), first. */
 static void
-warn_spec (const FsSnapshot *snapshot, const FsPod *pod)
+warn_spec (WhyOptions *options, const FsPod *pod)
 {
   g_autofree char *name = g_strdup_printf ("pod %s/%s", pod->namespace, pod->name);
-  fs_cli_warn_spec (fs_cli_why.name, snapshot, pod->spec, name);
+  fs_cli_warn_spec (fs_cli_why.name, &options->common, pod->spec, name);
 }
 
 static int
-run_all (const FsSnapshot *snapshot, const WhyOptions *options, FsOutputFormat format)
+run_all (const FsSnapshot *snapshot, WhyOptions *options, FsOutputFormat format)
 {
   const char *namespace = options->all_namespaces ? NULL : fs_cli_namespace (&options->common, options->namespace);
   g_autoptr (FsEmitter) emitter = format == FS_OUTPUT_JSON || format == FS_OUTPUT_YAML
@@ -69,7 +69,7 @@ run_all (const FsSnapshot *snapshot, const WhyOptions *options, FsOutputFormat f
       for (guint j = i + 1; pod->owner != NULL && j < snapshot->n_pods; j++)
         similar += fs_pod_is_pending (&snapshot->pods[j]) && snapshot->pods[j].owner == pod->owner
                    && snapshot->pods[j].spec == pod->spec;
-      warn_spec (snapshot, pod);
+      warn_spec (options, pod);
       g_autoptr (FsDiagnosis) diagnosis = fs_diagnose (snapshot, pod);
       if (emitter != NULL)
         fs_render_diagnosis (emitter, snapshot, diagnosis, similar);
@@ -93,7 +93,7 @@ run_all (const FsSnapshot *snapshot, const WhyOptions *options, FsOutputFormat f
 
 /* The answer for one snapshot: every Pending pod (ARGUMENT NULL) or one. */
 static int
-answer (const FsSnapshot *snapshot, const WhyOptions *options, FsOutputFormat format, const char *argument)
+answer (const FsSnapshot *snapshot, WhyOptions *options, FsOutputFormat format, const char *argument)
 {
   if (argument == NULL)
     return run_all (snapshot, options, format);
@@ -101,7 +101,7 @@ answer (const FsSnapshot *snapshot, const WhyOptions *options, FsOutputFormat fo
   const FsPod *pod = find_pod (snapshot, argument, fs_cli_namespace (&options->common, options->namespace), &error);
   if (pod == NULL)
     return fs_cli_fail (fs_cli_why.name, error);
-  warn_spec (snapshot, pod);
+  warn_spec (options, pod);
   g_autoptr (FsDiagnosis) diagnosis = fs_diagnose (snapshot, pod);
   if (format == FS_OUTPUT_JSON || format == FS_OUTPUT_YAML)
     {

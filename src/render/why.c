@@ -379,6 +379,12 @@ print_disagreement (FILE *out, const FsSnapshot *snapshot, const FsDiagnosis *di
                sep, reasons->str, diagnosis->unmodelled->len == 1 ? "a filter" : "filters");
       sep = "; ";
     }
+  for (guint i = 0; i < diagnosis->unmodelled_filters->len; i++)
+    {
+      fprintf (out, "%sthe pod needs the %s filter, which fitscale does not model", sep,
+               (const char *) diagnosis->unmodelled_filters->pdata[i]);
+      sep = "; ";
+    }
   g_autoptr (GArray) warnings = fs_snapshot_warnings (snapshot, FS_NEEDS_NODES | FS_NEEDS_NODE_USAGE);
   if (warnings->len > 0)
     {
