@@ -290,6 +290,9 @@ check "why bound: kind's coredns, Pending and bound, its container running" 0 "$
 contains "why bound: coredns waits for its kubelet's report" 'is bound to node kind-control-plane; it waits for its kubelet to report it Running: 1 container already runs.' out
 contains "why bound: coredns's stale scheduler message shown" 'still holds what the scheduler wrote before it bound the pod: 0/1 nodes are available' out
 lacks "why bound: coredns, no placement promised" 'will place it' out
+check "why bound: a Running pod of eks's list, its node not in the snapshot" 0 "$bin" why -S "$fixtures/eks-arm64-podlist.json" metallb-system/speaker-cpxhz -o json
+expect "why bound: Running, waits for nothing, node not in the snapshot" '.bound.waitingFor == "Nothing" and .bound.nodeInSnapshot == false and .bound.node == "duckboat-01"'
+contains "why bound: the snapshot warning names duckboat-01" 'the snapshot does not hold (duckboat-01)' err
 dra="$data/dra.yaml"
 check "why DRA: a pod with a resource claim" 0 "$bin" why -S "$dra" ml/infer-0
 contains "why DRA: the UnmodelledFilter warning first" 'fitscale why: warning: pod ml/infer-0 has 1 resource claim (dynamic resource allocation) in its pod spec: fitscale does not model the DynamicResources filter' err
