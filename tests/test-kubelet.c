@@ -19,10 +19,18 @@ pod_named (const FsSnapshot *snapshot, const char *name)
 
 /* predicate.go: the reasons Admit returns (OutOfCPU "OutOfcpu", InsufficientResourcePrefix +
  * an extended resource, the reason constants, generalFilter's predicate names); anything a pod
- * fails with after admission (Evicted, DeadlineExceeded) is not one. */
+ * fails with after admission (Evicted, DeadlineExceeded) is not one.  The failing cases of
+ * pkg/kubelet/lifecycle/predicate_test.go TestGeneralPredicates, as Admit names their first
+ * reason: "not enough cpu and memory resource" (InsufficientResourceError cpu: OutOfcpu),
+ * "host not match" (nodename.Name), "hostport conflict" (nodeports.Name), "NoExecute
+ * taint/toleration not match" (tainttoleration.Name), and the node affinity cases
+ * (nodeaffinity.Name). */
 static void
 test_admission_reasons (void **state)
 {
+  const char *general_predicates[] = { "OutOfcpu", "NodeName", "NodePorts", "TaintToleration", "NodeAffinity" };
+  for (gsize i = 0; i < G_N_ELEMENTS (general_predicates); i++)
+    assert_true (fs_kubelet_admission_reason (general_predicates[i]));
   const char *rejections[] = { "OutOfcpu", "OutOfmemory", "OutOfpods", "OutOfephemeral-storage",
                                "OutOfnvidia.com/gpu", "NodeAffinity", "NodePorts", "TaintToleration",
                                "UnexpectedAdmissionError", "PodOSNotSupported", "InvalidNodeInfo" };
