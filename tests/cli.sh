@@ -293,6 +293,9 @@ lacks "why bound: coredns, no placement promised" 'will place it' out
 check "why bound: a Running pod of eks's list, its node not in the snapshot" 0 "$bin" why -S "$fixtures/eks-arm64-podlist.json" metallb-system/speaker-cpxhz -o json
 expect "why bound: Running, waits for nothing, node not in the snapshot" '.bound.waitingFor == "Nothing" and .bound.nodeInSnapshot == false and .bound.node == "duckboat-01"'
 contains "why bound: the snapshot warning names duckboat-01" 'the snapshot does not hold (duckboat-01)' err
+check "why --all: the bound Pending pods named, not diagnosed" 0 "$bin" why -q -S "$fixtures/kind-3node-nodes.json" -S "$fixtures/kind-pods-kube-system-pending-taint.json" --all -A
+contains "why --all: 2 bound Pending pods" '2 Pending pods are bound to a node already: they wait for their kubelet, not for the scheduler (fitscale why kube-system/coredns-74ff55c5b-cpfqs says what for).' out
+contains "why --all: a differing verdict with no other cause" "fitscale's verdict differs: the cluster changed since the message was recorded." out
 dra="$data/dra.yaml"
 check "why DRA: a pod with a resource claim" 0 "$bin" why -S "$dra" ml/infer-0
 contains "why DRA: the UnmodelledFilter warning first" 'fitscale why: warning: pod ml/infer-0 has 1 resource claim (dynamic resource allocation) in its pod spec: fitscale does not model the DynamicResources filter' err

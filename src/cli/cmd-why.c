@@ -55,12 +55,17 @@ run_all (const FsSnapshot *snapshot, WhyOptions *options, FsOutputFormat format)
   if (emitter != NULL)
     fs_emit_list_open (emitter);
   g_autoptr (GHashTable) owners_seen = g_hash_table_new (NULL, NULL);
-  guint diagnosed = 0;
+  guint diagnosed = 0, bound = 0;
+  const FsPod *first_bound = NULL;
   for (guint i = 0; i < snapshot->n_pods; i++)
     {
       const FsPod *pod = &snapshot->pods[i];
-      if (!fs_pod_is_pending (pod) || (namespace != NULL && strcmp (pod->namespace, namespace) != 0)
+      if ((namespace != NULL && strcmp (pod->namespace, namespace) != 0)
           || (options->parsed_selector != NULL && !fs_selector_matches (options->parsed_selector, pod->labels)))
+        continue;
+      if (pod->phase == FS_PHASE_PENDING && pod->node_name != NULL && bound++ == 0)
+        first_bound = pod;
+      if (!fs_pod_is_pending (pod))
         continue;
       /* pods of one owner with one spec are one question */
       if (pod->owner != NULL && !g_hash_table_add (owners_seen, (gpointer) pod->owner))
@@ -85,6 +90,8 @@ run_all (const FsSnapshot *snapshot, WhyOptions *options, FsOutputFormat format)
     fs_emit_list_close (emitter);
   else if (diagnosed == 0)
     fs_render_no_pending (stdout, namespace);
+  if (emitter == NULL && bound > 0)
+    fs_render_bound_pending (stdout, bound, first_bound);
   return FS_EXIT_OK;
 }
 

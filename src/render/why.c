@@ -391,7 +391,9 @@ print_disagreement (FILE *out, const FsSnapshot *snapshot, const FsDiagnosis *di
       fprintf (out, "%sthe snapshot lacks part of the cluster (the warnings above)", sep);
       sep = "; ";
     }
-  fprintf (out, "%sor the cluster changed since the message was recorded.\n", sep);
+  /* "or" only after another cause */
+  fprintf (out, "%s%sthe cluster changed since the message was recorded.\n", sep,
+           strcmp (sep, ": ") == 0 ? "" : "or ");
 }
 
 static gboolean
@@ -518,6 +520,15 @@ fs_render_no_pending (FILE *out, const char *namespace)
 {
   fprintf (out, "No Pending pods without a node%s%s.\n", namespace ? " in namespace " : "",
            namespace ? namespace : "");
+}
+
+void
+fs_render_bound_pending (FILE *out, guint count, const FsPod *first)
+{
+  fprintf (out, "\n%u Pending pod%s %s bound to a node already: %s wait%s for %s kubelet, not for the "
+           "scheduler (fitscale why %s/%s says what for).\n", count, count == 1 ? "" : "s",
+           count == 1 ? "is" : "are", count == 1 ? "it" : "they", count == 1 ? "s" : "",
+           count == 1 ? "its" : "their", first->namespace, first->name);
 }
 
 void
