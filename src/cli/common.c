@@ -152,13 +152,6 @@ fs_cli_usage (GError **error, const char *format, ...)
   return FS_EXIT_ERROR;
 }
 
-static void
-print_warnings (const char *command, const GArray *warnings)
-{
-  for (guint i = 0; i < warnings->len; i++)
-    fprintf (stderr, "fitscale %s: warning: %s\n", command, g_array_index (warnings, FsWarning, i).text);
-}
-
 /* What the snapshot lacks for a command that reads nodes, on stderr before its answer (even
  * with -q: an answer from a partial cluster can look exact and be wrong). */
 static void
@@ -167,19 +160,8 @@ warn_incomplete (const char *command, const FsSnapshot *snapshot, guint resource
   if (!(resources & FS_KUBE_NODES))
     return;
   g_autoptr (GArray) warnings = fs_snapshot_warnings (snapshot, FS_NEEDS_NODES | FS_NEEDS_NODE_USAGE);
-  print_warnings (command, warnings);
-}
-
-void
-fs_cli_warn_spec (const char *command, FsCommonOptions *options, const FsPodSpec *spec,
-                  const char *name)
-{
-  (void) options; /* where the answer's warnings gather once its JSON carries them */
-  g_autoptr (GArray) warnings = g_array_new (FALSE, TRUE, sizeof (FsWarning));
-  fs_pod_spec_warnings (spec, name, warnings);
-  print_warnings (command, warnings);
   for (guint i = 0; i < warnings->len; i++)
-    g_free (g_array_index (warnings, FsWarning, i).text);
+    fprintf (stderr, "fitscale %s: warning: %s\n", command, g_array_index (warnings, FsWarning, i).text);
 }
 
 FsSnapshot *
@@ -229,4 +211,20 @@ fs_cli_parse_selector (const char *text, FsLabelSelector **selector, GError **er
   if (*selector == NULL)
     g_prefix_error (error, "-l: ");
   return *selector != NULL;
+}
+
+/* Printed on stderr as warn_incomplete prints the snapshot's; OPTIONS is where an
+ * answer's warnings gather once its JSON carries them. */
+void
+fs_cli_warn_spec (const char *command, FsCommonOptions *options, const FsPodSpec *spec,
+                  const char *name)
+{
+  (void) options;
+  g_autoptr (GArray) warnings = g_array_new (FALSE, TRUE, sizeof (FsWarning));
+  fs_pod_spec_warnings (spec, name, warnings);
+  for (guint i = 0; i < warnings->len; i++)
+    {
+      fprintf (stderr, "fitscale %s: warning: %s\n", command, g_array_index (warnings, FsWarning, i).text);
+      g_free (g_array_index (warnings, FsWarning, i).text);
+    }
 }
