@@ -261,9 +261,9 @@ expect "plan: the tie's alternatives in order" '[.alternatives[] | [.replicas, .
 bound="$data/why-bound.yaml"
 check "why bound: image pull failing" 0 "$bin" why -q -S "$bound" shop/web-0
 lacks "why bound: a complete snapshot, no warning" 'warning' err
-contains "why bound: the sentence first" 'Pod shop/web-0 is bound to node a by the scheduler at 2026-12-01T10:00:00Z; it waits for its kubelet: image pull failing in container web (ImagePullBackOff: Back-off pulling image "registry.example/web:nope").' out
+contains "why bound: the sentence first" 'Pod shop/web-0 is bound to node a by the scheduler at 2026-12-01T10:00:00Z; it waits for its kubelet: image pull failing for container web (ImagePullBackOff: Back-off pulling image "registry.example/web:nope").' out
 expect_first() { [ "$(head -1 "$tmp/out")" = "$2" ] && ok "$1" || not_ok "$1"; }
-expect_first "why bound: no line before it" 'Pod shop/web-0 is bound to node a by the scheduler at 2026-12-01T10:00:00Z; it waits for its kubelet: image pull failing in container web (ImagePullBackOff: Back-off pulling image "registry.example/web:nope").'
+expect_first "why bound: no line before it" 'Pod shop/web-0 is bound to node a by the scheduler at 2026-12-01T10:00:00Z; it waits for its kubelet: image pull failing for container web (ImagePullBackOff: Back-off pulling image "registry.example/web:nope").'
 contains "why bound: the node is Ready" 'Node a is in the snapshot and Ready.' out
 lacks "why bound: no scheduling answer" 'nodes are available' out
 lacks "why bound: no fixes" 'Fixes' out
@@ -286,6 +286,8 @@ check "why bound: a volume that does not mount" 0 "$bin" why -q -S "$bound" shop
 contains "why bound: the FailedMount event" 'volumes to attach or mount (FailedMount: MountVolume.SetUp failed for volume "pvc-1234"' out
 check "why bound: an init container running" 0 "$bin" why -q -S "$bound" shop/migrate-0 -o json
 expect "why bound: InitContainer migrate" '.bound.waitingFor == "InitContainer" and .bound.container == "migrate" and .bound.initContainer == true'
+check "why bound: an init container running, in words" 0 "$bin" why -q -S "$bound" shop/migrate-0
+contains "why bound: names the init container" 'it waits for its kubelet: init container migrate to finish (init containers run one by one).' out
 check "why bound: kind's coredns, Pending and bound, its container running" 0 "$bin" why -q -S "$fixtures/kind-3node-nodes.json" -S "$fixtures/kind-pods-kube-system-pending-taint.json" kube-system/coredns-74ff55c5b-cpfqs
 contains "why bound: coredns waits for its kubelet's report" 'is bound to node kind-control-plane; it waits for its kubelet to report it Running: 1 container already runs.' out
 contains "why bound: coredns's stale scheduler message shown" 'still holds what the scheduler wrote before it bound the pod: 0/1 nodes are available' out

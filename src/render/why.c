@@ -258,35 +258,53 @@ print_pod (FILE *out, const FsPod *pod, guint similar)
              pod->owner->kind, pod->owner->name, similar == 1 ? "s" : "");
 }
 
-/* What the kubelet is at, as the end of "it waits for its kubelet: ...". */
+/* What the kubelet is at, as the end of "it waits for its kubelet: ...": a template whose
+ * %s, where it has one, is the container ("container web", "init container migrate"). */
 static const char *
 kubelet_wait_text (FsKubeletWaitKind kind)
 {
   static const char *const texts[] = {
-    [FS_KUBELET_IMAGE_PULL] = "image pull failing",
-    [FS_KUBELET_CRASH_LOOP] = "a container keeps failing and is restarted with back-off",
-    [FS_KUBELET_CONTAINER_CONFIG] = "a container's configuration is missing (a ConfigMap, Secret or key it names)",
-    [FS_KUBELET_CONTAINER_ERROR] = "the container runtime fails to create or start a container",
+    [FS_KUBELET_IMAGE_PULL] = "image pull failing for %s",
+    [FS_KUBELET_CRASH_LOOP] = "%s keeps failing and is restarted with back-off",
+    [FS_KUBELET_CONTAINER_CONFIG] = "%s cannot be created: a ConfigMap, Secret or key it names is missing",
+    [FS_KUBELET_CONTAINER_ERROR] = "the container runtime fails to create or start %s",
     [FS_KUBELET_VOLUME] = "volumes to attach or mount",
     [FS_KUBELET_SANDBOX] = "the pod sandbox (its network and runtime) to be set up",
     [FS_KUBELET_NODE_NOT_READY] = "its node to turn Ready (the node's kubelet is not reporting Ready, so "
                                   "nothing it says of the pod is current)",
     [FS_KUBELET_NODE_MISSING] = "which step it is at is not known here, as the snapshot does not hold "
                                 "the node",
-    [FS_KUBELET_INIT_CONTAINER] = "an init container to finish (init containers run one by one)",
+    [FS_KUBELET_INIT_CONTAINER] = "%s to finish (init containers run one by one)",
     [FS_KUBELET_CONTAINER_CREATING] = "its containers to be created (image pulls, volume mounts)",
     [FS_KUBELET_STARTING] = "its containers to start and its status to turn Running",
-    [FS_KUBELET_UNREPORTED] = "a first status: the kubelet has reported nothing on it yet",
+    [FS_KUBELET_UNREPORTED] = "its first report: the kubelet has written no status for the pod yet",
   };
   return (gsize) kind < G_N_ELEMENTS (texts) && texts[kind] != NULL ? texts[kind] : "its containers";
 }
 
-/* " (REASON: MESSAGE)" and the container, when known. */
+/* The template of kubelet_wait_text with the container filled in. */
+static void
+print_wait_text (FILE *out, const FsKubeletWait *wait)
+{
+  const char *text = kubelet_wait_text (wait->kind);
+  const char *slot = strstr (text, "%s");
+  if (slot == NULL)
+    {
+      fputs (text, out);
+      return;
+    }
+  fwrite (text, 1, (gsize) (slot - text), out);
+  if (wait->container != NULL)
+    fprintf (out, "%scontainer %s", wait->init_container ? "init " : "", wait->container);
+  else
+    fputs ("a container", out);
+  fputs (slot + 2, out);
+}
+
+/* " (REASON: MESSAGE)", when known. */
 static void
 print_wait_detail (FILE *out, const FsKubeletWait *wait)
 {
-  if (wait->container != NULL)
-    fprintf (out, " in %scontainer %s", wait->init_container ? "init " : "", wait->container);
   if (wait->reason != NULL && wait->message != NULL)
     fprintf (out, " (%s: %s)", wait->reason, wait->message);
   else if (wait->reason != NULL || wait->message != NULL)
@@ -348,7 +366,8 @@ print_bound (FILE *out, const FsDiagnosis *diagnosis)
         }
       /* fall through */
     default:
-      fprintf (out, "; it waits for its kubelet: %s", kubelet_wait_text (wait->kind));
+      fprintf (out, "; it waits for its kubelet: ");
+      print_wait_text (out, wait);
       print_wait_detail (out, wait);
       fprintf (out, ".\n");
       break;
