@@ -77,11 +77,11 @@ expect "why: per-node reasons and shortfall" '.nodes | all(.reasons == ["Insuffi
 expect "why: room in total" '.roomInTotal == true'
 expect "why: fixes lower request, add nodes, lower replicas" '[.fixes[].type] == ["LowerRequest","AddNodes","LowerReplicas"]'
 check "why on k3s: the real scheduler's message" 0 "$bin" why -q -S "$fixtures/k3s-1node-nodes.json" -S "$fixtures/k3s-1node-pods-kube-system.json" -S "$fixtures/k3s-1node-pods-default-pending.json" --all -A -o json
-expect "k3s: same message as recorded" 'length == 1 and .[0].agrees == true and (.[0].message | startswith("0/1 nodes are available: 1 Insufficient cpu."))'
+expect "k3s: same message as recorded" '.items | length == 1 and .[0].agrees == true and (.[0].message | startswith("0/1 nodes are available: 1 Insufficient cpu."))'
 check "why --all table" 0 "$bin" why -q -S "$ex" --all -n production
 contains "why --all groups the 4 pods" "3 more Pending pods of ReplicaSet rag-api-7948f7fb7" out
 check "why --all -l: the selector picks rag-api" 0 "$bin" why -q -S "$ex" --all -A -l 'app in (rag-api, other),!missing' -o json
-expect "why -l: one owner's answer" 'length == 1 and .[0].owner == "ReplicaSet/rag-api-7948f7fb7"'
+expect "why -l: one owner's answer" '.items | length == 1 and .[0].owner == "ReplicaSet/rag-api-7948f7fb7"'
 check "why --all -l: nothing selected" 0 "$bin" why -q -S "$ex" --all -A -l app=nothing
 contains "why -l: says so" "No Pending pods without a node" out
 check "why -l: a bad selector" 2 "$bin" why -q -S "$ex" --all -l 'app=(bad'
@@ -224,14 +224,14 @@ for fixture in "$fixtures"/*.json "$fixtures"/*.yaml; do
 done
 # the GPU pod against the mixed node list: 5 GPUs fit nowhere (one node has 1)
 check "why: the GPU pod on the mixed nodes" 0 "$bin" why -q -S "$fixtures/mixed-doks-ec2gpu-7nodes.json" -S "$fixtures/pod-pending-insufficient-nvidia-gpu.json" --all -A -o json
-expect "why: Insufficient nvidia.com/gpu on every node" '.[0].message | startswith("0/7 nodes are available: 4 Insufficient memory, 5 Insufficient cpu, 7 Insufficient nvidia.com/gpu.")'
+expect "why: Insufficient nvidia.com/gpu on every node" '.items[0].message | startswith("0/7 nodes are available: 4 Insufficient memory, 5 Insufficient cpu, 7 Insufficient nvidia.com/gpu.")'
 
 # a snapshot that cannot be the whole cluster says so first, even with -q
 check "nodes: pods whose nodes are missing" 0 "$bin" nodes -q -S "$fixtures/eks-arm64-podlist.json"
 contains "nodes: warns of no nodes" 'fitscale nodes: warning: the snapshot holds no nodes' err
 contains "nodes: names the nodes the pods are bound to" 'bound to 1 node the snapshot does not hold (duckboat-01)' err
 check "why: a Pending pod and no node" 0 "$bin" why -q -S "$fixtures/eks-arm64-podlist.json" -S "$fixtures/pod-pending-node-affinity.json" --all -A -o json
-expect "why: no node is the scheduler's ErrNoNodesAvailable, not 0/0 nodes" '[.[].message] | length > 0 and all(. == "no nodes available to schedule pods")'
+expect "why: no node is the scheduler's ErrNoNodesAvailable, not 0/0 nodes" '[.items[].message] | length > 0 and all(. == "no nodes available to schedule pods")'
 check "why: the default namespace's pods only" 0 "$bin" why -q -S "$fixtures/k3s-1node-nodes.json" -S "$fixtures/k3s-1node-pods-default-pending.json" --all -A
 contains "why: warns that kube-system is missing" 'holds the pods of 1 namespace (default) and none of kube-system' err
 check "why: with kube-system, no warning" 0 "$bin" why -q -S "$fixtures/k3s-1node-nodes.json" -S "$fixtures/k3s-1node-pods-default-pending.json" -S "$fixtures/k3s-1node-pods-kube-system.json" --all -A

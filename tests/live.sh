@@ -190,9 +190,9 @@ kubeconfig "$tmp/watched.kubeconfig" "http://127.0.0.1:$port"
 check "why --watch: one round of watches" 0 "$bin" why -q --all -n production --watch --watch-rounds 1 --watch-timeout 2 -o json --kubeconfig "$tmp/watched.kubeconfig"
 jq -s . "$tmp/out" >"$tmp/watch.json" 2>/dev/null && cp "$tmp/watch.json" "$tmp/out"
 expect "watch: two answers, before and after" 'length == 2'
-expect "watch: before, 4 rag-api pods Pending (one answer for the owner, 3 more alike)" '.[0] | length == 1 and .[0].samePendingPods == 3'
-expect "watch: after, the added pod is diagnosed" '[.[1][] | .pod] | index("batch-watch-1") != null'
-expect "watch: after, the deleted pod is gone" '[.[1][] | select(.owner == "ReplicaSet/rag-api-7948f7fb7")] | .[0].samePendingPods == 2 and .[0].pod != "rag-api-7948f7fb7-dc5k8"'
+expect "watch: before, 4 rag-api pods Pending (one answer for the owner, 3 more alike)" '.[0].items | length == 1 and .[0].samePendingPods == 3'
+expect "watch: after, the added pod is diagnosed" '[.[1].items[] | .pod] | index("batch-watch-1") != null'
+expect "watch: after, the deleted pod is gone" '[.[1].items[] | select(.owner == "ReplicaSet/rag-api-7948f7fb7")] | .[0].samePendingPods == 2 and .[0].pod != "rag-api-7948f7fb7-dc5k8"'
 if grep -q 'pods?watch=1&allowWatchBookmarks=true&resourceVersion=1000' "$tmp/watched.log"; then ok "watch: from the list's resourceVersion, with bookmarks"; else not_ok "watch: from the list's resourceVersion"; fi
 printf '%s\n' '{"type":"ERROR","object":{"kind":"Status","apiVersion":"v1","status":"Failure","message":"too old resource version: 1000 (1400)","reason":"Expired","code":410}}' >"$tmp/expired.jsonl"
 fake_api expired --watch-events "$tmp/expired.jsonl" "$ex"/*.json
@@ -255,7 +255,7 @@ SH
   cp "$tmp/ca.crt" "$tmp/sa/ca.crt"; printf '%s' "$secret" >"$tmp/sa/token"; printf 'production' >"$tmp/sa/namespace"
   KUBECONFIG= KUBERNETES_SERVICE_HOST=127.0.0.1 KUBERNETES_SERVICE_PORT=$port FS_SERVICEACCOUNT_DIR="$tmp/sa" \
     check "in-cluster configuration" 0 "$bin" why -q --all -o json
-  expect "in-cluster: the service account's namespace" 'length == 1 and .[0].namespace == "production"'
+  expect "in-cluster: the service account's namespace" '.items | length == 1 and .[0].namespace == "production"'
   # a client certificate signed by the CA the server trusts
   openssl req -newkey rsa:2048 -nodes -subj /CN=tester -keyout "$tmp/client.key" -out "$tmp/client.csr" 2>/dev/null
   openssl x509 -req -in "$tmp/client.csr" -CA "$tmp/ca.crt" -CAkey "$tmp/ca.key" -CAcreateserial -days 2 \

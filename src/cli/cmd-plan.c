@@ -216,7 +216,7 @@ fs_cmd_plan (int argc, char **argv)
         fs_render_plan_patch_command (stdout, answer);
       else if (format == FS_OUTPUT_JSON || format == FS_OUTPUT_YAML)
         {
-          g_autoptr (FsEmitter) emitter = fs_emitter_new (format, stdout);
+          g_autoptr (FsEmitter) emitter = fs_cli_emitter_new (&options.common, format);
           fs_render_plan (emitter, answer);
         }
       else

@@ -9,6 +9,7 @@
 #include "fitscale/model/error.h"
 #include "fitscale/model/timeutil.h"
 #include "fitscale/plan/capacity.h"
+#include "fitscale/plan/completeness.h"
 #include "fitscale/plan/plan.h"
 #include "fitscale/plan/request.h"
 #include "fitscale/plan/shape.h"
@@ -52,6 +53,7 @@ struct FsService {
   GMutex cache_lock;
   GHashTable *plan_cache;      /* "snapshot pointer|body" -> CachedPlan */
   gint cache_hits;
+  char *watch_error;           /* live: why the last round of watches failed, NULL when it did not */
 };
 
 static char *
@@ -92,6 +94,29 @@ snapshot_age (FsService *service)
 {
   gint64 at = service->live != NULL ? fs_kube_cache_stats (service->live->cache).synced_at : service->loaded_at;
   return (double) (g_get_real_time () - at) / G_USEC_PER_SEC;
+}
+
+/* What every answer on SNAPSHOT warns of first (plan/completeness.h): what the snapshot
+ * lacks, the listings the cluster refused, and a watch that has been failing. */
+static GArray *
+answer_warnings (FsService *service, const FsSnapshot *snapshot)
+{
+  GArray *warnings = fs_snapshot_warnings (snapshot, FS_NEEDS_NODES | FS_NEEDS_NODE_USAGE);
+  if (service->live == NULL)
+    return warnings;
+  fs_warnings_take (warnings, fs_listing_warnings (service->live->skipped));
+  g_mutex_lock (&service->cache_lock);
+  if (service->watch_error != NULL)
+    fs_warnings_take (warnings, fs_stale_warnings (snapshot_age (service), service->watch_error));
+  g_mutex_unlock (&service->cache_lock);
+  return warnings;
+}
+
+static FsEmitter *
+answer_emitter (FsService *service, const FsSnapshot *snapshot)
+{
+  g_autoptr (GArray) warnings = answer_warnings (service, snapshot);
+  return fs_emitter_new_answer_string (warnings);
 }
 
 /* ---- JSON bodies ------------------------------------------------------------------------- */
@@ -261,7 +286,7 @@ read_plan_request (const FsTree *body, FsPlanRequest *request, FsHttpResponse *r
 static char *
 plan_body (FsService *service, const FsSnapshot *snapshot, const FsPlanAnswer *answer)
 {
-  FsEmitter *emitter = fs_emitter_new_string ();
+  FsEmitter *emitter = answer_emitter (service, snapshot);
   fs_emit_map_open (emitter);
   fs_emit_key (emitter, "snapshot");
   fs_emit_map_open (emitter);
@@ -329,7 +354,7 @@ handle_why (const FsHttpRequest *request, FsHttpResponse *response, gpointer dat
       return;
     }
   g_autoptr (FsDiagnosis) diagnosis = fs_diagnose (snapshot, pod);
-  FsEmitter *emitter = fs_emitter_new_string ();
+  FsEmitter *emitter = answer_emitter (service, snapshot);
   fs_render_diagnosis (emitter, snapshot, diagnosis, 0);
   response->body = fs_emitter_take_string (emitter);
 }
@@ -353,7 +378,7 @@ answer_capacity (FsService *service, const char *from, const FsShapeFlags *flags
     }
   g_autoptr (FsCapacityAnswer) answer = fs_capacity_answer (snapshot, fs_shape_pod (shape), replicas,
                                                             fs_shape_workload (shape));
-  FsEmitter *emitter = fs_emitter_new_string ();
+  FsEmitter *emitter = answer_emitter (service, snapshot);
   fs_render_capacity (emitter, snapshot, shape, answer, replicas);
   response->body = fs_emitter_take_string (emitter);
 }
@@ -499,6 +524,7 @@ fs_service_free (FsService *service)
   fs_snapshot_unref (service->offline);
   g_hash_table_unref (service->plan_cache);
   g_mutex_clear (&service->cache_lock);
+  g_free (service->watch_error);
   fs_kube_live_free (service->live);
   g_free (service);
 }
@@ -541,7 +567,12 @@ watch_thread (gpointer data)
     {
       gboolean changed = FALSE;
       g_autoptr (GError) error = NULL;
-      if (!fs_kube_cache_watch (service->live->cache, service->watch_timeout, &changed, &error))
+      gboolean ok = fs_kube_cache_watch (service->live->cache, service->watch_timeout, &changed, &error);
+      g_mutex_lock (&service->cache_lock);
+      g_free (service->watch_error);
+      service->watch_error = ok ? NULL : g_strdup (error->message);
+      g_mutex_unlock (&service->cache_lock);
+      if (!ok)
         {
           fs_log (0, service->verbosity, "watch failed; retrying", "error", error->message, NULL);
           for (int i = 0; i < 20 && !g_atomic_int_get (&service->stopping); i++)

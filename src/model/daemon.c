@@ -1,0 +1,32 @@
+/* fitscale — where a DaemonSet runs (see include/fitscale/model/daemon.h). */
+#include "config.h"
+
+#include "fitscale/model/daemon.h"
+#include "fitscale/model/fit.h"
+
+/* pkg/controller/daemon/daemon_controller.go NodeShouldRunDaemonPod and predicates:
+ *
+ *   pod := NewPod(ds, node.Name)            // template, NodeName = node, daemon tolerations
+ *   fitsNodeName     = pod.Spec.NodeName == "" || pod.Spec.NodeName == node.Name
+ *   fitsNodeAffinity = nodeaffinity.GetRequiredNodeAffinity(pod).Match(node)
+ *   fitsTaints       = no NoSchedule/NoExecute taint of the node left untolerated
+ *   shouldRun        = fitsNodeName && fitsNodeAffinity && fitsTaints
+ *
+ * A pod the controller made carries the template plus what the controller adds per node:
+ * the tolerations of util.AddOrUpdateDaemonPodTolerations (the same on every node) and, by
+ * pkg/controller/daemon/util/daemonset_util.go ReplaceDaemonSetPodNodeNameNodeAffinity, a
+ * matchFields term metadata.name In [its node] in each required node selector term.  NewPod
+ * for NODE differs from it only in that node name, so the pod's affinity is matched against
+ * NODE's labels under the name the pod was pinned to.  fitsNodeName holds: the pod made for
+ * NODE names NODE (a template's own spec.nodeName is not kept apart from the pin). */
+gboolean
+fs_daemon_should_run (const FsNode *node, const FsPod *daemon_pod)
+{
+  const FsPlacement *placement = daemon_pod->spec != NULL ? daemon_pod->spec->placement : NULL;
+  FsNode pinned = *node;
+  if (daemon_pod->node_name != NULL)
+    pinned.name = daemon_pod->node_name;
+  if (!fs_node_affinity_matches (&pinned, placement))
+    return FALSE;
+  return fs_first_untolerated_taint (node->taints, placement != NULL ? placement->tolerations : NULL) == NULL;
+}
