@@ -282,4 +282,17 @@ else
   skip "TLS, tokens, exec and in-cluster" "openssl not installed"
 fi
 
+# ---- snapshot completeness (issue 16, bullet 3): listings the cluster refused ----
+fake_api novpa-warn --fault status:404:1:/apis/autoscaling.k8s.io/v1/verticalpodautoscalers "$ex"/*.json
+kubeconfig "$tmp/novpa-warn.kubeconfig" "http://127.0.0.1:$port"
+check "ListingUnavailable: VPAs not served (404)" 1 "$bin" plan -q deployment/rag-api -n production --kubeconfig "$tmp/novpa-warn.kubeconfig" -o json
+expect "ListingUnavailable: in the answer's warnings" '.warnings[0].reason == "ListingUnavailable" and (.warnings[0].message | test("does not serve verticalpodautoscalers"))'
+contains "ListingUnavailable: on stderr even with -q" "fitscale plan: warning: the cluster does not serve verticalpodautoscalers" err
+fake_api vpa-forbidden --fault status:403:1:/apis/autoscaling.k8s.io/v1/verticalpodautoscalers "$ex"/*.json
+kubeconfig "$tmp/vpa-forbidden.kubeconfig" "http://127.0.0.1:$port"
+check "ListingForbidden: VPAs refused (403): go on without them" 1 "$bin" plan -q deployment/rag-api -n production --kubeconfig "$tmp/vpa-forbidden.kubeconfig" -o json
+expect "ListingForbidden: in the answer's warnings" '[.warnings[].reason] == ["ListingForbidden"] and (.warnings[0].message | test("may not list verticalpodautoscalers \\(403 Forbidden\\)")) and .sources.vpa == null'
+check "live, complete: no warnings" 0 "$bin" nodes -q --kubeconfig "$tmp/novpa-warn.kubeconfig" -o json
+expect "live nodes: warnings first, none" 'keys_unsorted[0] == "warnings" and .warnings == []'
+
 tap_end

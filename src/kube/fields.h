@@ -45,6 +45,8 @@ typedef enum {
   /* Event */
   F_EV_KIND, F_EV_NAMESPACE, F_EV_NAME, F_EV_REASON, F_EV_MESSAGE, F_EV_TYPE, F_EV_COUNT,
   F_EV_LAST_TIME, F_EV_EVENT_TIME, F_EV_FIRST_TIME, F_EV_SOURCE, F_EV_REPORTER,
+  /* a List's */
+  F_SELF_LINK,
   F_N_FIELDS
 } FsField;
 
@@ -83,6 +85,10 @@ void fs_object_begin (FsObjectBuilder *builder, const char *inherited_kind);
 const char *fs_object_kind (const FsObjectBuilder *builder);
 /* The object's apiVersion as read so far, or NULL. */
 const char *fs_object_api_version (const FsObjectBuilder *builder);
+/* The object's metadata.namespace as read so far (interned), or NULL. */
+const char *fs_object_namespace (const FsObjectBuilder *builder);
+/* The namespace a List's metadata.selfLink names (".../namespaces/NS/..."), or NULL. */
+const char *fs_object_self_link_namespace (const FsObjectBuilder *builder);
 /* Whether objects of KIND are kept as generic trees (HPA, VPA, Hvpa, metric values). */
 gboolean fs_kind_is_generic (const char *kind);
 /* A short description for error messages: `Pod production/rag-api-x`, or "" if unknown. */

@@ -10,6 +10,8 @@
 struct FsSnapshotBuilder {
   FsPool *pool;
   GArray *nodes, *pods, *workloads, *namespaces, *pod_metrics, *events, *generic;
+  GArray *namespaced_lists;       /* FsNamespacedList */
+  guint n_cluster_pod_lists;
   guint n_skipped;
   const char *resource_version;
   char *continue_token;           /* the last list's metadata.continue (owned) */
@@ -28,6 +30,7 @@ fs_snapshot_builder_new (void)
   builder->pod_metrics = g_array_new (FALSE, FALSE, sizeof (FsPodMetrics));
   builder->events = g_array_new (FALSE, FALSE, sizeof (FsEvent));
   builder->generic = g_array_new (FALSE, FALSE, sizeof (FsGenericObject));
+  builder->namespaced_lists = g_array_new (FALSE, FALSE, sizeof (FsNamespacedList));
   return builder;
 }
 
@@ -36,7 +39,7 @@ builder_free_arrays (FsSnapshotBuilder *builder)
 {
   GArray **arrays[] = { &builder->nodes, &builder->pods, &builder->workloads,
                         &builder->namespaces, &builder->pod_metrics, &builder->events,
-                        &builder->generic };
+                        &builder->generic, &builder->namespaced_lists };
   for (gsize i = 0; i < G_N_ELEMENTS (arrays); i++)
     if (*arrays[i] != NULL)
       g_array_free (g_steal_pointer (arrays[i]), TRUE);
@@ -63,6 +66,8 @@ fs_snapshot_builder_new_from (FsSnapshot *base)
   g_array_append_vals (builder->pod_metrics, base->pod_metrics, base->n_pod_metrics);
   g_array_append_vals (builder->events, base->events, base->n_events);
   g_array_append_vals (builder->generic, base->generic, base->n_generic);
+  g_array_append_vals (builder->namespaced_lists, base->namespaced_lists, base->n_namespaced_lists);
+  builder->n_cluster_pod_lists = base->n_cluster_pod_lists;
   return builder;
 }
 
@@ -201,6 +206,22 @@ void
 fs_snapshot_builder_count_skipped (FsSnapshotBuilder *builder, const char *kind)
 {
   builder->n_skipped++;
+}
+
+void
+fs_snapshot_builder_note_list (FsSnapshotBuilder *builder, const FsNamespacedList *list)
+{
+  if (list->namespace != NULL)
+    g_array_append_vals (builder->namespaced_lists, list, 1);
+  else if (list->n_pods > 0)
+    builder->n_cluster_pod_lists++;
+}
+
+void
+fs_snapshot_builder_forget_lists (FsSnapshotBuilder *builder)
+{
+  g_array_set_size (builder->namespaced_lists, 0);
+  builder->n_cluster_pod_lists = 0;
 }
 
 void
@@ -502,6 +523,8 @@ fs_snapshot_builder_finish (FsSnapshotBuilder *builder, GError **error)
   TAKE_ARRAY (snapshot, builder, pod_metrics, FsPodMetrics);
   TAKE_ARRAY (snapshot, builder, events, FsEvent);
   TAKE_ARRAY (snapshot, builder, generic, FsGenericObject);
+  TAKE_ARRAY (snapshot, builder, namespaced_lists, FsNamespacedList);
+  snapshot->n_cluster_pod_lists = builder->n_cluster_pod_lists;
   snapshot->n_skipped = builder->n_skipped;
   snapshot->resource_version = builder->resource_version;
   snapshot->pool = g_steal_pointer (&builder->pool);
@@ -538,6 +561,7 @@ fs_snapshot_unref (FsSnapshot *snapshot)
   g_free ((gpointer) snapshot->pod_metrics);
   g_free ((gpointer) snapshot->events);
   g_free ((gpointer) snapshot->generic);
+  g_free ((gpointer) snapshot->namespaced_lists);
   if (snapshot->node_index != NULL)
     g_hash_table_unref (snapshot->node_index);
   fs_pool_free (snapshot->pool);

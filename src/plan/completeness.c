@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "fitscale/kube/client.h"
 #include "fitscale/model/daemon.h"
 #include "fitscale/plan/completeness.h"
 
@@ -84,24 +85,25 @@ check_missing_nodes (const FsSnapshot *snapshot, GArray *warnings)
                         pods, pods == 1 ? " is" : "s are", nodes->len, nodes->len == 1 ? "" : "s", names));
 }
 
-static void
+/* TRUE when it warned. */
+static gboolean
 check_namespaces (const FsSnapshot *snapshot, GArray *warnings)
 {
   if (snapshot->n_nodes == 0)
-    return;
+    return FALSE;
   if (snapshot->n_pods == 0)
     {
       add (warnings, FS_WARNING_NO_PODS,
            g_strdup ("the snapshot holds nodes but no pods: what running pods reserve is not counted, "
                      "so every node looks empty; add them (kubectl get pods -A -o json)"));
-      return;
+      return TRUE;
     }
   g_autoptr (GPtrArray) namespaces = g_ptr_array_new ();
   for (guint i = 0; i < snapshot->n_pods; i++)
     {
       const char *ns = snapshot->pods[i].namespace;
       if (g_strcmp0 (ns, SYSTEM_NAMESPACE) == 0)
-        return;
+        return FALSE;
       /* pods are sorted by namespace: a new one differs from the last seen */
       if (namespaces->len == 0 || g_strcmp0 (namespaces->pdata[namespaces->len - 1], ns) != 0)
         g_ptr_array_add (namespaces, (gpointer) ns);
@@ -112,6 +114,7 @@ check_namespaces (const FsSnapshot *snapshot, GArray *warnings)
                         ": pods of the namespaces it lacks still reserve room on the nodes; "
                         "give all of them (kubectl get pods -A -o json)",
                         namespaces->len, namespaces->len == 1 ? "" : "s", names));
+  return TRUE;
 }
 
 /* ---- DaemonSets without a pod on a node they should run on ---------------------------- */
@@ -191,6 +194,33 @@ check_daemon_pods (const FsSnapshot *snapshot, GArray *warnings)
                             "reserve there is not counted; give every node's pods (kubectl get pods -A -o json)",
                             (const char *) order->pdata[d], missing->len, missing->len == 1 ? "" : "s", names));
     }
+}
+
+/* ---- Lists from one-namespace queries -------------------------------------------------- */
+
+/* Pods read from Lists of one namespace each, and no List of all namespaces: the pods of
+ * the namespaces no List covered are missing (kubectl get pods -n NS gives one namespace). */
+static void
+check_namespaced_lists (const FsSnapshot *snapshot, GArray *warnings)
+{
+  if (snapshot->n_namespaced_lists == 0 || snapshot->n_cluster_pod_lists > 0)
+    return;
+  g_autoptr (GPtrArray) lists = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint i = 0; i < snapshot->n_namespaced_lists; i++)
+    {
+      const FsNamespacedList *list = &snapshot->namespaced_lists[i];
+      if (g_hash_table_add (seen, (gpointer) list->namespace))
+        g_ptr_array_add (lists, g_strdup_printf ("%s (%s, by its %s)", list->namespace, list->source,
+                                                 list->by_self_link ? "selfLink" : "items"));
+    }
+  g_autofree char *names = some_names (lists);
+  add (warnings, FS_WARNING_NAMESPACED_LIST,
+       g_strdup_printf ("the snapshot's pods come from %s of one namespace%s, %s: %s of one namespace "
+                        "(kubectl get pods -n NS); the pods of other namespaces still reserve room on the nodes; "
+                        "give all of them (kubectl get pods -A -o json)",
+                        lists->len == 1 ? "a List" : "Lists", lists->len == 1 ? "" : " each", names,
+                        lists->len == 1 ? "the answer to a query" : "answers to queries"));
 }
 
 /* ---- workloads with fewer pods than their status counts -------------------------------- */
@@ -302,7 +332,9 @@ fs_snapshot_warnings (const FsSnapshot *snapshot, guint needs)
     check_missing_nodes (snapshot, warnings);
   if (needs & FS_NEEDS_NODE_USAGE)
     {
-      check_namespaces (snapshot, warnings);
+      /* a List of one namespace is named unless the namespaces missing already are */
+      if (!check_namespaces (snapshot, warnings))
+        check_namespaced_lists (snapshot, warnings);
       check_daemon_pods (snapshot, warnings);
       check_workload_pods (snapshot, warnings);
     }
@@ -422,7 +454,7 @@ fs_hvpa_answer_warnings (const FsHvpaAnswer *answer)
   return warnings;
 }
 
-#define FORBIDDEN_PREFIX "forbidden:"
+#define FORBIDDEN_PREFIX FS_KUBE_FORBIDDEN_PREFIX
 
 GArray *
 fs_listing_warnings (const GPtrArray *skipped)

@@ -383,6 +383,15 @@ typedef struct {
   const char *target_name;        /* (VPA, Hvpa); NULL when absent */
 } FsGenericObject;
 
+/* A List read from a file that holds the pods of one namespace only: the answer of a
+ * one-namespace query (kubectl get pods -n NS, GET /api/v1/namespaces/NS/pods). */
+typedef struct {
+  const char *namespace;
+  const char *source;             /* the file (or stream) it was read from */
+  guint n_pods;
+  gboolean by_self_link;          /* metadata.selfLink names the namespace (else: its items) */
+} FsNamespacedList;
+
 /* ---- the snapshot -------------------------------------------------------------------- */
 
 typedef struct FsSnapshot FsSnapshot;
@@ -406,6 +415,9 @@ struct FsSnapshot {
   guint n_skipped;                /* objects of kinds fitscale does not read */
   guint n_pods_with_anti_affinity; /* counted pods with required anti-affinity terms */
   const char *resource_version;   /* the newest list resourceVersion seen, or NULL */
+  const FsNamespacedList *namespaced_lists; /* Lists from one-namespace queries */
+  guint n_namespaced_lists;
+  guint n_cluster_pod_lists;      /* Lists holding the pods of more than one namespace */
   /* private */
   FsPool *pool;
   FsSnapshot *parent;             /* the snapshot this one was built on (its pool is used) */
@@ -482,6 +494,12 @@ void fs_snapshot_builder_add_event (FsSnapshotBuilder *builder, const FsEvent *e
 void fs_snapshot_builder_add_generic (FsSnapshotBuilder *builder, const FsGenericObject *obj);
 void fs_snapshot_builder_count_skipped (FsSnapshotBuilder *builder, const char *kind);
 void fs_snapshot_builder_set_resource_version (FsSnapshotBuilder *builder, const char *rv);
+/* A List that ended: NAMESPACE (interned; NULL when its pods span namespaces or it holds
+ * none) when it came from a one-namespace query, N_PODS its pods.  Lists of pods of several
+ * namespaces are counted (n_cluster_pod_lists). */
+void fs_snapshot_builder_note_list (FsSnapshotBuilder *builder, const FsNamespacedList *list);
+/* Forgets the Lists noted so far (the live client's cluster-wide pages). */
+void fs_snapshot_builder_forget_lists (FsSnapshotBuilder *builder);
 /* A list's metadata.continue (an empty one clears it), and taking it (caller frees; NULL when
  * the last list was complete). */
 void fs_snapshot_builder_set_continue (FsSnapshotBuilder *builder, const char *token, gsize len);
