@@ -454,6 +454,12 @@ fs_hvpa_answer_warnings (const FsHvpaAnswer *answer)
   return warnings;
 }
 
+GArray *
+fs_plan_answer_warnings (const FsPlanAnswer *answer)
+{
+  return answer->from_hvpa ? fs_hvpa_answer_warnings (&answer->hvpa) : fs_warnings_new ();
+}
+
 #define FORBIDDEN_PREFIX FS_KUBE_FORBIDDEN_PREFIX
 
 GArray *

@@ -286,7 +286,9 @@ read_plan_request (const FsTree *body, FsPlanRequest *request, FsHttpResponse *r
 static char *
 plan_body (FsService *service, const FsSnapshot *snapshot, const FsPlanAnswer *answer)
 {
-  FsEmitter *emitter = answer_emitter (service, snapshot);
+  g_autoptr (GArray) warnings = answer_warnings (service, snapshot);
+  fs_warnings_take (warnings, fs_plan_answer_warnings (answer));
+  FsEmitter *emitter = fs_emitter_new_answer_string (warnings);
   fs_emit_map_open (emitter);
   fs_emit_key (emitter, "snapshot");
   fs_emit_map_open (emitter);

@@ -13,6 +13,7 @@
 #include "fitscale/model/objects.h"
 #include "fitscale/plan/hpaexplain.h"
 #include "fitscale/plan/hvpaexplain.h"
+#include "fitscale/plan/plan.h"
 
 G_BEGIN_DECLS
 
@@ -58,6 +59,8 @@ GArray *fs_snapshot_warnings (const FsSnapshot *snapshot, guint needs);
 GArray *fs_hpa_answer_warnings (const FsHpaAnswer *answer);
 /* What an Hvpa's decision lacks: the HPA or the VPA it manages (AutoscalerMissing). */
 GArray *fs_hvpa_answer_warnings (const FsHvpaAnswer *answer);
+/* What a plan lacks: for an Hvpa's plan, the HPA or VPA it manages (AutoscalerMissing). */
+GArray *fs_plan_answer_warnings (const FsPlanAnswer *answer);
 /* An HPA (simulate --hpa) whose scale target SNAPSHOT does not hold (TargetMissing). */
 GArray *fs_hpa_target_warnings (const FsSnapshot *snapshot, const FsHpaSpec *hpa);
 
