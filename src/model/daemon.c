@@ -6,8 +6,8 @@
 
 /* pkg/controller/daemon/daemon_controller.go NodeShouldRunDaemonPod and predicates:
  *
- *   pod := NewPod(ds, node.Name)            // template, NodeName = node, daemon tolerations
- *   fitsNodeName     = pod.Spec.NodeName == "" || pod.Spec.NodeName == node.Name
+ *   pod := NewPod(ds, node.Name)            // the template plus the daemon tolerations
+ *   template's spec.nodeName "" or node.Name, and fitsNodeName (the same test on the pod)
  *   fitsNodeAffinity = nodeaffinity.GetRequiredNodeAffinity(pod).Match(node)
  *   fitsTaints       = no NoSchedule/NoExecute taint of the node left untolerated
  *   shouldRun        = fitsNodeName && fitsNodeAffinity && fitsTaints
@@ -17,8 +17,9 @@
  * pkg/controller/daemon/util/daemonset_util.go ReplaceDaemonSetPodNodeNameNodeAffinity, a
  * matchFields term metadata.name In [its node] in each required node selector term.  NewPod
  * for NODE differs from it only in that node name, so the pod's affinity is matched against
- * NODE's labels under the name the pod was pinned to.  fitsNodeName holds: the pod made for
- * NODE names NODE (a template's own spec.nodeName is not kept apart from the pin). */
+ * NODE's labels under the name the pod was pinned to.  The template's own spec.nodeName
+ * cannot be told from the node the pod was bound to, so the node name tests are taken to
+ * hold (a DaemonSet pinned by nodeName to one node is not read as such). */
 gboolean
 fs_daemon_should_run (const FsNode *node, const FsPod *daemon_pod)
 {

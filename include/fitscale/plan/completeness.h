@@ -1,10 +1,13 @@
 /* fitscale — what a snapshot lacks for an answer, said before the answer.
  *
  * fitscale answers from the objects it was given.  When those cannot be the whole cluster —
- * no nodes, pods bound to nodes it does not hold, the pods of only some namespaces — an
- * answer that looks exact can be wrong, so every command and the server report these
- * warnings first (stderr, and a "warnings" array in every JSON answer).  A pure function of
- * the snapshot; the returned array owns its texts. */
+ * no nodes, pods bound to nodes it does not hold, the pods of only some namespaces, a
+ * DaemonSet's or a workload's pods missing, an autoscaler's target or metrics absent, a
+ * listing the cluster refused — an answer that looks exact can be wrong, so every command
+ * and the server report these warnings first (stderr, and the "warnings" array that opens
+ * every JSON or YAML answer: render/output.h fs_emitter_new_answer).  Each function is pure
+ * (of the snapshot, an answer, or what the live client reported) and returns a new array of
+ * FsWarning that owns its texts (fs_warnings_new); free it with g_array_unref. */
 #pragma once
 
 #include <glib.h>
