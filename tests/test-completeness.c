@@ -152,6 +152,66 @@ test_daemon_should_run (void **state)
   assert_false (fs_daemon_should_run (n3, gpu_agent));
 }
 
+/* TestNodeShouldRunDaemonPod (pkg/controller/daemon/daemon_controller_test.go), shouldRun:
+ * the node "test-node" labelled {name: simple-daemon, type: production} with 100M and 1 cpu;
+ * each DaemonSet's pod as the controller made it for another node ("elsewhere": pinned there,
+ * in each required term).  Resources and host ports do not decide (the scheduler does);
+ * ErrPodNotMatchHostName (a template's spec.nodeName) is not ported: a pod's nodeName is its
+ * node's. */
+static const char daemon_cases[] =
+    "kind: Node\nmetadata: {name: test-node, labels: {name: simple-daemon, type: production}}\n"
+    "status: {allocatable: {cpu: '1', memory: 100M, pods: '100'}}\n"
+    "---\nkind: Node\nmetadata: {name: cordoned, labels: {name: simple-daemon, type: production}}\n"
+    "spec: {unschedulable: true}\nstatus: {allocatable: {cpu: '1', memory: 100M, pods: '100'}}\n"
+#define PIN "{matchFields: [{key: metadata.name, operator: In, values: [elsewhere]}]}"
+#define DAEMON_POD(NAME, SPEC)                                                                   \
+    "---\nkind: Pod\nmetadata: {name: " NAME ", namespace: kube-system, ownerReferences: "       \
+    "[{kind: DaemonSet, name: " NAME ", controller: true}]}\nspec: {nodeName: elsewhere, " SPEC "}\n"
+    DAEMON_POD ("resources", "affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: "
+                "{nodeSelectorTerms: [" PIN "]}}}, containers: [{name: c, resources: {requests: {cpu: 500m, memory: 50M}}}]")
+    DAEMON_POD ("insufficient", "affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: "
+                "{nodeSelectorTerms: [" PIN "]}}}, containers: [{name: c, resources: {requests: {cpu: 500m, memory: 200M}}}]")
+    DAEMON_POD ("hostport", "affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: "
+                "{nodeSelectorTerms: [" PIN "]}}}, containers: [{name: c, ports: [{containerPort: 666, hostPort: 666}]}]")
+    DAEMON_POD ("selector-test", "nodeSelector: {name: simple-daemon, type: test}, affinity: {nodeAffinity: "
+                "{requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: [" PIN "]}}}, containers: []")
+    DAEMON_POD ("selector-production", "nodeSelector: {name: simple-daemon, type: production}, affinity: {nodeAffinity: "
+                "{requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: [" PIN "]}}}, containers: []")
+    DAEMON_POD ("affinity-test", "affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: "
+                "{nodeSelectorTerms: [{matchExpressions: [{key: type, operator: In, values: [test]}], "
+                "matchFields: [{key: metadata.name, operator: In, values: [elsewhere]}]}]}}}, containers: []")
+    DAEMON_POD ("affinity-production", "affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: "
+                "{nodeSelectorTerms: [{matchExpressions: [{key: type, operator: In, values: [production]}], "
+                "matchFields: [{key: metadata.name, operator: In, values: [elsewhere]}]}]}}}, containers: []");
+#undef PIN
+#undef DAEMON_POD
+
+static void
+test_node_should_run_daemon_pod (void **state)
+{
+  g_autoptr (FsSnapshot) snapshot = test_load_valid_text (daemon_cases);
+  const FsNode *node = fs_snapshot_find_node (snapshot, "test-node");
+  const FsNode *cordoned = fs_snapshot_find_node (snapshot, "cordoned");
+  static const struct { const char *pod; gboolean should_run; } cases[] = {
+    { "resources", TRUE },            /* ShouldRunDaemonPod */
+    { "insufficient", TRUE },         /* InsufficientResourceError: shouldRun all the same */
+    { "hostport", TRUE },             /* ErrPodNotFitsHostPorts: shouldRun all the same */
+    { "selector-test", FALSE },       /* ErrNodeSelectorNotMatch */
+    { "selector-production", TRUE },  /* ShouldRunDaemonPod (nodeSelector) */
+    { "affinity-test", FALSE },       /* ErrPodAffinityNotMatch */
+    { "affinity-production", TRUE },  /* ShouldRunDaemonPod (node affinity) */
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      const FsPod *pod = fs_snapshot_find_pod (snapshot, "kube-system", cases[i].pod);
+      assert_non_null (pod);
+      if (fs_daemon_should_run (node, pod) != cases[i].should_run)
+        fail_msg ("%s: shouldRun %d", cases[i].pod, !cases[i].should_run);
+    }
+  /* ShouldRunDaemonPodOnUnschedulableNode: spec.unschedulable alone is no predicate */
+  assert_true (fs_daemon_should_run (cordoned, fs_snapshot_find_pod (snapshot, "kube-system", "resources")));
+}
+
 /* ReplicaSet web/web-5d4f counts 3 in status.replicas; the snapshot holds 1 of its pods. */
 static void
 test_workload_pods_missing (void **state)
@@ -311,6 +371,7 @@ main (void)
     cmocka_unit_test (test_self_link_names_the_namespace),
     cmocka_unit_test (test_daemon_pods_missing),
     cmocka_unit_test (test_daemon_should_run),
+    cmocka_unit_test (test_node_should_run_daemon_pod),
     cmocka_unit_test (test_workload_pods_missing),
     cmocka_unit_test (test_hpa_target_and_metrics_missing),
     cmocka_unit_test (test_hpa_metric_from_status),
