@@ -239,19 +239,57 @@ is_active (const FsPod *pod)
   return pod->phase != FS_PHASE_SUCCEEDED && pod->phase != FS_PHASE_FAILED;
 }
 
-/* "NAMESPACE/KIND/NAME" of a controller -> how many of its pods are active. */
+/* A pod's controller: its namespace and its owner reference, both interned in the snapshot,
+ * so compared by pointer. */
+typedef struct {
+  const char *namespace;
+  const FsOwnerRef *owner;
+} OwnerKey;
+
+static guint
+owner_key_hash (gconstpointer data)
+{
+  const OwnerKey *key = data;
+  return g_direct_hash (key->namespace) * 31 + g_direct_hash (key->owner);
+}
+
+static gboolean
+owner_key_equal (gconstpointer a, gconstpointer b)
+{
+  const OwnerKey *x = a, *y = b;
+  return x->namespace == y->namespace && x->owner == y->owner;
+}
+
+/* "NAMESPACE/KIND/NAME" of a controller -> how many of its pods are active (counted by
+ * pointer first: one string per controller, not per pod). */
 static GHashTable *
 pods_per_owner (const FsSnapshot *snapshot)
 {
-  GHashTable *counts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GHashTable) by_pointer = g_hash_table_new_full (owner_key_hash, owner_key_equal, g_free, g_free);
   for (guint i = 0; i < snapshot->n_pods; i++)
     {
       const FsPod *pod = &snapshot->pods[i];
       if (pod->owner == NULL || !is_active (pod))
         continue;
-      char *key = owner_key (pod->namespace, pod->owner->kind, pod->owner->name);
-      guint count = GPOINTER_TO_UINT (g_hash_table_lookup (counts, key));
-      g_hash_table_replace (counts, key, GUINT_TO_POINTER (count + 1));
+      OwnerKey key = { pod->namespace, pod->owner };
+      guint *count = g_hash_table_lookup (by_pointer, &key);
+      if (count == NULL)
+        {
+          count = g_new0 (guint, 1);
+          g_hash_table_insert (by_pointer, g_memdup2 (&key, sizeof key), count);
+        }
+      (*count)++;
+    }
+  GHashTable *counts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  GHashTableIter iter;
+  gpointer data, count;
+  g_hash_table_iter_init (&iter, by_pointer);
+  while (g_hash_table_iter_next (&iter, &data, &count))
+    {
+      const OwnerKey *key = data;
+      char *name = owner_key (key->namespace, key->owner->kind, key->owner->name);
+      guint before = GPOINTER_TO_UINT (g_hash_table_lookup (counts, name));
+      g_hash_table_replace (counts, name, GUINT_TO_POINTER (before + *(guint *) count));
     }
   return counts;
 }
@@ -292,6 +330,8 @@ has_replica_sets (const FsSnapshot *snapshot, const FsWorkload *deployment)
 static void
 check_workload_pods (const FsSnapshot *snapshot, GArray *warnings)
 {
+  if (snapshot->n_workloads == 0)
+    return;
   g_autoptr (GHashTable) per_owner = pods_per_owner (snapshot);
   g_autoptr (GPtrArray) short_of = g_ptr_array_new_with_free_func (g_free);
   guint missing_pods = 0;

@@ -54,6 +54,9 @@ struct FsService {
   GHashTable *plan_cache;      /* "snapshot pointer|body" -> CachedPlan */
   gint cache_hits;
   char *watch_error;           /* live: why the last round of watches failed, NULL when it did not */
+  FsSnapshot *warned;          /* the snapshot SNAPSHOT_WARNINGS were found for (a reference: its
+                                * address is not reused while the cache holds it) */
+  GArray *snapshot_warnings;   /* fs_snapshot_warnings of WARNED: found once per snapshot */
 };
 
 static char *
@@ -99,21 +102,34 @@ snapshot_age (FsService *service)
 /* What every answer on SNAPSHOT warns of first (plan/completeness.h): what the snapshot
  * lacks, the listings the cluster refused, and a watch that has been failing. */
 static GArray *
-answer_warnings (FsService *service, const FsSnapshot *snapshot)
+answer_warnings (FsService *service, FsSnapshot *snapshot)
 {
-  GArray *warnings = fs_snapshot_warnings (snapshot, FS_NEEDS_NODES | FS_NEEDS_NODE_USAGE);
-  if (service->live == NULL)
-    return warnings;
-  fs_warnings_take (warnings, fs_listing_warnings (service->live->skipped));
+  GArray *warnings = fs_warnings_new ();
   g_mutex_lock (&service->cache_lock);
-  if (service->watch_error != NULL)
-    fs_warnings_take (warnings, fs_stale_warnings (snapshot_age (service), service->watch_error));
+  if (service->warned != snapshot)
+    {
+      g_clear_pointer (&service->warned, fs_snapshot_unref);
+      g_clear_pointer (&service->snapshot_warnings, g_array_unref);
+      service->snapshot_warnings = fs_snapshot_warnings (snapshot, FS_NEEDS_NODES | FS_NEEDS_NODE_USAGE);
+      service->warned = fs_snapshot_ref (snapshot);
+    }
+  for (guint i = 0; i < service->snapshot_warnings->len; i++)
+    {
+      const FsWarning *warning = &g_array_index (service->snapshot_warnings, FsWarning, i);
+      fs_warnings_add (warnings, warning->kind, g_strdup (warning->text));
+    }
+  if (service->live != NULL)
+    {
+      fs_warnings_take (warnings, fs_listing_warnings (service->live->skipped));
+      if (service->watch_error != NULL)
+        fs_warnings_take (warnings, fs_stale_warnings (snapshot_age (service), service->watch_error));
+    }
   g_mutex_unlock (&service->cache_lock);
   return warnings;
 }
 
 static FsEmitter *
-answer_emitter (FsService *service, const FsSnapshot *snapshot)
+answer_emitter (FsService *service, FsSnapshot *snapshot)
 {
   g_autoptr (GArray) warnings = answer_warnings (service, snapshot);
   return fs_emitter_new_answer_string (warnings);
@@ -284,7 +300,7 @@ read_plan_request (const FsTree *body, FsPlanRequest *request, FsHttpResponse *r
 
 /* The plan document with the snapshot's resourceVersion and age first. */
 static char *
-plan_body (FsService *service, const FsSnapshot *snapshot, const FsPlanAnswer *answer)
+plan_body (FsService *service, FsSnapshot *snapshot, const FsPlanAnswer *answer)
 {
   g_autoptr (GArray) warnings = answer_warnings (service, snapshot);
   fs_warnings_take (warnings, fs_plan_answer_warnings (answer));
@@ -527,6 +543,9 @@ fs_service_free (FsService *service)
   g_hash_table_unref (service->plan_cache);
   g_mutex_clear (&service->cache_lock);
   g_free (service->watch_error);
+  fs_snapshot_unref (service->warned);
+  if (service->snapshot_warnings != NULL)
+    g_array_unref (service->snapshot_warnings);
   fs_kube_live_free (service->live);
   g_free (service);
 }
