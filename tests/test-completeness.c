@@ -152,6 +152,27 @@ test_daemon_should_run (void **state)
   assert_false (fs_daemon_should_run (n3, gpu_agent));
 }
 
+/* A daemon pod not yet scheduled (Pending, no nodeName) is for the node its affinity pins it
+ * to: n3 then has node-agent's pod, and nothing is missing there. */
+static void
+test_pending_daemon_pod_counts (void **state)
+{
+  g_autofree char *path = test_path ("tests/data/completeness.yaml");
+  g_autofree char *text = NULL;
+  assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  g_autofree char *with_pending = g_strconcat (
+      text, "---\nkind: Pod\nmetadata: {name: node-agent-pending, namespace: kube-system, ownerReferences: "
+      "[{kind: DaemonSet, name: node-agent, controller: true}]}\nspec: {affinity: {nodeAffinity: "
+      "{requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: [{matchFields: [{key: metadata.name, "
+      "operator: In, values: [n3]}]}]}}}, containers: []}\nstatus: {phase: Pending}\n", NULL);
+  g_autoptr (FsSnapshot) snapshot = test_load_valid_text (with_pending);
+  const FsPod *pending = fs_snapshot_find_pod (snapshot, "kube-system", "node-agent-pending");
+  assert_string_equal (fs_daemon_pod_node (pending), "n3");
+  g_autoptr (GArray) warnings = fs_snapshot_warnings (snapshot, ALL_NEEDS);
+  assert_int_equal (warnings->len, 1);
+  assert_int_equal (warning_at (warnings, 0)->kind, FS_WARNING_WORKLOAD_PODS_MISSING);
+}
+
 /* TestNodeShouldRunDaemonPod (pkg/controller/daemon/daemon_controller_test.go), shouldRun:
  * the node "test-node" labelled {name: simple-daemon, type: production} with 100M and 1 cpu;
  * each DaemonSet's pod as the controller made it for another node ("elsewhere": pinned there,
@@ -372,6 +393,7 @@ main (void)
     cmocka_unit_test (test_daemon_pods_missing),
     cmocka_unit_test (test_daemon_should_run),
     cmocka_unit_test (test_node_should_run_daemon_pod),
+    cmocka_unit_test (test_pending_daemon_pod_counts),
     cmocka_unit_test (test_workload_pods_missing),
     cmocka_unit_test (test_hpa_target_and_metrics_missing),
     cmocka_unit_test (test_hpa_metric_from_status),

@@ -132,11 +132,12 @@ daemon_pods_free (gpointer data)
   g_free (daemon);
 }
 
+/* A pod of a DaemonSet that is, or will be, on a node: bound, or Pending and pinned to one. */
 static gboolean
 is_daemon_pod (const FsPod *pod)
 {
-  return pod->owner != NULL && g_strcmp0 (pod->owner->kind, "DaemonSet") == 0 && pod->node_name != NULL
-         && fs_pod_counts_on_node (pod);
+  return pod->owner != NULL && g_strcmp0 (pod->owner->kind, "DaemonSet") == 0
+         && pod->phase != FS_PHASE_SUCCEEDED && pod->phase != FS_PHASE_FAILED && fs_daemon_pod_node (pod) != NULL;
 }
 
 /* The DaemonSets the pods name as their controller, "NAMESPACE/NAME" -> DaemonPods, in the
@@ -163,7 +164,7 @@ daemon_sets (const FsSnapshot *snapshot, GPtrArray *order)
         g_free (key);
       if (daemon->pod == NULL || (daemon->pod->node_index < 0 && pod->node_index >= 0))
         daemon->pod = pod;
-      g_hash_table_add (daemon->nodes, (gpointer) pod->node_name);
+      g_hash_table_add (daemon->nodes, (gpointer) fs_daemon_pod_node (pod));
     }
   return sets;
 }

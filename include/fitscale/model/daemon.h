@@ -13,5 +13,8 @@ G_BEGIN_DECLS
  * is that DaemonSet), as pkg/controller/daemon/daemon_controller.go NodeShouldRunDaemonPod
  * decides its first result (shouldRun). */
 gboolean fs_daemon_should_run (const FsNode *node, const FsPod *daemon_pod);
+/* The node DAEMON_POD is for: its spec.nodeName, else (Pending, not yet scheduled) the node its
+ * required node affinity pins it to (matchFields metadata.name In [NODE]); NULL if neither. */
+const char *fs_daemon_pod_node (const FsPod *daemon_pod);
 
 G_END_DECLS
