@@ -235,7 +235,7 @@ expect "why: no node is the scheduler's ErrNoNodesAvailable, not 0/0 nodes" '[.i
 check "why: the default namespace's pods only" 0 "$bin" why -q -S "$fixtures/k3s-1node-nodes.json" -S "$fixtures/k3s-1node-pods-default-pending.json" --all -A
 contains "why: warns that kube-system is missing" 'holds the pods of 1 namespace (default) and none of kube-system' err
 check "why: with kube-system, the lists of one namespace each" 0 "$bin" why -q -S "$fixtures/k3s-1node-nodes.json" -S "$fixtures/k3s-1node-pods-default-pending.json" -S "$fixtures/k3s-1node-pods-kube-system.json" --all -A
-contains "why: names the namespaces listed" "come from Lists of one namespace each, default (" err
+contains "why: names the namespaces listed" "come from Lists of one namespace's pods each, default (" err
 lacks "why: kube-system is there" 'none of kube-system' err
 check "hpa: reads no node, so no warning" 0 "$bin" hpa -q -S "$fixtures/k3s-1node-nodes.json" -S "$ex" production/rag-api-hpa --now 2026-10-09T14:00:00Z
 lacks "hpa: no warning" 'warning:' err

@@ -73,7 +73,7 @@ test_namespace_lists_are_named (void **state)
   const FsWarning *warning = warning_at (warnings, 0);
   assert_int_equal (warning->kind, FS_WARNING_NAMESPACED_LIST);
   assert_string_equal (fs_warning_reason (warning->kind), "NamespacedList");
-  assert_non_null (strstr (warning->text, "Lists of one namespace each, default ("));
+  assert_non_null (strstr (warning->text, "Lists of one namespace's pods each, default ("));
   assert_non_null (strstr (warning->text, "k3s-1node-pods-default-pending.json, by its items), kube-system ("));
 }
 

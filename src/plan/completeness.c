@@ -215,13 +215,18 @@ check_namespaced_lists (const FsSnapshot *snapshot, GArray *warnings)
         g_ptr_array_add (lists, g_strdup_printf ("%s (%s, by its %s)", list->namespace, list->source,
                                                  list->by_self_link ? "selfLink" : "items"));
     }
+  gboolean by_items = FALSE;
+  for (guint i = 0; i < snapshot->n_namespaced_lists; i++)
+    by_items = by_items || !snapshot->namespaced_lists[i].by_self_link;
   g_autofree char *names = some_names (lists);
+  gboolean one = lists->len == 1;
   add (warnings, FS_WARNING_NAMESPACED_LIST,
-       g_strdup_printf ("the snapshot's pods come from %s of one namespace%s, %s: %s of one namespace "
-                        "(kubectl get pods -n NS); the pods of other namespaces still reserve room on the nodes; "
+       g_strdup_printf ("the snapshot's pods come from %s of one namespace's pods%s, %s: %s "
+                        "(kubectl get pods -n NS)%s; the pods of other namespaces still reserve room on the nodes; "
                         "give all of them (kubectl get pods -A -o json)",
-                        lists->len == 1 ? "a List" : "Lists", lists->len == 1 ? "" : " each", names,
-                        lists->len == 1 ? "the answer to a query" : "answers to queries"));
+                        one ? "a List" : "Lists", one ? "" : " each", names,
+                        one ? "the answer to a one-namespace query" : "answers to one-namespace queries",
+                        by_items ? ", unless no other namespace runs pods" : ""));
 }
 
 /* ---- workloads with fewer pods than their status counts -------------------------------- */
