@@ -77,11 +77,11 @@ expect "why: per-node reasons and shortfall" '.nodes | all(.reasons == ["Insuffi
 expect "why: room in total" '.roomInTotal == true'
 expect "why: fixes lower request, add nodes, lower replicas" '[.fixes[].type] == ["LowerRequest","AddNodes","LowerReplicas"]'
 check "why on k3s: the real scheduler's message" 0 "$bin" why -q -S "$fixtures/k3s-1node-nodes.json" -S "$fixtures/k3s-1node-pods-kube-system.json" -S "$fixtures/k3s-1node-pods-default-pending.json" --all -A -o json
-expect "k3s: same message as recorded" 'length == 1 and .[0].agrees == true and (.[0].message | startswith("0/1 nodes are available: 1 Insufficient cpu."))'
+expect "k3s: same message as recorded" '.items | length == 1 and .[0].agrees == true and (.[0].message | startswith("0/1 nodes are available: 1 Insufficient cpu."))'
 check "why --all table" 0 "$bin" why -q -S "$ex" --all -n production
 contains "why --all groups the 4 pods" "3 more Pending pods of ReplicaSet rag-api-7948f7fb7" out
 check "why --all -l: the selector picks rag-api" 0 "$bin" why -q -S "$ex" --all -A -l 'app in (rag-api, other),!missing' -o json
-expect "why -l: one owner's answer" 'length == 1 and .[0].owner == "ReplicaSet/rag-api-7948f7fb7"'
+expect "why -l: one owner's answer" '.items | length == 1 and .[0].owner == "ReplicaSet/rag-api-7948f7fb7"'
 check "why --all -l: nothing selected" 0 "$bin" why -q -S "$ex" --all -A -l app=nothing
 contains "why -l: says so" "No Pending pods without a node" out
 check "why -l: a bad selector" 2 "$bin" why -q -S "$ex" --all -l 'app=(bad'
@@ -224,18 +224,19 @@ for fixture in "$fixtures"/*.json "$fixtures"/*.yaml; do
 done
 # the GPU pod against the mixed node list: 5 GPUs fit nowhere (one node has 1)
 check "why: the GPU pod on the mixed nodes" 0 "$bin" why -q -S "$fixtures/mixed-doks-ec2gpu-7nodes.json" -S "$fixtures/pod-pending-insufficient-nvidia-gpu.json" --all -A -o json
-expect "why: Insufficient nvidia.com/gpu on every node" '.[0].message | startswith("0/7 nodes are available: 4 Insufficient memory, 5 Insufficient cpu, 7 Insufficient nvidia.com/gpu.")'
+expect "why: Insufficient nvidia.com/gpu on every node" '.items[0].message | startswith("0/7 nodes are available: 4 Insufficient memory, 5 Insufficient cpu, 7 Insufficient nvidia.com/gpu.")'
 
 # a snapshot that cannot be the whole cluster says so first, even with -q
 check "nodes: pods whose nodes are missing" 0 "$bin" nodes -q -S "$fixtures/eks-arm64-podlist.json"
 contains "nodes: warns of no nodes" 'fitscale nodes: warning: the snapshot holds no nodes' err
 contains "nodes: names the nodes the pods are bound to" 'bound to 1 node the snapshot does not hold (duckboat-01)' err
 check "why: a Pending pod and no node" 0 "$bin" why -q -S "$fixtures/eks-arm64-podlist.json" -S "$fixtures/pod-pending-node-affinity.json" --all -A -o json
-expect "why: no node is the scheduler's ErrNoNodesAvailable, not 0/0 nodes" '[.[].message] | length > 0 and all(. == "no nodes available to schedule pods")'
+expect "why: no node is the scheduler's ErrNoNodesAvailable, not 0/0 nodes" '[.items[].message] | length > 0 and all(. == "no nodes available to schedule pods")'
 check "why: the default namespace's pods only" 0 "$bin" why -q -S "$fixtures/k3s-1node-nodes.json" -S "$fixtures/k3s-1node-pods-default-pending.json" --all -A
 contains "why: warns that kube-system is missing" 'holds the pods of 1 namespace (default) and none of kube-system' err
-check "why: with kube-system, no warning" 0 "$bin" why -q -S "$fixtures/k3s-1node-nodes.json" -S "$fixtures/k3s-1node-pods-default-pending.json" -S "$fixtures/k3s-1node-pods-kube-system.json" --all -A
-lacks "why: nothing to warn of" 'warning:' err
+check "why: with kube-system, the lists of one namespace each" 0 "$bin" why -q -S "$fixtures/k3s-1node-nodes.json" -S "$fixtures/k3s-1node-pods-default-pending.json" -S "$fixtures/k3s-1node-pods-kube-system.json" --all -A
+contains "why: names the namespaces listed" "come from Lists of one namespace's pods each, default (" err
+lacks "why: kube-system is there" 'none of kube-system' err
 check "hpa: reads no node, so no warning" 0 "$bin" hpa -q -S "$fixtures/k3s-1node-nodes.json" -S "$ex" production/rag-api-hpa --now 2026-10-09T14:00:00Z
 lacks "hpa: no warning" 'warning:' err
 
@@ -403,7 +404,7 @@ expect "why bound: Running, waits for nothing, node not in the snapshot" '.bound
 contains "why bound: the snapshot warning names duckboat-01" 'the snapshot does not hold (duckboat-01)' err
 check "why --all: the bound Pending pods named, not diagnosed" 0 "$bin" why -q -S "$fixtures/kind-3node-nodes.json" -S "$fixtures/kind-pods-kube-system-pending-taint.json" --all -A
 contains "why --all: 2 bound Pending pods" '2 Pending pods are bound to a node already: they wait for their kubelet, not for the scheduler (fitscale why kube-system/coredns-74ff55c5b-cpfqs says what for).' out
-contains "why --all: a differing verdict with no other cause" "fitscale's verdict differs: the cluster changed since the message was recorded." out
+contains "why --all: a differing verdict, the one-namespace List its cause" "fitscale's verdict differs: the snapshot lacks part of the cluster (the warnings above); or the cluster changed since the message was recorded." out
 dra="$data/dra.yaml"
 check "why DRA: a pod with a resource claim" 0 "$bin" why -S "$dra" ml/infer-0
 contains "why DRA: the UnmodelledFilter warning first" 'fitscale why: warning: pod ml/infer-0 has 1 resource claim (dynamic resource allocation) in its pod spec: fitscale does not model the DynamicResources filter' err
@@ -421,5 +422,62 @@ check "capacity DRA: the warning on stderr" 0 "$bin" capacity -q -S "$dra" --fro
 contains "capacity DRA: names the filter and the workload" 'fitscale capacity: warning: deployment/infer has 1 resource claim (dynamic resource allocation) in its pod spec: fitscale does not model the DynamicResources filter' err
 check "plan DRA: the warning on stderr" 0 "$bin" plan -q -S "$dra" deployment/infer -n ml
 contains "plan DRA: names the filter and the workload" 'fitscale plan: warning: Deployment ml/infer has 1 resource claim (dynamic resource allocation) in its pod spec: fitscale does not model the DynamicResources filter' err
+# ---- snapshot completeness (issue 16, bullet 3): the warnings array, first in every answer ----
+comp="$data/completeness.yaml"
+first_key() {  # NAME: the answer in $tmp/out is a JSON document whose first key is "warnings"
+  if [ "$(jq -r 'keys_unsorted[0]' "$tmp/out" 2>/dev/null)" = warnings ] && jq -e '.warnings | type == "array"' "$tmp/out" >/dev/null; then ok "$1"; else not_ok "$1"; fi
+}
+check "warnings first: why" 0 "$bin" why -q -S "$ex" production/rag-api-7948f7fb7-dc5k8 -o json; first_key "why -o json starts with warnings"
+check "warnings first: why --all" 0 "$bin" why -q -S "$ex" --all -A -o json; first_key "why --all -o json starts with warnings"
+expect "why --all: the answers under items" '.warnings == [] and (.items | length) == 1'
+check "warnings first: capacity" 0 "$bin" capacity -q -S "$ex" --request cpu=1,memory=1Gi -o json; first_key "capacity -o json starts with warnings"
+check "warnings first: capacity --vary" 0 "$bin" capacity -q -S "$ex" --from deployment/rag-api -n production --vary memory=1Gi..4Gi -o json; first_key "capacity --vary -o json starts with warnings"
+check "warnings first: plan" 0 "$bin" plan -q -S "$ex" deployment/rag-api -n production -o json; first_key "plan -o json starts with warnings"
+check "warnings first: hpa" 0 "$bin" hpa -q -S "$ex" production/rag-api-hpa --now 2026-10-09T14:00:00Z -o json; first_key "hpa -o json starts with warnings"
+check "warnings first: hvpa" 0 "$bin" hvpa -q -S "$data/hvpa-design" default/hvpa-sample --now 2026-12-02T12:00:00Z -o json; first_key "hvpa -o json starts with warnings"
+check "warnings first: nodes" 0 "$bin" nodes -q -S "$ex" -o json; first_key "nodes -o json starts with warnings"
+check "warnings first: simulate" 0 "$bin" simulate --hpa "$ex/hpa.json" --trace "$data/trace-spike.csv" --replicas 2 --duration 60s -o json; first_key "simulate -o json starts with warnings"
+check "warnings first: simulate on a cluster" 0 "$bin" simulate -q --hpa "$ex/hpa.json" -S "$ex" --trace "$data/trace-spike.csv" --replicas 2 --startup 30s --duration 60s -o json; first_key "simulate -S -o json starts with warnings"
+expect "the complete example: no warning" '.warnings == []'
+check "warnings first: -o yaml" 0 "$bin" nodes -q -S "$ex" -o yaml
+contains "yaml: warnings first" "warnings: []" out
+check "quantity reads no cluster: no warnings" 0 "$bin" quantity -o json 1Gi
+expect "quantity: a list, as before" 'type == "array"'
+
+# each warning, on a snapshot written for it or on the real fixtures
+check "NoNodes, PodsOnMissingNodes (eks pod list)" 0 "$bin" nodes -q -S "$fixtures/eks-arm64-podlist.json" -o json
+expect "NoNodes, PodsOnMissingNodes: reasons" '[.warnings[].reason] == ["NoNodes","PodsOnMissingNodes"]'
+expect "PodsOnMissingNodes: names the node" '.warnings[1].message | test("bound to 1 node the snapshot does not hold \\(duckboat-01\\)")'
+check "NoPods (k3s nodes alone)" 0 "$bin" capacity -q -S "$fixtures/k3s-1node-nodes.json" --request cpu=100m -o json
+expect "NoPods: reason" '[.warnings[].reason] == ["NoPods"]'
+check "NamespacesMissing (k3s default pods)" 0 "$bin" why -q -S "$fixtures/k3s-1node-nodes.json" -S "$fixtures/k3s-1node-pods-default-pending.json" --all -A -o json
+expect "NamespacesMissing: reason, namespace named" '[.warnings[].reason] == ["NamespacesMissing"] and (.warnings[0].message | test("1 namespace \\(default\\)"))'
+check "NamespacedList (k3s, namespace by namespace)" 0 "$bin" nodes -q -S "$fixtures/k3s-1node-nodes.json" -S "$fixtures/k3s-1node-pods-default-pending.json" -S "$fixtures/k3s-1node-pods-kube-system.json" -o json
+expect "NamespacedList: both namespaces named" '[.warnings[].reason] == ["NamespacedList"] and (.warnings[0].message | test("default \\(.*k3s-1node-pods-default-pending.json, by its items\\), kube-system"))'
+printf '{"kind":"PodList","apiVersion":"v1","metadata":{"selfLink":"/api/v1/namespaces/shop/pods","resourceVersion":"7"},"items":[]}\n' >"$tmp/shop-pods.json"
+check "NamespacedList by selfLink" 0 "$bin" nodes -q -S "$comp" -S "$tmp/shop-pods.json" -o json
+expect "NamespacedList by selfLink: names shop" '[.warnings[] | select(.reason == "NamespacedList") | .message | test("shop \\(.*shop-pods.json, by its selfLink\\)")] == [true]'
+check "DaemonPodsMissing, WorkloadPodsMissing (hand-written)" 0 "$bin" nodes -S "$comp" -o json
+expect "DaemonPodsMissing: node-agent lacks n3 only" '[.warnings[].reason] == ["DaemonPodsMissing","WorkloadPodsMissing"] and (.warnings[0].message | test("DaemonSet kube-system/node-agent has no pod on 1 node where it should run \\(n3\\)"))'
+expect "WorkloadPodsMissing: names the ReplicaSet" '.warnings[1].message | test("ReplicaSet web/web-5d4f has 1 of 3")'
+contains "stderr: the same warnings, once" "fitscale nodes: warning: DaemonSet kube-system/node-agent" err
+if [ "$(grep -c 'warning: DaemonSet' "$tmp/err")" = 1 ]; then ok "stderr: printed once"; else not_ok "stderr: printed once"; fi
+check "DaemonPodsMissing on kind: one node's pods" 0 sh -c "jq '.items |= map(select(.spec.nodeName == \"kind-worker\"))' '$fixtures/kind-pods-kube-system-pending-taint.json' >'$tmp/kind-one-node.json' && '$bin' nodes -q -S '$fixtures/kind-3node-nodes.json' -S '$tmp/kind-one-node.json' -o json"
+expect "kind: kube-proxy and kindnet lack the two other nodes" '[.warnings[] | select(.reason == "DaemonPodsMissing") | .message] | length == 2 and all(test("on 2 nodes where it should run \\(kind-"))'
+check "TargetMissing, MetricsMissing (the failed HPA)" 0 "$bin" hpa -q -S "$fixtures/hpa-v2-failed-metrics-kubectl-ai-pr584.yaml" hpa-test/web-app -o json
+expect "hpa: TargetMissing then MetricsMissing" '[.warnings[].reason] == ["TargetMissing","MetricsMissing"] and (.warnings[0].message | test("scales Deployment web-app"))'
+contains "hpa: on stderr too, even with -q" "fitscale hpa: warning: metric cpu of HorizontalPodAutoscaler hpa-test/web-app has no value" err
+check "MetricsMissing: read from status (v2beta2)" 0 "$bin" hpa -q -S "$fixtures/hpa-v2beta2-healthy-rollout-target.yaml" credential-hpa -o json
+expect "hpa: a Rollout target, the metric from status" '[.warnings[].reason] == ["TargetMissing","MetricsMissing"] and (.warnings[1].message | test("read from the HPA.s status"))'
+check "TargetMissing: simulate on a cluster without the target" 0 "$bin" simulate -q --hpa "$ex/hpa.json" -S "$comp" --trace "$data/trace-spike.csv" --duration 60s -o json
+expect "simulate: TargetMissing" '[.warnings[].reason] | index("TargetMissing") != null'
+sed -n '1,/^---/p' "$data/hvpa-design/cluster.yaml" | sed '$d' >"$tmp/hvpa-target.yaml"
+check "AutoscalerMissing: the Hvpa without its HPA and VPA" 0 "$bin" hvpa -q -S "$data/hvpa-design/hvpa.yaml" -S "$tmp/hvpa-target.yaml" default/hvpa-sample --now 2026-12-02T12:00:00Z -o json
+expect "hvpa: AutoscalerMissing" '[.warnings[].reason] == ["AutoscalerMissing"] and (.warnings[0].message | test("neither the HorizontalPodAutoscaler nor the VerticalPodAutoscaler"))'
+check "AutoscalerMissing: plan hvpa/NAME without its HPA and VPA" 0 "$bin" plan -q -S "$data/hvpa-design/hvpa.yaml" -S "$tmp/hvpa-target.yaml" -S "$data/plan/tight-nodes.yaml" hvpa/hvpa-sample --now 2026-12-02T12:00:00Z -o json
+expect "plan: AutoscalerMissing" '[.warnings[].reason] | index("AutoscalerMissing") != null'
+check "warnings in the table output: on stderr" 0 "$bin" capacity -S "$fixtures/k3s-1node-nodes.json" --request cpu=100m
+contains "table: NoPods on stderr" "fitscale capacity: warning: the snapshot holds nodes but no pods" err
+lacks "table: not in stdout" "warning" out
 
 tap_end

@@ -200,9 +200,9 @@ kubeconfig "$tmp/watched.kubeconfig" "http://127.0.0.1:$port"
 check "why --watch: one round of watches" 0 "$bin" why -q --all -n production --watch --watch-rounds 1 --watch-timeout 2 -o json --kubeconfig "$tmp/watched.kubeconfig"
 jq -s . "$tmp/out" >"$tmp/watch.json" 2>/dev/null && cp "$tmp/watch.json" "$tmp/out"
 expect "watch: two answers, before and after" 'length == 2'
-expect "watch: before, 4 rag-api pods Pending (one answer for the owner, 3 more alike)" '.[0] | length == 1 and .[0].samePendingPods == 3'
-expect "watch: after, the added pod is diagnosed" '[.[1][] | .pod] | index("batch-watch-1") != null'
-expect "watch: after, the deleted pod is gone" '[.[1][] | select(.owner == "ReplicaSet/rag-api-7948f7fb7")] | .[0].samePendingPods == 2 and .[0].pod != "rag-api-7948f7fb7-dc5k8"'
+expect "watch: before, 4 rag-api pods Pending (one answer for the owner, 3 more alike)" '.[0].items | length == 1 and .[0].samePendingPods == 3'
+expect "watch: after, the added pod is diagnosed" '[.[1].items[] | .pod] | index("batch-watch-1") != null'
+expect "watch: after, the deleted pod is gone" '[.[1].items[] | select(.owner == "ReplicaSet/rag-api-7948f7fb7")] | .[0].samePendingPods == 2 and .[0].pod != "rag-api-7948f7fb7-dc5k8"'
 if grep -q 'pods?watch=1&allowWatchBookmarks=true&resourceVersion=1000' "$tmp/watched.log"; then ok "watch: from the list's resourceVersion, with bookmarks"; else not_ok "watch: from the list's resourceVersion"; fi
 printf '%s\n' '{"type":"ERROR","object":{"kind":"Status","apiVersion":"v1","status":"Failure","message":"too old resource version: 1000 (1400)","reason":"Expired","code":410}}' >"$tmp/expired.jsonl"
 fake_api expired --watch-events "$tmp/expired.jsonl" "$ex"/*.json
@@ -286,7 +286,7 @@ SH
   cp "$tmp/ca.crt" "$tmp/sa/ca.crt"; printf '%s' "$secret" >"$tmp/sa/token"; printf 'production' >"$tmp/sa/namespace"
   KUBECONFIG= KUBERNETES_SERVICE_HOST=127.0.0.1 KUBERNETES_SERVICE_PORT=$port FS_SERVICEACCOUNT_DIR="$tmp/sa" \
     check "in-cluster configuration" 0 "$bin" why -q --all -o json
-  expect "in-cluster: the service account's namespace" 'length == 1 and .[0].namespace == "production"'
+  expect "in-cluster: the service account's namespace" '.items | length == 1 and .[0].namespace == "production"'
   # a client certificate signed by the CA the server trusts
   openssl req -newkey rsa:2048 -nodes -subj /CN=tester -keyout "$tmp/client.key" -out "$tmp/client.csr" 2>/dev/null
   openssl x509 -req -in "$tmp/client.csr" -CA "$tmp/ca.crt" -CAkey "$tmp/ca.key" -CAcreateserial -days 2 \
@@ -342,5 +342,17 @@ same "why with PodDisruptionBudgets, live = snapshot" why -q shop/checkout-5c8b-
 expect "why live: the budget the victim breaks" '.preemption.numPDBViolations == 1 and .preemption.victims[0].podDisruptionBudget == "postgres"'
 if grep -q 'GET /apis/policy/v1/poddisruptionbudgets?limit=500 200' "$tmp/pdb.log"; then ok "why lists PodDisruptionBudgets"; else not_ok "why lists PodDisruptionBudgets"; fi
 snapshot=$saved_snapshot live_flags=$saved_flags
+# ---- snapshot completeness (issue 16, bullet 3): listings the cluster refused ----
+fake_api novpa-warn --fault status:404:1:/apis/autoscaling.k8s.io/v1/verticalpodautoscalers "$ex"/*.json
+kubeconfig "$tmp/novpa-warn.kubeconfig" "http://127.0.0.1:$port"
+check "ListingUnavailable: VPAs not served (404)" 1 "$bin" plan -q deployment/rag-api -n production --kubeconfig "$tmp/novpa-warn.kubeconfig" -o json
+expect "ListingUnavailable: in the answer's warnings" '.warnings[0].reason == "ListingUnavailable" and (.warnings[0].message | test("does not serve verticalpodautoscalers"))'
+contains "ListingUnavailable: on stderr even with -q" "fitscale plan: warning: the cluster does not serve verticalpodautoscalers" err
+fake_api vpa-forbidden --fault status:403:1:/apis/autoscaling.k8s.io/v1/verticalpodautoscalers "$ex"/*.json
+kubeconfig "$tmp/vpa-forbidden.kubeconfig" "http://127.0.0.1:$port"
+check "ListingForbidden: VPAs refused (403): go on without them" 1 "$bin" plan -q deployment/rag-api -n production --kubeconfig "$tmp/vpa-forbidden.kubeconfig" -o json
+expect "ListingForbidden: in the answer's warnings" '[.warnings[].reason] == ["ListingForbidden"] and (.warnings[0].message | test("may not list verticalpodautoscalers \\(403 Forbidden\\)")) and .sources.vpa == null'
+check "live, complete: no warnings" 0 "$bin" nodes -q --kubeconfig "$tmp/novpa-warn.kubeconfig" -o json
+expect "live nodes: warnings first, none" 'keys_unsorted[0] == "warnings" and .warnings == []'
 
 tap_end

@@ -174,4 +174,29 @@ if [ -f "$src/deploy/fitscale.yaml" ]; then
   if [ "$missing" = 0 ]; then ok "RBAC: the ClusterRole covers every resource the server listed and watched"; else not_ok "RBAC coverage"; fi
 fi
 
+# ---- snapshot completeness (issue 16, bullet 3): warnings first in every answer ----
+start warn -S "$src/tests/fixtures/real/k3s-1node-nodes.json" -S "$src/tests/fixtures/real/k3s-1node-pods-default-pending.json"
+printf '{"request":"cpu=100m,memory=128Mi"}' >"$tmp/small.json"
+post "warnings: capacity" /v1/capacity "$tmp/small.json"; is "warnings: POST /v1/capacity" 200
+expect "capacity: warnings first" 'keys_unsorted[0] == "warnings"'
+expect "capacity: NamespacesMissing, naming default" '[.warnings[].reason] == ["NamespacesMissing"] and (.warnings[0].message | test("\\(default\\)"))'
+pod=$(jq -r '.items[] | select(.status.phase == "Pending") | .metadata.name' "$src/tests/fixtures/real/k3s-1node-pods-default-pending.json" | head -1)
+get "/v1/why/default/$pod"; is "warnings: GET /v1/why" 200
+expect "why: warnings first, the same" 'keys_unsorted[0] == "warnings" and [.warnings[].reason] == ["NamespacesMissing"]'
+kill -TERM "$serve_pid"; wait "$serve_pid"
+# live: the API server goes away after the first list; the watch fails, the answers say so
+fake_api stale "$ex"/*.json
+stale_pid=${pids[${#pids[@]}-1]}
+start stale --server "http://127.0.0.1:$port" --watch-timeout 1
+get /v1/why/production/rag-api-7948f7fb7-dc5k8; is "stale: GET /v1/why while the watch works" 200
+expect "stale: no warning yet" '.warnings == []'
+kill "$stale_pid"; wait "$stale_pid" 2>/dev/null
+for _ in $(seq 40); do
+  get /v1/why/production/rag-api-7948f7fb7-dc5k8
+  jq -e '.warnings | length > 0' "$tmp/out" >/dev/null 2>&1 && break
+  sleep 0.1
+done
+expect "stale: SnapshotStale, with the watch's error" '[.warnings[].reason] == ["SnapshotStale"] and (.warnings[0].message | test("the watch of the cluster has failed since"))'
+kill -TERM "$serve_pid"; wait "$serve_pid"
+
 tap_end

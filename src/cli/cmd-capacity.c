@@ -108,7 +108,7 @@ run_vary (const FsSnapshot *snapshot, const FsShape *shape, const CapacityOption
     return FS_EXIT_ERROR;
   if (format == FS_OUTPUT_JSON || format == FS_OUTPUT_YAML)
     {
-      g_autoptr (FsEmitter) emitter = fs_emitter_new (format, stdout);
+      g_autoptr (FsEmitter) emitter = fs_cli_emitter_new (&options->common, format);
       fs_render_capacity_frontier (emitter, shape, name, points);
     }
   else
@@ -186,7 +186,7 @@ fs_cmd_capacity (int argc, char **argv)
                                                                 fs_shape_workload (shape));
       if (format == FS_OUTPUT_JSON || format == FS_OUTPUT_YAML)
         {
-          g_autoptr (FsEmitter) emitter = fs_emitter_new (format, stdout);
+          g_autoptr (FsEmitter) emitter = fs_cli_emitter_new (&options.common, format);
           fs_render_capacity (emitter, snapshot, shape, answer, options.replicas);
         }
       else

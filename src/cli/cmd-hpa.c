@@ -6,6 +6,7 @@
 
 #include "commands.h"
 #include "fitscale/model/error.h"
+#include "fitscale/plan/completeness.h"
 #include "fitscale/plan/hpaexplain.h"
 #include "fitscale/model/timeutil.h"
 #include "fitscale/render/hpa.h"
@@ -81,13 +82,17 @@ fs_cmd_hpa (int argc, char **argv)
     }
   else if (!fs_hpa_explain (snapshot, object, now_seconds * 1000, symmetric, &answer, &error))
     status = FS_EXIT_ERROR;
-  else if (format == FS_OUTPUT_JSON || format == FS_OUTPUT_YAML)
-    {
-      g_autoptr (FsEmitter) emitter = fs_emitter_new (format, stdout);
-      fs_render_hpa (emitter, &answer);
-    }
   else
-    fs_render_hpa_table (stdout, &answer);
+    {
+      fs_cli_warn (fs_cli_hpa.name, &options, fs_hpa_answer_warnings (&answer));
+      if (format == FS_OUTPUT_JSON || format == FS_OUTPUT_YAML)
+        {
+          g_autoptr (FsEmitter) emitter = fs_cli_emitter_new (&options, format);
+          fs_render_hpa (emitter, &answer);
+        }
+      else
+        fs_render_hpa_table (stdout, &answer);
+    }
   if (object != NULL && status == FS_EXIT_OK)
     fs_hpa_answer_clear (&answer);
   if (error != NULL)

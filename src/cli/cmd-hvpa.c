@@ -6,6 +6,7 @@
 
 #include "commands.h"
 #include "fitscale/model/error.h"
+#include "fitscale/plan/completeness.h"
 #include "fitscale/plan/hvpaexplain.h"
 #include "fitscale/model/timeutil.h"
 #include "fitscale/render/hvpa.h"
@@ -73,16 +74,20 @@ fs_cmd_hvpa (int argc, char **argv)
     }
   else if (!fs_hvpa_explain (snapshot, hvpa, semantics, now_seconds * 1000, answer, &error))
     status = FS_EXIT_ERROR;
-  else if (format == FS_OUTPUT_JSON || format == FS_OUTPUT_YAML)
-    {
-      g_autoptr (FsEmitter) emitter = fs_emitter_new (format, stdout);
-      fs_render_hvpa (emitter, answer, semantics);
-    }
   else
     {
-      fs_render_hvpa_table (stdout, answer, semantics);
-      if (curve)
-        fs_render_hvpa_curve (stdout, answer, semantics);
+      fs_cli_warn (fs_cli_hvpa.name, &options, fs_hvpa_answer_warnings (answer));
+      if (format == FS_OUTPUT_JSON || format == FS_OUTPUT_YAML)
+        {
+          g_autoptr (FsEmitter) emitter = fs_cli_emitter_new (&options, format);
+          fs_render_hvpa (emitter, answer, semantics);
+        }
+      else
+        {
+          fs_render_hvpa_table (stdout, answer, semantics);
+          if (curve)
+            fs_render_hvpa_curve (stdout, answer, semantics);
+        }
     }
   if (error != NULL)
     status = fs_cli_fail (fs_cli_hvpa.name, error);

@@ -66,7 +66,7 @@ fs_cmd_nodes (int argc, char **argv)
     status = fs_cli_fail (fs_cli_nodes.name, error);
   else if (format == FS_OUTPUT_JSON || format == FS_OUTPUT_YAML)
     {
-      g_autoptr (FsEmitter) emitter = fs_emitter_new (format, stdout);
+      g_autoptr (FsEmitter) emitter = fs_cli_emitter_new (&options, format);
       fs_render_nodes (emitter, rows, n_rows, &total);
     }
   else

@@ -7,6 +7,7 @@
 
 #include "commands.h"
 #include "fitscale/model/error.h"
+#include "fitscale/plan/completeness.h"
 #include "fitscale/plan/plan.h"
 #include "fitscale/render/plan.h"
 
@@ -218,11 +219,12 @@ fs_cmd_plan (int argc, char **argv)
     status = fs_cli_fail (fs_cli_plan.name, error);
   if (answer != NULL)
     {
+      fs_cli_warn (fs_cli_plan.name, &options.common, fs_plan_answer_warnings (answer));
       if (options.apply_patch)
         fs_render_plan_patch_command (stdout, answer);
       else if (format == FS_OUTPUT_JSON || format == FS_OUTPUT_YAML)
         {
-          g_autoptr (FsEmitter) emitter = fs_emitter_new (format, stdout);
+          g_autoptr (FsEmitter) emitter = fs_cli_emitter_new (&options.common, format);
           fs_render_plan (emitter, answer);
         }
       else

@@ -8,6 +8,7 @@
 #include "fitscale/kube/decode.h"
 #include "fitscale/model/error.h"
 #include "fitscale/kube/hpaspec.h"
+#include "fitscale/plan/completeness.h"
 #include "fitscale/plan/simulate.h"
 #include "fitscale/model/timeutil.h"
 #include "fitscale/render/simulate.h"
@@ -147,6 +148,8 @@ fs_cmd_simulate (int argc, char **argv)
     {
       sim.snapshot = snapshot;
       sim.workload = fs_snapshot_find_workload (snapshot, hpa.namespace, hpa.target_kind, hpa.target_name);
+      if (snapshot != NULL)
+        fs_cli_warn (fs_cli_simulate.name, &options.common, fs_hpa_target_warnings (snapshot, &hpa));
       if (sim.workload != NULL)
         sim.request_milli = strcmp (hpa.metrics[0].name, "cpu") == 0
                                 ? sim.workload->template->request.cpu_milli
@@ -159,7 +162,7 @@ fs_cmd_simulate (int argc, char **argv)
         fs_render_simulate_csv (stdout, timeline);
       else if (format == FS_OUTPUT_JSON || format == FS_OUTPUT_YAML)
         {
-          g_autoptr (FsEmitter) emitter = fs_emitter_new (format, stdout);
+          g_autoptr (FsEmitter) emitter = fs_cli_emitter_new (&options.common, format);
           fs_render_simulate (emitter, timeline);
         }
       else

@@ -51,7 +51,7 @@ run_all (const FsSnapshot *snapshot, WhyOptions *options, FsOutputFormat format)
 {
   const char *namespace = options->all_namespaces ? NULL : fs_cli_namespace (&options->common, options->namespace);
   g_autoptr (FsEmitter) emitter = format == FS_OUTPUT_JSON || format == FS_OUTPUT_YAML
-                                      ? fs_emitter_new (format, stdout) : NULL;
+                                      ? fs_cli_emitter_new (&options->common, format) : NULL;
   if (emitter != NULL)
     fs_emit_list_open (emitter);
   g_autoptr (GHashTable) owners_seen = g_hash_table_new (NULL, NULL);
@@ -112,7 +112,7 @@ answer (const FsSnapshot *snapshot, WhyOptions *options, FsOutputFormat format, 
   g_autoptr (FsDiagnosis) diagnosis = fs_diagnose (snapshot, pod);
   if (format == FS_OUTPUT_JSON || format == FS_OUTPUT_YAML)
     {
-      g_autoptr (FsEmitter) emitter = fs_emitter_new (format, stdout);
+      g_autoptr (FsEmitter) emitter = fs_cli_emitter_new (&options->common, format);
       fs_render_diagnosis (emitter, snapshot, diagnosis, 0);
     }
   else
@@ -140,6 +140,7 @@ run_watch (WhyOptions *options, FsOutputFormat format, const char *argument)
         {
           g_autoptr (FsSnapshot) snapshot = fs_kube_cache_snapshot (live->cache);
           g_autoptr (GDateTime) now = g_date_time_new_now_utc ();
+          fs_cli_snapshot_changed (fs_cli_why.name, &options->common, snapshot, WHY_RESOURCES);
           if (round > 0 && format != FS_OUTPUT_JSON && format != FS_OUTPUT_YAML)
             fs_render_cluster_changed (stdout, now);
           status = answer (snapshot, options, format, argument);

@@ -22,6 +22,8 @@ typedef struct {
   gboolean quiet;         /* -q */
   FsConnectionFlags connection; /* --kubeconfig, --context, ... (kubectl's) */
   char *context_namespace; /* live: the namespace the kubeconfig context sets, NULL if none */
+  GArray *warnings;       /* FsWarning (plan/completeness.h): what the snapshot lacks for the
+                           * answer; printed on stderr once, and first in -o json|yaml */
 } FsCommonOptions;
 
 /* A subcommand: what main lists and dispatches, and the text of its --help.  The summary is
@@ -55,9 +57,19 @@ FsSnapshot *fs_cli_load (const char *command, FsCommonOptions *options, guint re
  * not model that SPEC needs (plan/completeness.h fs_pod_spec_warnings). */
 void fs_cli_warn_spec (const char *command, FsCommonOptions *options, const FsPodSpec *spec,
                        const char *name);
+/* The emitter of the answer in FORMAT (json or yaml): its documents open with OPTIONS'
+ * warnings (render/output.h fs_emitter_new_answer). */
+FsEmitter *fs_cli_emitter_new (const FsCommonOptions *options, FsOutputFormat format);
+/* Takes MORE (FsWarning, what the command's question lacks: an HPA's target, its metrics,
+ * ...) into OPTIONS' warnings and prints each on stderr for COMMAND (even with -q). */
+void fs_cli_warn (const char *command, FsCommonOptions *options, GArray *more);
+/* For a new snapshot of a watched cluster (why --watch): its warnings replace the last
+ * snapshot's in OPTIONS; those not printed before go to stderr. */
+void fs_cli_snapshot_changed (const char *command, FsCommonOptions *options, const FsSnapshot *snapshot,
+                              guint resources);
 /* After fs_kube_live_open (kube/live.h) on OPTIONS' connection flags: takes the kubeconfig
- * context's namespace into OPTIONS and, unless -q, notes on stderr the APIs the cluster does
- * not serve. */
+ * context's namespace into OPTIONS and warns (ListingUnavailable) of the APIs the cluster
+ * does not serve. */
 void fs_cli_live_opened (const char *command, FsCommonOptions *options, const FsKubeLive *live);
 /* The progress line fs_kube_live_open shows: on a terminal, unless -q (else NULL). */
 FsKubeProgress fs_cli_live_progress (const FsCommonOptions *options);

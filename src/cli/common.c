@@ -77,6 +77,7 @@ fs_cli_common_clear (FsCommonOptions *options)
   g_strfreev (options->snapshot_paths);
   g_free (options->output);
   g_free (options->context_namespace);
+  g_clear_pointer (&options->warnings, g_array_unref);
   fs_connection_flags_clear (&options->connection);
 }
 
@@ -92,6 +93,23 @@ const char *
 fs_cli_namespace (const FsCommonOptions *options, const char *flag)
 {
   return flag != NULL ? flag : options->context_namespace;
+}
+
+static void
+print_warnings (const char *command, GArray *warnings, guint from)
+{
+  for (guint i = from; i < warnings->len; i++)
+    fprintf (stderr, "fitscale %s: warning: %s\n", command, g_array_index (warnings, FsWarning, i).text);
+}
+
+void
+fs_cli_warn (const char *command, FsCommonOptions *options, GArray *more)
+{
+  if (options->warnings == NULL)
+    options->warnings = fs_warnings_new ();
+  guint from = options->warnings->len;
+  fs_warnings_take (options->warnings, more);
+  print_warnings (command, options->warnings, from);
 }
 
 /* The client's progress (FsKubeProgress) as one line on stderr, rewritten in place, erased when
@@ -116,9 +134,7 @@ fs_cli_live_opened (const char *command, FsCommonOptions *options, const FsKubeL
 {
   g_free (options->context_namespace);
   options->context_namespace = g_strdup (live->context_namespace);
-  for (guint i = 0; i < live->skipped->len && !options->quiet; i++)
-    fprintf (stderr, "fitscale %s: note: the cluster does not serve %s (not installed?): going on without them\n",
-             command, (const char *) live->skipped->pdata[i]);
+  fs_cli_warn (command, options, fs_listing_warnings (live->skipped));
 }
 
 /* The cluster the connection flags point to, listed once. */
@@ -152,16 +168,56 @@ fs_cli_usage (GError **error, const char *format, ...)
   return FS_EXIT_ERROR;
 }
 
-/* What the snapshot lacks for a command that reads nodes, on stderr before its answer (even
- * with -q: an answer from a partial cluster can look exact and be wrong). */
-static void
-warn_incomplete (const char *command, const FsSnapshot *snapshot, guint resources)
+FsEmitter *
+fs_cli_emitter_new (const FsCommonOptions *options, FsOutputFormat format)
 {
-  if (!(resources & FS_KUBE_NODES))
-    return;
-  g_autoptr (GArray) warnings = fs_snapshot_warnings (snapshot, FS_NEEDS_NODES | FS_NEEDS_NODE_USAGE);
-  for (guint i = 0; i < warnings->len; i++)
-    fprintf (stderr, "fitscale %s: warning: %s\n", command, g_array_index (warnings, FsWarning, i).text);
+  return fs_emitter_new_answer (format, stdout, options->warnings);
+}
+
+/* What the snapshot lacks for a command that reads RESOURCES, on stderr before its answer
+ * (even with -q: an answer from a partial cluster can look exact and be wrong). */
+static void
+warn_incomplete (const char *command, FsCommonOptions *options, const FsSnapshot *snapshot, guint resources)
+{
+  guint needs = 0;
+  if (resources & FS_KUBE_NODES)
+    needs |= FS_NEEDS_NODES | FS_NEEDS_NODE_USAGE;
+  fs_cli_warn (command, options, fs_snapshot_warnings (snapshot, needs));
+}
+
+static gboolean
+has_warning (GArray *warnings, guint below, const char *text)
+{
+  for (guint i = 0; i < below; i++)
+    if (strcmp (g_array_index (warnings, FsWarning, i).text, text) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+void
+fs_cli_snapshot_changed (const char *command, FsCommonOptions *options, const FsSnapshot *snapshot,
+                         guint resources)
+{
+  /* the live listing's warnings stay; the snapshot's are computed again */
+  GArray *previous = options->warnings;
+  options->warnings = fs_warnings_new ();
+  for (guint i = 0; previous != NULL && i < previous->len; i++)
+    {
+      FsWarning *warning = &g_array_index (previous, FsWarning, i);
+      if (warning->kind == FS_WARNING_LISTING_UNAVAILABLE || warning->kind == FS_WARNING_LISTING_FORBIDDEN)
+        fs_warnings_add (options->warnings, warning->kind, g_strdup (warning->text));
+    }
+  guint needs = (resources & FS_KUBE_NODES) ? FS_NEEDS_NODES | FS_NEEDS_NODE_USAGE : 0;
+  g_autoptr (GArray) now = fs_snapshot_warnings (snapshot, needs);
+  for (guint i = 0; i < now->len; i++)
+    {
+      FsWarning *warning = &g_array_index (now, FsWarning, i);
+      if (previous == NULL || !has_warning (previous, previous->len, warning->text))
+        fprintf (stderr, "fitscale %s: warning: %s\n", command, warning->text);
+      fs_warnings_add (options->warnings, warning->kind, g_strdup (warning->text));
+    }
+  if (previous != NULL)
+    g_array_unref (previous);
 }
 
 FsSnapshot *
@@ -178,7 +234,7 @@ fs_cli_load (const char *command, FsCommonOptions *options, guint resources, GEr
                  command, snapshot->n_skipped, snapshot->n_skipped == 1 ? "" : "s");
     }
   if (snapshot != NULL)
-    warn_incomplete (command, snapshot, resources);
+    warn_incomplete (command, options, snapshot, resources);
   return snapshot;
 }
 

@@ -56,6 +56,7 @@ typedef struct {
   const char *name;
   const char *namespace;
   char resource_version[64];     /* kept for lists only (an item's is never read) */
+  const char *self_link_namespace; /* lists: the namespace metadata.selfLink names */
   int64_t creation_time;
   gboolean terminating;
   FsOwnerRef owner, current_owner;

@@ -706,7 +706,7 @@ feed_page (const char *data, gsize len, gpointer user_data, GError **error)
   return fs_json_feed_bytes (sink->feed, data, len, error);
 }
 
-typedef enum { LIST_OK, LIST_ABSENT, LIST_RESTART, LIST_FAILED } ListOutcome;
+typedef enum { LIST_OK, LIST_ABSENT, LIST_RESTART, LIST_FAILED, LIST_FORBIDDEN } ListOutcome;
 
 /* Lists PATH page by page into BUILDER. */
 static ListOutcome
@@ -747,8 +747,9 @@ list_pages (FsKubeClient *client, const char *path, const char *selector, FsSnap
             }
           gboolean restart = status == 410 || (body_started && local_error->domain == FS_ERROR
                                                && local_error->code == FS_ERROR_IO);
+          gboolean forbidden = status == 403 && !body_started;
           g_propagate_error (error, local_error);
-          return restart ? LIST_RESTART : LIST_FAILED;
+          return restart ? LIST_RESTART : forbidden ? LIST_FORBIDDEN : LIST_FAILED;
         }
       if (!fs_json_feed_finish (feed, error))
         return LIST_FAILED;
@@ -811,6 +812,16 @@ load_once (FsKubeClient *client, guint resources, gboolean progress, GPtrArray *
             g_ptr_array_add (skipped, (gpointer) listing->name);
           continue;
         }
+      if (outcome == LIST_FORBIDDEN && listing->optional)
+        {
+          g_clear_error (error);
+          if (skipped != NULL)
+            {
+              g_autofree char *entry = g_strconcat (FS_KUBE_FORBIDDEN_PREFIX, listing->name, NULL);
+              g_ptr_array_add (skipped, (gpointer) g_intern_string (entry));
+            }
+          continue;
+        }
       if (outcome == LIST_ABSENT)
         g_set_error (error, FS_ERROR, FS_ERROR_NOT_FOUND, "%s%s: the server does not serve %s",
                      client->config->server, listing->path, listing->name);
@@ -820,6 +831,8 @@ load_once (FsKubeClient *client, guint resources, gboolean progress, GPtrArray *
           return NULL;
         }
     }
+  /* cluster-wide listings, in pages: a page of one namespace's pods is no namespaced query */
+  fs_snapshot_builder_forget_lists (builder);
   return fs_snapshot_builder_finish (g_steal_pointer (&builder), error);
 }
 

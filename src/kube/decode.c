@@ -37,6 +37,10 @@ struct FsDecoder {
   guint object_frame[MAX_OBJECT_LEVELS]; /* frame depth at which each open object began */
   guint object_item[MAX_OBJECT_LEVELS];  /* its index in the enclosing list, or G_MAXUINT */
   guint n_objects_open;
+  /* per open List: the namespace of its Pod items, whether they span several, how many */
+  const char *list_namespace[MAX_OBJECT_LEVELS];
+  gboolean list_mixed[MAX_OBJECT_LEVELS];
+  guint list_pods[MAX_OBJECT_LEVELS];
   guint64 n_objects_seen;
   GString *any_key;                 /* the last key read through a "*" node */
   TreeCapture tree;
@@ -268,6 +272,9 @@ object_begin (FsDecoder *decoder)
   if (decoder->objects[level] == NULL)
     decoder->objects[level] = fs_object_builder_new (decoder->snapshot_builder);
   fs_object_begin (decoder->objects[level], kind);
+  decoder->list_namespace[level] = NULL;
+  decoder->list_mixed[level] = FALSE;
+  decoder->list_pods[level] = 0;
   decoder->n_objects_open++;
   if (kind == NULL)
     {
@@ -307,6 +314,42 @@ tree_pending_here (const FsDecoder *decoder)
          && decoder->object_frame[level] + 1 == decoder->depth;
 }
 
+/* A Pod item of the List at LEVEL - 1 ended: its namespace is noted there. */
+static void
+note_list_item (FsDecoder *decoder, guint level)
+{
+  const FsObjectBuilder *item = decoder->objects[level];
+  if (level == 0 || g_strcmp0 (fs_object_kind (item), "Pod") != 0)
+    return;
+  guint list = level - 1;
+  const char *ns = fs_object_namespace (item);
+  if (decoder->list_pods[list]++ == 0)
+    decoder->list_namespace[list] = ns;
+  else if (g_strcmp0 (decoder->list_namespace[list], ns) != 0)
+    decoder->list_mixed[list] = TRUE;
+}
+
+/* A List ended: whether it is the answer of a one-namespace query (its selfLink names a
+ * namespace, or all its pods are of one), for plan/completeness.h. */
+static void
+note_list (FsDecoder *decoder, guint level)
+{
+  const FsObjectBuilder *list = decoder->objects[level];
+  const char *kind = fs_object_kind (list);
+  if (kind == NULL || !g_str_has_suffix (kind, "List"))
+    return;
+  FsNamespacedList note = { 0 };
+  note.n_pods = decoder->list_pods[level];
+  note.namespace = fs_object_self_link_namespace (list);
+  note.by_self_link = note.namespace != NULL;
+  if (note.namespace == NULL && note.n_pods > 0 && !decoder->list_mixed[level])
+    note.namespace = decoder->list_namespace[level];
+  if (note.namespace != NULL)
+    note.source = fs_pool_intern (fs_snapshot_builder_pool (decoder->snapshot_builder), decoder->source,
+                                  strlen (decoder->source));
+  fs_snapshot_builder_note_list (decoder->snapshot_builder, &note);
+}
+
 static gboolean
 object_end (FsDecoder *decoder)
 {
@@ -320,6 +363,11 @@ object_end (FsDecoder *decoder)
   gboolean ok = fs_object_end (decoder->objects[level], tree, &error);
   if (!ok)
     fail_with (decoder, error);
+  else
+    {
+      note_list_item (decoder, level);
+      note_list (decoder, level);
+    }
   decoder->n_objects_open--;
   return ok;
 }

@@ -61,6 +61,18 @@ metadata_scalar (FsObjectBuilder *builder, FsField field, const char *key,
     case F_CONTINUE: /* a list's: where its next page starts */
       fs_snapshot_builder_set_continue (builder->snapshot_builder, scalar->text, scalar->len);
       return TRUE;
+    case F_SELF_LINK: /* "/api/v1/namespaces/NS/pods": a list of one namespace */
+      {
+        g_autofree char *link = g_strndup (scalar->text, scalar->len);
+        const char *at = strstr (link, "/namespaces/");
+        const char *end = at != NULL ? strchr (at + strlen ("/namespaces/"), '/') : NULL;
+        if (end != NULL)
+          {
+            const char *ns = at + strlen ("/namespaces/");
+            st->self_link_namespace = fs_pool_intern (builder->pool, ns, (gsize) (end - ns));
+          }
+        return TRUE;
+      }
     case F_CREATION_TIME:
       return fs_scalar_time (scalar, &st->creation_time, error);
     case F_DELETION_TIME:
@@ -556,7 +568,7 @@ gboolean
 fs_object_scalar (FsObjectBuilder *builder, FsField field, const char *map_key,
                   const FsScalar *scalar, GError **error)
 {
-  if (field <= F_COND_TIME)
+  if (field <= F_COND_TIME || field == F_SELF_LINK)
     return metadata_scalar (builder, field, map_key, scalar, error);
   if (field <= F_CAPACITY)
     return node_scalar (builder, field, map_key, scalar, error);

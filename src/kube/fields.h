@@ -57,6 +57,8 @@ typedef enum {
   F_POD_REASON, F_POD_MESSAGE, F_CS_NAME, F_CS_WAITING_REASON, F_CS_WAITING_MESSAGE,
   F_CS_RUNNING, F_CS_EXIT_CODE, F_CS_TERMINATED_REASON, F_CS_TERMINATED_MESSAGE,
   F_CLAIM_NAME,                                     /* a resource claim's name: only counted */
+  /* a List's */
+  F_SELF_LINK,
   F_N_FIELDS
 } FsField;
 
@@ -101,6 +103,10 @@ void fs_object_begin (FsObjectBuilder *builder, const char *inherited_kind);
 const char *fs_object_kind (const FsObjectBuilder *builder);
 /* The object's apiVersion as read so far, or NULL. */
 const char *fs_object_api_version (const FsObjectBuilder *builder);
+/* The object's metadata.namespace as read so far (interned), or NULL. */
+const char *fs_object_namespace (const FsObjectBuilder *builder);
+/* The namespace a List's metadata.selfLink names (".../namespaces/NS/..."), or NULL. */
+const char *fs_object_self_link_namespace (const FsObjectBuilder *builder);
 /* Whether objects of KIND are kept as generic trees (HPA, VPA, Hvpa, metric values). */
 gboolean fs_kind_is_generic (const char *kind);
 /* A short description for error messages: `Pod production/rag-api-x`, or "" if unknown. */

@@ -24,6 +24,18 @@ fs_object_api_version (const FsObjectBuilder *builder)
   return builder->st.api_version[0] != '\0' ? builder->st.api_version : NULL;
 }
 
+const char *
+fs_object_namespace (const FsObjectBuilder *builder)
+{
+  return builder->st.namespace;
+}
+
+const char *
+fs_object_self_link_namespace (const FsObjectBuilder *builder)
+{
+  return builder->st.self_link_namespace;
+}
+
 gboolean
 fs_kind_is_generic (const char *kind)
 {

@@ -19,6 +19,7 @@ static const PathSpec object_paths[] = {
   { "metadata.namespace", F_NAMESPACE, 0 },
   { "metadata.resourceVersion", F_RESOURCE_VERSION, 0 },
   { "metadata.continue", F_CONTINUE, 0 },
+  { "metadata.selfLink", F_SELF_LINK, 0 },
   { "metadata.creationTimestamp", F_CREATION_TIME, 0 },
   { "metadata.deletionTimestamp", F_DELETION_TIME, 0 },
   { "metadata.labels.*", F_LABEL, 0 },

@@ -13,6 +13,8 @@ struct FsSnapshotBuilder {
   GArray *claims, *persistent_volumes, *storage_classes, *csi_nodes;
   guint32 storage_kinds;
   GArray *pdbs;
+  GArray *namespaced_lists;       /* FsNamespacedList */
+  guint n_cluster_pod_lists;
   guint n_skipped;
   const char *resource_version;
   char *continue_token;           /* the last list's metadata.continue (owned) */
@@ -36,6 +38,7 @@ fs_snapshot_builder_new (void)
   builder->storage_classes = g_array_new (FALSE, FALSE, sizeof (FsStorageClass));
   builder->csi_nodes = g_array_new (FALSE, FALSE, sizeof (FsCsiNode));
   builder->pdbs = g_array_new (FALSE, FALSE, sizeof (FsPodDisruptionBudget));
+  builder->namespaced_lists = g_array_new (FALSE, FALSE, sizeof (FsNamespacedList));
   return builder;
 }
 
@@ -45,7 +48,7 @@ builder_free_arrays (FsSnapshotBuilder *builder)
   GArray **arrays[] = { &builder->nodes, &builder->pods, &builder->workloads,
                         &builder->namespaces, &builder->pod_metrics, &builder->events,
                         &builder->generic, &builder->claims, &builder->persistent_volumes,
-                        &builder->storage_classes, &builder->csi_nodes, &builder->pdbs };
+                        &builder->storage_classes, &builder->csi_nodes, &builder->pdbs, &builder->namespaced_lists };
   for (gsize i = 0; i < G_N_ELEMENTS (arrays); i++)
     if (*arrays[i] != NULL)
       g_array_free (g_steal_pointer (arrays[i]), TRUE);
@@ -79,6 +82,8 @@ fs_snapshot_builder_new_from (FsSnapshot *base)
   g_array_append_vals (builder->csi_nodes, base->csi_nodes, base->n_csi_nodes);
   builder->storage_kinds = base->storage_kinds;
   g_array_append_vals (builder->pdbs, base->pdbs, base->n_pdbs);
+  g_array_append_vals (builder->namespaced_lists, base->namespaced_lists, base->n_namespaced_lists);
+  builder->n_cluster_pod_lists = base->n_cluster_pod_lists;
   return builder;
 }
 
@@ -270,6 +275,22 @@ void
 fs_snapshot_builder_count_skipped (FsSnapshotBuilder *builder, const char *kind)
 {
   builder->n_skipped++;
+}
+
+void
+fs_snapshot_builder_note_list (FsSnapshotBuilder *builder, const FsNamespacedList *list)
+{
+  if (list->namespace != NULL)
+    g_array_append_vals (builder->namespaced_lists, list, 1);
+  else if (list->n_pods > 0)
+    builder->n_cluster_pod_lists++;
+}
+
+void
+fs_snapshot_builder_forget_lists (FsSnapshotBuilder *builder)
+{
+  g_array_set_size (builder->namespaced_lists, 0);
+  builder->n_cluster_pod_lists = 0;
 }
 
 void
@@ -622,6 +643,8 @@ fs_snapshot_builder_finish (FsSnapshotBuilder *builder, GError **error)
   TAKE_ARRAY (snapshot, builder, csi_nodes, FsCsiNode);
   snapshot->storage_kinds = builder->storage_kinds;
   TAKE_ARRAY (snapshot, builder, pdbs, FsPodDisruptionBudget);
+  TAKE_ARRAY (snapshot, builder, namespaced_lists, FsNamespacedList);
+  snapshot->n_cluster_pod_lists = builder->n_cluster_pod_lists;
   snapshot->n_skipped = builder->n_skipped;
   snapshot->resource_version = builder->resource_version;
   snapshot->pool = g_steal_pointer (&builder->pool);
@@ -664,6 +687,7 @@ fs_snapshot_unref (FsSnapshot *snapshot)
   g_free ((gpointer) snapshot->storage_classes);
   g_free ((gpointer) snapshot->csi_nodes);
   g_free ((gpointer) snapshot->pdbs);
+  g_free ((gpointer) snapshot->namespaced_lists);
   if (snapshot->node_index != NULL)
     g_hash_table_unref (snapshot->node_index);
   fs_pool_free (snapshot->pool);

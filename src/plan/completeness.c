@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "fitscale/kube/client.h"
+#include "fitscale/model/daemon.h"
 #include "fitscale/plan/completeness.h"
 
 /* Node agents (kube-proxy, the CNI, static control-plane pods) run in kube-system on every
@@ -22,6 +24,29 @@ add (GArray *warnings, FsWarningKind kind, char *text)
 {
   FsWarning warning = { kind, text };
   g_array_append_val (warnings, warning);
+}
+
+GArray *
+fs_warnings_new (void)
+{
+  GArray *warnings = g_array_new (FALSE, TRUE, sizeof (FsWarning));
+  g_array_set_clear_func (warnings, warning_free);
+  return warnings;
+}
+
+void
+fs_warnings_add (GArray *warnings, FsWarningKind kind, char *text)
+{
+  add (warnings, kind, text);
+}
+
+void
+fs_warnings_take (GArray *warnings, GArray *more)
+{
+  for (guint i = 0; i < more->len; i++)
+    g_array_append_val (warnings, g_array_index (more, FsWarning, i));
+  g_array_set_clear_func (more, NULL);
+  g_array_unref (more);
 }
 
 /* "a, b, c and 2 more" of the first NAMED_AT_MOST names. */
@@ -60,24 +85,25 @@ check_missing_nodes (const FsSnapshot *snapshot, GArray *warnings)
                         pods, pods == 1 ? " is" : "s are", nodes->len, nodes->len == 1 ? "" : "s", names));
 }
 
-static void
+/* TRUE when it warned. */
+static gboolean
 check_namespaces (const FsSnapshot *snapshot, GArray *warnings)
 {
   if (snapshot->n_nodes == 0)
-    return;
+    return FALSE;
   if (snapshot->n_pods == 0)
     {
       add (warnings, FS_WARNING_NO_PODS,
            g_strdup ("the snapshot holds nodes but no pods: what running pods reserve is not counted, "
                      "so every node looks empty; add them (kubectl get pods -A -o json)"));
-      return;
+      return TRUE;
     }
   g_autoptr (GPtrArray) namespaces = g_ptr_array_new ();
   for (guint i = 0; i < snapshot->n_pods; i++)
     {
       const char *ns = snapshot->pods[i].namespace;
       if (g_strcmp0 (ns, SYSTEM_NAMESPACE) == 0)
-        return;
+        return FALSE;
       /* pods are sorted by namespace: a new one differs from the last seen */
       if (namespaces->len == 0 || g_strcmp0 (namespaces->pdata[namespaces->len - 1], ns) != 0)
         g_ptr_array_add (namespaces, (gpointer) ns);
@@ -88,20 +114,427 @@ check_namespaces (const FsSnapshot *snapshot, GArray *warnings)
                         ": pods of the namespaces it lacks still reserve room on the nodes; "
                         "give all of them (kubectl get pods -A -o json)",
                         namespaces->len, namespaces->len == 1 ? "" : "s", names));
+  return TRUE;
+}
+
+/* ---- DaemonSets without a pod on a node they should run on ---------------------------- */
+
+typedef struct {
+  const FsPod *pod;          /* one of its pods, bound to a node of the snapshot if any is */
+  GHashTable *nodes;         /* node names it has a pod on */
+} DaemonPods;
+
+static void
+daemon_pods_free (gpointer data)
+{
+  DaemonPods *daemon = data;
+  g_hash_table_unref (daemon->nodes);
+  g_free (daemon);
+}
+
+/* A pod of a DaemonSet that is, or will be, on a node: bound, or Pending and pinned to one. */
+static gboolean
+is_daemon_pod (const FsPod *pod)
+{
+  return pod->owner != NULL && g_strcmp0 (pod->owner->kind, "DaemonSet") == 0
+         && pod->phase != FS_PHASE_SUCCEEDED && pod->phase != FS_PHASE_FAILED && fs_daemon_pod_node (pod) != NULL;
+}
+
+/* The DaemonSets the pods name as their controller, "NAMESPACE/NAME" -> DaemonPods, in the
+ * order first seen (ORDER). */
+static GHashTable *
+daemon_sets (const FsSnapshot *snapshot, GPtrArray *order)
+{
+  GHashTable *sets = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, daemon_pods_free);
+  for (guint i = 0; i < snapshot->n_pods; i++)
+    {
+      const FsPod *pod = &snapshot->pods[i];
+      if (!is_daemon_pod (pod))
+        continue;
+      char *key = g_strdup_printf ("%s/%s", pod->namespace, pod->owner->name);
+      DaemonPods *daemon = g_hash_table_lookup (sets, key);
+      if (daemon == NULL)
+        {
+          daemon = g_new0 (DaemonPods, 1);
+          daemon->nodes = g_hash_table_new (g_str_hash, g_str_equal);
+          g_hash_table_insert (sets, key, daemon);
+          g_ptr_array_add (order, key);
+        }
+      else
+        g_free (key);
+      if (daemon->pod == NULL || (daemon->pod->node_index < 0 && pod->node_index >= 0))
+        daemon->pod = pod;
+      g_hash_table_add (daemon->nodes, (gpointer) fs_daemon_pod_node (pod));
+    }
+  return sets;
+}
+
+/* For each DaemonSet that has pods in the snapshot: the nodes of the snapshot where it should
+ * run (model/daemon.h) and has none.  Its pods there may exist and be missing from the
+ * snapshot (pods listed per node or per namespace), or be about to start. */
+static void
+check_daemon_pods (const FsSnapshot *snapshot, GArray *warnings)
+{
+  g_autoptr (GPtrArray) order = g_ptr_array_new ();
+  g_autoptr (GHashTable) sets = daemon_sets (snapshot, order);
+  for (guint d = 0; d < order->len; d++)
+    {
+      const DaemonPods *daemon = g_hash_table_lookup (sets, order->pdata[d]);
+      g_autoptr (GPtrArray) missing = g_ptr_array_new ();
+      for (guint n = 0; n < snapshot->n_nodes; n++)
+        {
+          const FsNode *node = &snapshot->nodes[n];
+          if (!g_hash_table_contains (daemon->nodes, node->name) && fs_daemon_should_run (node, daemon->pod))
+            g_ptr_array_add (missing, (gpointer) node->name);
+        }
+      if (missing->len == 0)
+        continue;
+      g_autofree char *names = some_names (missing);
+      add (warnings, FS_WARNING_DAEMON_PODS_MISSING,
+           g_strdup_printf ("DaemonSet %s has no pod on %u node%s where it should run (%s): what its pods "
+                            "reserve there is not counted; give every node's pods (kubectl get pods -A -o json)",
+                            (const char *) order->pdata[d], missing->len, missing->len == 1 ? "" : "s", names));
+    }
+}
+
+/* ---- Lists from one-namespace queries -------------------------------------------------- */
+
+/* Pods read from Lists of one namespace each, and no List of all namespaces: the pods of
+ * the namespaces no List covered are missing (kubectl get pods -n NS gives one namespace). */
+static void
+check_namespaced_lists (const FsSnapshot *snapshot, GArray *warnings)
+{
+  if (snapshot->n_namespaced_lists == 0 || snapshot->n_cluster_pod_lists > 0)
+    return;
+  g_autoptr (GPtrArray) lists = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint i = 0; i < snapshot->n_namespaced_lists; i++)
+    {
+      const FsNamespacedList *list = &snapshot->namespaced_lists[i];
+      if (g_hash_table_add (seen, (gpointer) list->namespace))
+        g_ptr_array_add (lists, g_strdup_printf ("%s (%s, by its %s)", list->namespace, list->source,
+                                                 list->by_self_link ? "selfLink" : "items"));
+    }
+  gboolean by_items = FALSE;
+  for (guint i = 0; i < snapshot->n_namespaced_lists; i++)
+    by_items = by_items || !snapshot->namespaced_lists[i].by_self_link;
+  g_autofree char *names = some_names (lists);
+  gboolean one = lists->len == 1;
+  add (warnings, FS_WARNING_NAMESPACED_LIST,
+       g_strdup_printf ("the snapshot's pods come from %s of one namespace's pods%s, %s: %s "
+                        "(kubectl get pods -n NS)%s; the pods of other namespaces still reserve room on the nodes; "
+                        "give all of them (kubectl get pods -A -o json)",
+                        one ? "a List" : "Lists", one ? "" : " each", names,
+                        one ? "the answer to a one-namespace query" : "answers to one-namespace queries",
+                        by_items ? ", unless no other namespace runs pods" : ""));
+}
+
+/* ---- workloads with fewer pods than their status counts -------------------------------- */
+
+static char *
+owner_key (const char *namespace, const char *kind, const char *name)
+{
+  return g_strdup_printf ("%s/%s/%s", namespace, kind, name);
+}
+
+/* Whether POD is one its controller counts in status.replicas: not Succeeded or Failed
+ * (bound or not). */
+static gboolean
+is_active (const FsPod *pod)
+{
+  return pod->phase != FS_PHASE_SUCCEEDED && pod->phase != FS_PHASE_FAILED;
+}
+
+/* A pod's controller: its namespace and its owner reference, both interned in the snapshot,
+ * so compared by pointer. */
+typedef struct {
+  const char *namespace;
+  const FsOwnerRef *owner;
+} OwnerKey;
+
+static guint
+owner_key_hash (gconstpointer data)
+{
+  const OwnerKey *key = data;
+  return g_direct_hash (key->namespace) * 31 + g_direct_hash (key->owner);
+}
+
+static gboolean
+owner_key_equal (gconstpointer a, gconstpointer b)
+{
+  const OwnerKey *x = a, *y = b;
+  return x->namespace == y->namespace && x->owner == y->owner;
+}
+
+/* "NAMESPACE/KIND/NAME" of a controller -> how many of its pods are active (counted by
+ * pointer first: one string per controller, not per pod). */
+static GHashTable *
+pods_per_owner (const FsSnapshot *snapshot)
+{
+  g_autoptr (GHashTable) by_pointer = g_hash_table_new_full (owner_key_hash, owner_key_equal, g_free, g_free);
+  for (guint i = 0; i < snapshot->n_pods; i++)
+    {
+      const FsPod *pod = &snapshot->pods[i];
+      if (pod->owner == NULL || !is_active (pod))
+        continue;
+      OwnerKey key = { pod->namespace, pod->owner };
+      guint *count = g_hash_table_lookup (by_pointer, &key);
+      if (count == NULL)
+        {
+          count = g_new0 (guint, 1);
+          g_hash_table_insert (by_pointer, g_memdup2 (&key, sizeof key), count);
+        }
+      (*count)++;
+    }
+  GHashTable *counts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  GHashTableIter iter;
+  gpointer data, count;
+  g_hash_table_iter_init (&iter, by_pointer);
+  while (g_hash_table_iter_next (&iter, &data, &count))
+    {
+      const OwnerKey *key = data;
+      char *name = owner_key (key->namespace, key->owner->kind, key->owner->name);
+      guint before = GPOINTER_TO_UINT (g_hash_table_lookup (counts, name));
+      g_hash_table_replace (counts, name, GUINT_TO_POINTER (before + *(guint *) count));
+    }
+  return counts;
+}
+
+/* The pods in the snapshot of WORKLOAD: those it controls (ReplicaSet, StatefulSet); for a
+ * Deployment, those its selector picks in its namespace. */
+static guint
+workload_pods (const FsSnapshot *snapshot, const FsWorkload *workload, GHashTable *per_owner)
+{
+  if (workload->kind != FS_WORKLOAD_DEPLOYMENT)
+    {
+      g_autofree char *key = owner_key (workload->namespace, fs_workload_kind_name (workload->kind), workload->name);
+      return GPOINTER_TO_UINT (g_hash_table_lookup (per_owner, key));
+    }
+  guint count = 0;
+  for (guint i = 0; i < snapshot->n_pods; i++)
+    count += is_active (&snapshot->pods[i]) && fs_workload_owns_pod (&snapshot->pods[i], (gpointer) workload);
+  return count;
+}
+
+/* Whether a ReplicaSet of the snapshot belongs to DEPLOYMENT (then the ReplicaSets are checked,
+ * not the Deployment). */
+static gboolean
+has_replica_sets (const FsSnapshot *snapshot, const FsWorkload *deployment)
+{
+  for (guint i = 0; i < snapshot->n_workloads; i++)
+    {
+      const FsWorkload *workload = &snapshot->workloads[i];
+      if (workload->kind == FS_WORKLOAD_REPLICASET && workload->owner != NULL
+          && g_strcmp0 (workload->owner->kind, "Deployment") == 0
+          && g_strcmp0 (workload->owner->name, deployment->name) == 0
+          && g_strcmp0 (workload->namespace, deployment->namespace) == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+check_workload_pods (const FsSnapshot *snapshot, GArray *warnings)
+{
+  if (snapshot->n_workloads == 0)
+    return;
+  g_autoptr (GHashTable) per_owner = pods_per_owner (snapshot);
+  g_autoptr (GPtrArray) short_of = g_ptr_array_new_with_free_func (g_free);
+  guint missing_pods = 0;
+  for (guint i = 0; i < snapshot->n_workloads; i++)
+    {
+      const FsWorkload *workload = &snapshot->workloads[i];
+      if (workload->status_replicas <= 0
+          || (workload->kind == FS_WORKLOAD_DEPLOYMENT && has_replica_sets (snapshot, workload)))
+        continue;
+      guint have = workload_pods (snapshot, workload, per_owner);
+      if (have >= (guint) workload->status_replicas)
+        continue;
+      missing_pods += (guint) workload->status_replicas - have;
+      g_ptr_array_add (short_of, g_strdup_printf ("%s %s/%s has %u of %d", fs_workload_kind_name (workload->kind),
+                                                  workload->namespace, workload->name, have,
+                                                  workload->status_replicas));
+    }
+  if (short_of->len == 0)
+    return;
+  g_autofree char *names = some_names (short_of);
+  add (warnings, FS_WARNING_WORKLOAD_PODS_MISSING,
+       g_strdup_printf ("%u workload%s count%s more pods in status.replicas than the snapshot holds (%s): "
+                        "%u pod%s missing, and what %s reserve%s is not counted; give all pods "
+                        "(kubectl get pods -A -o json)",
+                        short_of->len, short_of->len == 1 ? "" : "s", short_of->len == 1 ? "s" : "", names,
+                        missing_pods, missing_pods == 1 ? " is" : "s are", missing_pods == 1 ? "it" : "they",
+                        missing_pods == 1 ? "s" : ""));
 }
 
 GArray *
 fs_snapshot_warnings (const FsSnapshot *snapshot, guint needs)
 {
-  GArray *warnings = g_array_new (FALSE, TRUE, sizeof (FsWarning));
-  g_array_set_clear_func (warnings, warning_free);
+  GArray *warnings = fs_warnings_new ();
   if ((needs & FS_NEEDS_NODES) && snapshot->n_nodes == 0)
     add (warnings, FS_WARNING_NO_NODES,
          g_strdup ("the snapshot holds no nodes: nothing can be placed; add them (kubectl get nodes -o json)"));
   if (needs & (FS_NEEDS_NODES | FS_NEEDS_NODE_USAGE))
     check_missing_nodes (snapshot, warnings);
   if (needs & FS_NEEDS_NODE_USAGE)
-    check_namespaces (snapshot, warnings);
+    {
+      /* a List of one namespace is named unless the namespaces missing already are */
+      if (!check_namespaces (snapshot, warnings))
+        check_namespaced_lists (snapshot, warnings);
+      check_daemon_pods (snapshot, warnings);
+      check_workload_pods (snapshot, warnings);
+    }
+  return warnings;
+}
+
+/* ---- what a command's question needs -------------------------------------------------- */
+
+static void
+add_target_missing (GArray *warnings, const FsHpaSpec *hpa)
+{
+  FsWorkloadKind kind;
+  if (hpa->target_kind != NULL && !fs_workload_kind_parse (hpa->target_kind, &kind))
+    {
+      add (warnings, FS_WARNING_TARGET_MISSING,
+           g_strdup_printf ("HorizontalPodAutoscaler %s/%s scales %s %s, a kind fitscale does not read "
+                            "(it reads Deployments, StatefulSets and ReplicaSets): its pods, their requests and its "
+                            "replicas are not known", hpa->namespace, hpa->name, hpa->target_kind,
+                            hpa->target_name != NULL ? hpa->target_name : "(none)"));
+      return;
+    }
+  add (warnings, FS_WARNING_TARGET_MISSING,
+       g_strdup_printf ("HorizontalPodAutoscaler %s/%s scales %s %s, which the snapshot does not hold: its pods, "
+                        "their requests and its replicas are not known; add it (kubectl get %s -n %s -o json)",
+                        hpa->namespace, hpa->name, hpa->target_kind != NULL ? hpa->target_kind : "(none)",
+                        hpa->target_name != NULL ? hpa->target_name : "(none)",
+                        hpa->target_kind != NULL ? hpa->target_kind : "all", hpa->namespace));
+}
+
+/* "cpu", "container app cpu", "pods metric requests_per_second", ... */
+static char *
+metric_name (const FsHpaMetricSpec *metric)
+{
+  switch (metric->type)
+    {
+    case FS_HPA_METRIC_CONTAINER_RESOURCE:
+      return g_strdup_printf ("%s of container %s", metric->name, metric->container);
+    case FS_HPA_METRIC_PODS:
+      return g_strdup_printf ("Pods metric %s", metric->name);
+    case FS_HPA_METRIC_OBJECT:
+      return g_strdup_printf ("Object metric %s of %s %s", metric->name, metric->object_kind, metric->object_name);
+    case FS_HPA_METRIC_EXTERNAL:
+      return g_strdup_printf ("External metric %s", metric->name);
+    case FS_HPA_METRIC_RESOURCE:
+    default:
+      return g_strdup_printf ("%s", metric->name);
+    }
+}
+
+/* Where a metric's values come from, for the hint. */
+static const char *
+metric_source_hint (const FsHpaMetricSpec *metric)
+{
+  switch (metric->type)
+    {
+    case FS_HPA_METRIC_RESOURCE:
+    case FS_HPA_METRIC_CONTAINER_RESOURCE:
+      return "PodMetrics of its pods (kubectl get --raw /apis/metrics.k8s.io/v1beta1/pods)";
+    case FS_HPA_METRIC_EXTERNAL:
+      return "its ExternalMetricValueList (kubectl get --raw /apis/external.metrics.k8s.io/v1beta1/...)";
+    default:
+      return "its MetricValueList (kubectl get --raw /apis/custom.metrics.k8s.io/v1beta2/...)";
+    }
+}
+
+GArray *
+fs_hpa_answer_warnings (const FsHpaAnswer *answer)
+{
+  GArray *warnings = fs_warnings_new ();
+  const FsHpaSpec *hpa = &answer->hpa;
+  if (answer->target == NULL)
+    add_target_missing (warnings, hpa);
+  for (guint i = 0; i < answer->n_metrics; i++)
+    {
+      const FsHpaMetricAnswer *metric = &answer->metrics[i];
+      if (metric->source != FS_HPA_SOURCE_NONE && metric->source != FS_HPA_SOURCE_STATUS)
+        continue;
+      g_autofree char *name = metric_name (metric->spec);
+      if (metric->source == FS_HPA_SOURCE_NONE)
+        add (warnings, FS_WARNING_METRICS_MISSING,
+             g_strdup_printf ("metric %s of HorizontalPodAutoscaler %s/%s has no value, neither in the snapshot "
+                              "nor in the HPA's status: it proposes nothing; add %s",
+                              name, hpa->namespace, hpa->name, metric_source_hint (metric->spec)));
+      else
+        add (warnings, FS_WARNING_METRICS_MISSING,
+             g_strdup_printf ("metric %s of HorizontalPodAutoscaler %s/%s is read from the HPA's status "
+                              "(status.currentMetrics), as recorded at its last sync, for want of %s",
+                              name, hpa->namespace, hpa->name, metric_source_hint (metric->spec)));
+    }
+  return warnings;
+}
+
+GArray *
+fs_hpa_target_warnings (const FsSnapshot *snapshot, const FsHpaSpec *hpa)
+{
+  GArray *warnings = fs_warnings_new ();
+  if (fs_snapshot_find_workload (snapshot, hpa->namespace, hpa->target_kind, hpa->target_name) == NULL)
+    add_target_missing (warnings, hpa);
+  return warnings;
+}
+
+GArray *
+fs_hvpa_answer_warnings (const FsHvpaAnswer *answer)
+{
+  GArray *warnings = fs_warnings_new ();
+  const FsGenericObject *hvpa = answer->hvpa;
+  const char *missing = answer->hpa == NULL && answer->vpa == NULL ? "neither the HorizontalPodAutoscaler nor the "
+                                                                     "VerticalPodAutoscaler"
+                        : answer->hpa == NULL ? "not the HorizontalPodAutoscaler"
+                        : answer->vpa == NULL ? "not the VerticalPodAutoscaler"
+                                              : NULL;
+  if (hvpa != NULL && missing != NULL)
+    add (warnings, FS_WARNING_AUTOSCALER_MISSING,
+         g_strdup_printf ("the snapshot holds %s that Hvpa %s/%s manages: what it recommends and its replicas "
+                          "are not known, and the answer starts from none; add them (kubectl get hpa,vpa -n %s -o json)",
+                          missing, hvpa->namespace, hvpa->name, hvpa->namespace));
+  return warnings;
+}
+
+GArray *
+fs_plan_answer_warnings (const FsPlanAnswer *answer)
+{
+  return answer->from_hvpa ? fs_hvpa_answer_warnings (&answer->hvpa) : fs_warnings_new ();
+}
+
+#define FORBIDDEN_PREFIX FS_KUBE_FORBIDDEN_PREFIX
+
+GArray *
+fs_listing_warnings (const GPtrArray *skipped)
+{
+  GArray *warnings = fs_warnings_new ();
+  for (guint i = 0; skipped != NULL && i < skipped->len; i++)
+    {
+      const char *name = skipped->pdata[i];
+      if (g_str_has_prefix (name, FORBIDDEN_PREFIX))
+        add (warnings, FS_WARNING_LISTING_FORBIDDEN,
+             g_strdup_printf ("the credentials may not list %s (403 Forbidden): the answer is made without them; "
+                              "grant list and watch on them (deploy/ has the ClusterRole)",
+                              name + strlen (FORBIDDEN_PREFIX)));
+      else
+        add (warnings, FS_WARNING_LISTING_UNAVAILABLE,
+             g_strdup_printf ("the cluster does not serve %s (404: not installed?): the answer is made "
+                              "without them", name));
+    }
+  return warnings;
+}
+
+GArray *
+fs_stale_warnings (double seconds, const char *message)
+{
+  GArray *warnings = fs_warnings_new ();
+  add (warnings, FS_WARNING_SNAPSHOT_STALE,
+       g_strdup_printf ("the watch of the cluster has failed since the snapshot last changed %.0f s ago (%s): "
+                        "the answer may miss what changed since", seconds, message));
   return warnings;
 }
 
@@ -138,6 +571,15 @@ fs_warning_reason (FsWarningKind kind)
     [FS_WARNING_NO_PODS] = "NoPods",
     [FS_WARNING_NAMESPACES_MISSING] = "NamespacesMissing",
     [FS_WARNING_UNMODELLED_FILTER] = "UnmodelledFilter",
+    [FS_WARNING_DAEMON_PODS_MISSING] = "DaemonPodsMissing",
+    [FS_WARNING_WORKLOAD_PODS_MISSING] = "WorkloadPodsMissing",
+    [FS_WARNING_TARGET_MISSING] = "TargetMissing",
+    [FS_WARNING_METRICS_MISSING] = "MetricsMissing",
+    [FS_WARNING_AUTOSCALER_MISSING] = "AutoscalerMissing",
+    [FS_WARNING_LISTING_UNAVAILABLE] = "ListingUnavailable",
+    [FS_WARNING_LISTING_FORBIDDEN] = "ListingForbidden",
+    [FS_WARNING_SNAPSHOT_STALE] = "SnapshotStale",
+    [FS_WARNING_NAMESPACED_LIST] = "NamespacedList",
   };
   return (gsize) kind < G_N_ELEMENTS (reasons) ? reasons[kind] : "Unknown";
 }

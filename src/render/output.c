@@ -10,6 +10,7 @@
 #include "fitscale/kube/decode.h"
 #include "fitscale/model/error.h"
 #include "fitscale/model/quantity.h"
+#include "fitscale/plan/completeness.h"
 #include "fitscale/render/output.h"
 
 gboolean
@@ -43,6 +44,9 @@ struct FsEmitter {
   yajl_gen json;       /* writes into its own buffer; json_flush hands it to OUT */
   guint json_depth;    /* open maps and lists */
   yaml_emitter_t yaml;
+  guint depth;         /* open maps and lists, in either format */
+  GArray *warnings;    /* an answer's FsWarning values (a reference), else NULL */
+  gboolean wrapped;    /* an answer's top-level list is open inside {"warnings", "items"} */
 };
 
 #define JSON_FLUSH_BYTES (64 * 1024)
@@ -108,6 +112,22 @@ fs_emitter_new (FsOutputFormat format, FILE *out)
 }
 
 FsEmitter *
+fs_emitter_new_answer (FsOutputFormat format, FILE *out, GArray *warnings)
+{
+  FsEmitter *emitter = fs_emitter_new (format, out);
+  emitter->warnings = warnings != NULL ? g_array_ref (warnings) : g_array_new (FALSE, TRUE, sizeof (FsWarning));
+  return emitter;
+}
+
+FsEmitter *
+fs_emitter_new_answer_string (GArray *warnings)
+{
+  FsEmitter *emitter = fs_emitter_new_string ();
+  emitter->warnings = warnings != NULL ? g_array_ref (warnings) : g_array_new (FALSE, TRUE, sizeof (FsWarning));
+  return emitter;
+}
+
+FsEmitter *
 fs_emitter_new_string (void)
 {
   FsEmitter *emitter = fs_emitter_new (FS_OUTPUT_JSON_COMPACT, NULL);
@@ -124,6 +144,7 @@ fs_emitter_take_string (FsEmitter *emitter)
   char *text = g_strndup (emitter->memory, emitter->memory_size);
   free (emitter->memory);
   yajl_gen_free (emitter->json);
+  g_clear_pointer (&emitter->warnings, g_array_unref);
   g_free (emitter);
   return text;
 }
@@ -154,6 +175,7 @@ fs_emitter_free (FsEmitter *emitter)
       yaml_emitter_delete (&emitter->yaml);
     }
   fflush (emitter->out);
+  g_clear_pointer (&emitter->warnings, g_array_unref);
   g_free (emitter);
 }
 
@@ -168,9 +190,10 @@ yaml_scalar (FsEmitter *emitter, const char *text, gboolean is_string)
   yaml_emit (emitter, &event);
 }
 
-void
-fs_emit_map_open (FsEmitter *emitter)
+static void
+map_open (FsEmitter *emitter)
 {
+  emitter->depth++;
   if (emitter->format == FS_OUTPUT_JSON)
     {
       yajl_gen_map_open (emitter->json);
@@ -182,9 +205,10 @@ fs_emit_map_open (FsEmitter *emitter)
   yaml_emit (emitter, &event);
 }
 
-void
-fs_emit_map_close (FsEmitter *emitter)
+static void
+map_close (FsEmitter *emitter)
 {
+  emitter->depth--;
   if (emitter->format == FS_OUTPUT_JSON)
     {
       yajl_gen_map_close (emitter->json);
@@ -196,9 +220,10 @@ fs_emit_map_close (FsEmitter *emitter)
   yaml_emit (emitter, &event);
 }
 
-void
-fs_emit_list_open (FsEmitter *emitter)
+static void
+list_open (FsEmitter *emitter)
 {
+  emitter->depth++;
   if (emitter->format == FS_OUTPUT_JSON)
     {
       yajl_gen_array_open (emitter->json);
@@ -210,9 +235,10 @@ fs_emit_list_open (FsEmitter *emitter)
   yaml_emit (emitter, &event);
 }
 
-void
-fs_emit_list_close (FsEmitter *emitter)
+static void
+list_close (FsEmitter *emitter)
 {
+  emitter->depth--;
   if (emitter->format == FS_OUTPUT_JSON)
     {
       yajl_gen_array_close (emitter->json);
@@ -222,6 +248,67 @@ fs_emit_list_close (FsEmitter *emitter)
   yaml_event_t event;
   yaml_sequence_end_event_initialize (&event);
   yaml_emit (emitter, &event);
+}
+
+/* An answer's first key: "warnings": [{"reason": ..., "message": ...}, ...] (completeness.h),
+ * the empty list when the snapshot is known to be complete for it. */
+static void
+emit_warnings (FsEmitter *emitter)
+{
+  fs_emit_key (emitter, "warnings");
+  list_open (emitter);
+  for (guint i = 0; i < emitter->warnings->len; i++)
+    {
+      const FsWarning *warning = &g_array_index (emitter->warnings, FsWarning, i);
+      map_open (emitter);
+      fs_emit_key (emitter, "reason");
+      fs_emit_string (emitter, fs_warning_reason (warning->kind));
+      fs_emit_key (emitter, "message");
+      fs_emit_string (emitter, warning->text);
+      map_close (emitter);
+    }
+  list_close (emitter);
+}
+
+/* Every document of an answer emitter opens with its warnings: a map gets them as its first
+ * key; a list (why --all) is written as {"warnings": [...], "items": [...]}. */
+void
+fs_emit_map_open (FsEmitter *emitter)
+{
+  gboolean top = emitter->depth == 0;
+  map_open (emitter);
+  if (top && emitter->warnings != NULL)
+    emit_warnings (emitter);
+}
+
+void
+fs_emit_map_close (FsEmitter *emitter)
+{
+  map_close (emitter);
+}
+
+void
+fs_emit_list_open (FsEmitter *emitter)
+{
+  if (emitter->depth == 0 && emitter->warnings != NULL)
+    {
+      map_open (emitter);
+      emit_warnings (emitter);
+      fs_emit_key (emitter, "items");
+      emitter->wrapped = TRUE;
+    }
+  list_open (emitter);
+}
+
+void
+fs_emit_list_close (FsEmitter *emitter)
+{
+  list_close (emitter);
+  if (emitter->depth == 1 && emitter->wrapped)
+    {
+      emitter->wrapped = FALSE;
+      map_close (emitter);
+    }
 }
 
 void

@@ -9,6 +9,7 @@
 #include "fitscale/model/error.h"
 #include "fitscale/model/timeutil.h"
 #include "fitscale/plan/capacity.h"
+#include "fitscale/plan/completeness.h"
 #include "fitscale/plan/plan.h"
 #include "fitscale/plan/request.h"
 #include "fitscale/plan/shape.h"
@@ -52,6 +53,10 @@ struct FsService {
   GMutex cache_lock;
   GHashTable *plan_cache;      /* "snapshot pointer|body" -> CachedPlan */
   gint cache_hits;
+  char *watch_error;           /* live: why the last round of watches failed, NULL when it did not */
+  FsSnapshot *warned;          /* the snapshot SNAPSHOT_WARNINGS were found for (a reference: its
+                                * address is not reused while the cache holds it) */
+  GArray *snapshot_warnings;   /* fs_snapshot_warnings of WARNED: found once per snapshot */
 };
 
 static char *
@@ -92,6 +97,42 @@ snapshot_age (FsService *service)
 {
   gint64 at = service->live != NULL ? fs_kube_cache_stats (service->live->cache).synced_at : service->loaded_at;
   return (double) (g_get_real_time () - at) / G_USEC_PER_SEC;
+}
+
+/* What every answer on SNAPSHOT warns of first (plan/completeness.h): what the snapshot
+ * lacks, the listings the cluster refused, and a watch that has been failing. */
+static GArray *
+answer_warnings (FsService *service, FsSnapshot *snapshot)
+{
+  GArray *warnings = fs_warnings_new ();
+  g_mutex_lock (&service->cache_lock);
+  if (service->warned != snapshot)
+    {
+      g_clear_pointer (&service->warned, fs_snapshot_unref);
+      g_clear_pointer (&service->snapshot_warnings, g_array_unref);
+      service->snapshot_warnings = fs_snapshot_warnings (snapshot, FS_NEEDS_NODES | FS_NEEDS_NODE_USAGE);
+      service->warned = fs_snapshot_ref (snapshot);
+    }
+  for (guint i = 0; i < service->snapshot_warnings->len; i++)
+    {
+      const FsWarning *warning = &g_array_index (service->snapshot_warnings, FsWarning, i);
+      fs_warnings_add (warnings, warning->kind, g_strdup (warning->text));
+    }
+  if (service->live != NULL)
+    {
+      fs_warnings_take (warnings, fs_listing_warnings (service->live->skipped));
+      if (service->watch_error != NULL)
+        fs_warnings_take (warnings, fs_stale_warnings (snapshot_age (service), service->watch_error));
+    }
+  g_mutex_unlock (&service->cache_lock);
+  return warnings;
+}
+
+static FsEmitter *
+answer_emitter (FsService *service, FsSnapshot *snapshot)
+{
+  g_autoptr (GArray) warnings = answer_warnings (service, snapshot);
+  return fs_emitter_new_answer_string (warnings);
 }
 
 /* ---- JSON bodies ------------------------------------------------------------------------- */
@@ -259,9 +300,11 @@ read_plan_request (const FsTree *body, FsPlanRequest *request, FsHttpResponse *r
 
 /* The plan document with the snapshot's resourceVersion and age first. */
 static char *
-plan_body (FsService *service, const FsSnapshot *snapshot, const FsPlanAnswer *answer)
+plan_body (FsService *service, FsSnapshot *snapshot, const FsPlanAnswer *answer)
 {
-  FsEmitter *emitter = fs_emitter_new_string ();
+  g_autoptr (GArray) warnings = answer_warnings (service, snapshot);
+  fs_warnings_take (warnings, fs_plan_answer_warnings (answer));
+  FsEmitter *emitter = fs_emitter_new_answer_string (warnings);
   fs_emit_map_open (emitter);
   fs_emit_key (emitter, "snapshot");
   fs_emit_map_open (emitter);
@@ -329,7 +372,7 @@ handle_why (const FsHttpRequest *request, FsHttpResponse *response, gpointer dat
       return;
     }
   g_autoptr (FsDiagnosis) diagnosis = fs_diagnose (snapshot, pod);
-  FsEmitter *emitter = fs_emitter_new_string ();
+  FsEmitter *emitter = answer_emitter (service, snapshot);
   fs_render_diagnosis (emitter, snapshot, diagnosis, 0);
   response->body = fs_emitter_take_string (emitter);
 }
@@ -353,7 +396,7 @@ answer_capacity (FsService *service, const char *from, const FsShapeFlags *flags
     }
   g_autoptr (FsCapacityAnswer) answer = fs_capacity_answer (snapshot, fs_shape_pod (shape), replicas,
                                                             fs_shape_workload (shape));
-  FsEmitter *emitter = fs_emitter_new_string ();
+  FsEmitter *emitter = answer_emitter (service, snapshot);
   fs_render_capacity (emitter, snapshot, shape, answer, replicas);
   response->body = fs_emitter_take_string (emitter);
 }
@@ -499,6 +542,10 @@ fs_service_free (FsService *service)
   fs_snapshot_unref (service->offline);
   g_hash_table_unref (service->plan_cache);
   g_mutex_clear (&service->cache_lock);
+  g_free (service->watch_error);
+  fs_snapshot_unref (service->warned);
+  if (service->snapshot_warnings != NULL)
+    g_array_unref (service->snapshot_warnings);
   fs_kube_live_free (service->live);
   g_free (service);
 }
@@ -541,7 +588,12 @@ watch_thread (gpointer data)
     {
       gboolean changed = FALSE;
       g_autoptr (GError) error = NULL;
-      if (!fs_kube_cache_watch (service->live->cache, service->watch_timeout, &changed, &error))
+      gboolean ok = fs_kube_cache_watch (service->live->cache, service->watch_timeout, &changed, &error);
+      g_mutex_lock (&service->cache_lock);
+      g_free (service->watch_error);
+      service->watch_error = ok ? NULL : g_strdup (error->message);
+      g_mutex_unlock (&service->cache_lock);
+      if (!ok)
         {
           fs_log (0, service->verbosity, "watch failed; retrying", "error", error->message, NULL);
           for (int i = 0; i < 20 && !g_atomic_int_get (&service->stopping); i++)

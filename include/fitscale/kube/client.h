@@ -73,9 +73,13 @@ typedef struct {
 /* Every listing, in the order fs_kube_load lists them; *N gets their number. */
 const FsKubeListing *fs_kube_listings (guint *n);
 
+/* What prefixes a listing's name in SKIPPED when the credentials may not list it (403). */
+#define FS_KUBE_FORBIDDEN_PREFIX "forbidden:"
+
 /* Lists RESOURCES into a new snapshot, cluster-wide (pods without Succeeded and Failed ones:
- * they hold no room).  An optional API the server does not serve is skipped, and its name
- * appended to SKIPPED (may be NULL).  A list whose continue token expired (410) starts
+ * they hold no room).  An optional API the server does not serve (404), or that the
+ * credentials may not list (403), is skipped, and its name (prefixed by
+ * FS_KUBE_FORBIDDEN_PREFIX for a 403) appended to SKIPPED (may be NULL).  A list whose continue token expired (410) starts
  * again.  With PROGRESS, the client's progress callback hears of a list that takes over a
  * second (fs_kube_client_set_progress). */
 FsSnapshot *fs_kube_load (FsKubeClient *client, guint resources, gboolean progress,

@@ -555,6 +555,15 @@ typedef struct {
   const char *target_name;        /* (VPA, Hvpa); NULL when absent */
 } FsGenericObject;
 
+/* A List read from a file that holds the pods of one namespace only: the answer of a
+ * one-namespace query (kubectl get pods -n NS, GET /api/v1/namespaces/NS/pods). */
+typedef struct {
+  const char *namespace;
+  const char *source;             /* the file (or stream) it was read from */
+  guint n_pods;
+  gboolean by_self_link;          /* metadata.selfLink names the namespace (else: its items) */
+} FsNamespacedList;
+
 /* ---- the snapshot -------------------------------------------------------------------- */
 
 struct FsSnapshot {
@@ -588,6 +597,9 @@ struct FsSnapshot {
   guint32 storage_kinds;          /* FsStorageKinds */
   const FsPodDisruptionBudget *pdbs;
   guint n_pdbs;
+  const FsNamespacedList *namespaced_lists; /* Lists from one-namespace queries */
+  guint n_namespaced_lists;
+  guint n_cluster_pod_lists;      /* Lists holding the pods of more than one namespace */
   /* private */
   FsPool *pool;
   FsSnapshot *parent;             /* the snapshot this one was built on (its pool is used) */
@@ -672,6 +684,12 @@ void fs_snapshot_builder_add_csi_node (FsSnapshotBuilder *builder, const FsCsiNo
 /* The snapshot read KINDS (FsStorageKinds), if only as an empty list. */
 void fs_snapshot_builder_saw_storage (FsSnapshotBuilder *builder, guint32 kinds);
 void fs_snapshot_builder_set_resource_version (FsSnapshotBuilder *builder, const char *rv);
+/* A List that ended: NAMESPACE (interned; NULL when its pods span namespaces or it holds
+ * none) when it came from a one-namespace query, N_PODS its pods.  Lists of pods of several
+ * namespaces are counted (n_cluster_pod_lists). */
+void fs_snapshot_builder_note_list (FsSnapshotBuilder *builder, const FsNamespacedList *list);
+/* Forgets the Lists noted so far (the live client's cluster-wide pages). */
+void fs_snapshot_builder_forget_lists (FsSnapshotBuilder *builder);
 /* A list's metadata.continue (an empty one clears it), and taking it (caller frees; NULL when
  * the last list was complete). */
 void fs_snapshot_builder_set_continue (FsSnapshotBuilder *builder, const char *token, gsize len);

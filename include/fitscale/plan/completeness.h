@@ -1,15 +1,22 @@
 /* fitscale — what a snapshot lacks for an answer, said before the answer.
  *
  * fitscale answers from the objects it was given.  When those cannot be the whole cluster —
- * no nodes, pods bound to nodes it does not hold, the pods of only some namespaces — an
- * answer that looks exact can be wrong, so every command and the server report these
- * warnings first (stderr, and a "warnings" array in every JSON answer).  A pure function of
- * the snapshot; the returned array owns its texts. */
+ * no nodes, pods bound to nodes it does not hold, the pods of only some namespaces, a
+ * DaemonSet's or a workload's pods missing, an autoscaler's target or metrics absent, a
+ * listing the cluster refused — an answer that looks exact can be wrong, so every command
+ * and the server report these warnings first (stderr, and the "warnings" array that opens
+ * every JSON or YAML answer: render/output.h fs_emitter_new_answer).  Each function is pure
+ * (of the snapshot, an answer, or what the live client reported) and returns a new array of
+ * FsWarning that owns its texts (fs_warnings_new); free it with g_array_unref. */
 #pragma once
 
 #include <glib.h>
 
+#include "fitscale/model/hpa.h"
 #include "fitscale/model/objects.h"
+#include "fitscale/plan/hpaexplain.h"
+#include "fitscale/plan/hvpaexplain.h"
+#include "fitscale/plan/plan.h"
 
 G_BEGIN_DECLS
 
@@ -19,6 +26,15 @@ typedef enum {
   FS_WARNING_NO_PODS,               /* nodes, but no pod: nothing they reserve is counted */
   FS_WARNING_NAMESPACES_MISSING,    /* pods, but none in kube-system: only some namespaces */
   FS_WARNING_UNMODELLED_FILTER,     /* the pod asks for what a filter fitscale lacks decides */
+  FS_WARNING_DAEMON_PODS_MISSING,   /* nodes where a DaemonSet should run and has no pod */
+  FS_WARNING_WORKLOAD_PODS_MISSING, /* workloads whose status counts more pods than the snapshot holds */
+  FS_WARNING_TARGET_MISSING,        /* an autoscaler whose scale target is not in the snapshot */
+  FS_WARNING_METRICS_MISSING,       /* an HPA metric without its data (read from status, or none) */
+  FS_WARNING_AUTOSCALER_MISSING,    /* an Hvpa's HPA or VPA is not in the snapshot */
+  FS_WARNING_LISTING_UNAVAILABLE,   /* live: a listing the server does not serve (404) */
+  FS_WARNING_LISTING_FORBIDDEN,     /* live: a listing the credentials may not read (403) */
+  FS_WARNING_SNAPSHOT_STALE,        /* live: the watch has failed since the snapshot was taken */
+  FS_WARNING_NAMESPACED_LIST,       /* a List that came from a one-namespace query */
 } FsWarningKind;
 
 typedef struct {
@@ -32,6 +48,13 @@ typedef enum {
   FS_NEEDS_NODE_USAGE = 1 << 1,  /* what the pods bound to them reserve */
 } FsSnapshotNeeds;
 
+/* An empty array of FsWarning that frees their texts. */
+GArray *fs_warnings_new (void);
+/* Appends a warning of KIND with TEXT (taken). */
+void fs_warnings_add (GArray *warnings, FsWarningKind kind, char *text);
+/* Moves the warnings of MORE (consumed) to the end of WARNINGS. */
+void fs_warnings_take (GArray *warnings, GArray *more);
+
 /* The warnings for an answer that reads NEEDS of SNAPSHOT, most severe first; an empty
  * array when nothing is known to be missing. */
 GArray *fs_snapshot_warnings (const FsSnapshot *snapshot, guint needs);
@@ -44,6 +67,22 @@ void fs_pod_spec_warnings (const FsPodSpec *spec, const char *name, GArray *warn
  * kube-scheduler names them ("DynamicResources"); adds static strings to OUT. */
 void fs_pod_spec_unmodelled_filters (const FsPodSpec *spec, GPtrArray *out);
 
+/* What an HPA's explanation lacks: its scale target (TargetMissing), a metric's data
+ * (MetricsMissing: no value anywhere, or only the HPA's own status). */
+GArray *fs_hpa_answer_warnings (const FsHpaAnswer *answer);
+/* What an Hvpa's decision lacks: the HPA or the VPA it manages (AutoscalerMissing). */
+GArray *fs_hvpa_answer_warnings (const FsHvpaAnswer *answer);
+/* What a plan lacks: for an Hvpa's plan, the HPA or VPA it manages (AutoscalerMissing). */
+GArray *fs_plan_answer_warnings (const FsPlanAnswer *answer);
+/* An HPA (simulate --hpa) whose scale target SNAPSHOT does not hold (TargetMissing). */
+GArray *fs_hpa_target_warnings (const FsSnapshot *snapshot, const FsHpaSpec *hpa);
+
+/* Live: a warning for each listing named in SKIPPED (kube/client.h: the optional APIs the
+ * cluster does not serve, "forbidden:NAME" for those the credentials may not list). */
+GArray *fs_listing_warnings (const GPtrArray *skipped);
+/* Live: the cluster's watch has failed for SECONDS since the snapshot last changed, with
+ * MESSAGE: the answers come from an older picture of the cluster. */
+GArray *fs_stale_warnings (double seconds, const char *message);
 /* The machine-readable reason of KIND: "NoNodes", "PodsOnMissingNodes", ... */
 const char *fs_warning_reason (FsWarningKind kind);
 

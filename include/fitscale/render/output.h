@@ -38,6 +38,13 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (FsEmitter, fs_emitter_free)
 /* A compact JSON document written into memory (answers and log lines of the service, the
  * patch of plan --apply-patch); fs_emitter_take_string ends it. */
 FsEmitter *fs_emitter_new_string (void);
+/* An answer's emitter (fs_emitter_new, fs_emitter_new_string) that opens every document with
+ * the answer's WARNINGS (an array of FsWarning, plan/completeness.h; referenced, NULL for
+ * none): a map gets "warnings": [{"reason", "message"}, ...] as its first key, a list is
+ * written as {"warnings": [...], "items": [...]}.  Every command's and the service's answers
+ * are written by one of these; other documents (a patch, a log line) are not. */
+FsEmitter *fs_emitter_new_answer (FsOutputFormat format, FILE *out, GArray *warnings);
+FsEmitter *fs_emitter_new_answer_string (GArray *warnings);
 /* Frees EMITTER and returns its document, without a newline at the end (caller frees). */
 char *fs_emitter_take_string (FsEmitter *emitter);
 
