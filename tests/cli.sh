@@ -277,6 +277,6 @@ check "volumes: pinned to node-a by its local volume" 0 "$bin" why -q -S "$vol" 
 contains "volumes: the request is the fix" 'lower the request to cpu 3500m or less: it fits on node-a' out
 lacks "volumes: a new node is no fix for a volume pinned to node-a" 'add 1 node' out
 check "volumes: capacity for the pod with an unbound claim" 0 "$bin" capacity -q -S "$vol" --from pod/wants-pending -o json
-expect "volumes: capacity 0" '.capacity == 0 and ([.nodes[].reasons[0]] | unique == ["pod has unbound immediate PersistentVolumeClaims"])'
+expect "volumes: capacity 0, limited by volumes" '.capacity == 0 and .limitedBy == "volumes" and ([.nodes[].reasons[0]] | unique == ["pod has unbound immediate PersistentVolumeClaims"])'
 
 tap_end
