@@ -276,6 +276,10 @@ expect "volumes: only node-b takes it" '([.nodes[] | select(.fits) | .name] == [
 check "volumes: pinned to node-a by its local volume" 0 "$bin" why -q -S "$vol" wants-cache-3800
 contains "volumes: the request is the fix" 'lower the request to cpu 3500m or less: it fits on node-a' out
 lacks "volumes: a new node is no fix for a volume pinned to node-a" 'add 1 node' out
+check "volumes: a claim the snapshot does not hold" 0 "$bin" why -S "$data/volumes-no-claims.yaml" db
+contains "volumes: warns that the claims are missing" 'warning: 1 Pending pod uses PersistentVolumeClaims (default/db) and the snapshot holds none' err
+lacks "volumes: no promise without the claims" 'will place it' out
+contains "volumes: says the volume filters were not run" 'by every filter but the volume ones' out
 check "volumes: capacity for the pod with an unbound claim" 0 "$bin" capacity -q -S "$vol" --from pod/wants-pending -o json
 expect "volumes: capacity 0, limited by volumes" '.capacity == 0 and .limitedBy == "volumes" and ([.nodes[].reasons[0]] | unique == ["pod has unbound immediate PersistentVolumeClaims"])'
 

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "fitscale/plan/completeness.h"
+#include "fitscale/model/volumes.h"
 
 /* Node agents (kube-proxy, the CNI, static control-plane pods) run in kube-system on every
  * distribution fitscale has seen: a snapshot of pods with none there was listed namespace by
@@ -60,6 +61,31 @@ check_missing_nodes (const FsSnapshot *snapshot, GArray *warnings)
                         pods, pods == 1 ? " is" : "s are", nodes->len, nodes->len == 1 ? "" : "s", names));
 }
 
+/* Pending pods whose volumes use PersistentVolumeClaims in a snapshot that read none (not
+ * even an empty list): the volume filters (model/volumes.h) cannot judge them. */
+static void
+check_claims (const FsSnapshot *snapshot, GArray *warnings)
+{
+  if ((snapshot->storage_kinds & FS_STORAGE_CLAIMS) != 0)
+    return;
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; i < snapshot->n_pods; i++)
+    {
+      const FsPod *pod = &snapshot->pods[i];
+      if (fs_pod_is_pending (pod) && fs_pod_spec_uses_claims (pod->spec))
+        g_ptr_array_add (names, g_strdup_printf ("%s/%s", pod->namespace, pod->name));
+    }
+  if (names->len == 0)
+    return;
+  g_autofree char *some = some_names (names);
+  add (warnings, FS_WARNING_CLAIMS_MISSING,
+       g_strdup_printf ("%u Pending pod%s PersistentVolumeClaims (%s) and the snapshot holds none: "
+                        "VolumeBinding, VolumeRestrictions, NodeVolumeLimits and VolumeZone are not "
+                        "checked for %s; add them (kubectl get pvc,pv,storageclass,csinode -A -o json)",
+                        names->len, names->len == 1 ? " uses" : "s use", some,
+                        names->len == 1 ? "it" : "them"));
+}
+
 static void
 check_namespaces (const FsSnapshot *snapshot, GArray *warnings)
 {
@@ -102,6 +128,8 @@ fs_snapshot_warnings (const FsSnapshot *snapshot, guint needs)
     check_missing_nodes (snapshot, warnings);
   if (needs & FS_NEEDS_NODE_USAGE)
     check_namespaces (snapshot, warnings);
+  if (needs & FS_NEEDS_NODES)
+    check_claims (snapshot, warnings);
   return warnings;
 }
 
@@ -113,6 +141,7 @@ fs_warning_reason (FsWarningKind kind)
     [FS_WARNING_PODS_ON_MISSING_NODES] = "PodsOnMissingNodes",
     [FS_WARNING_NO_PODS] = "NoPods",
     [FS_WARNING_NAMESPACES_MISSING] = "NamespacesMissing",
+    [FS_WARNING_CLAIMS_MISSING] = "ClaimsMissing",
   };
   return (gsize) kind < G_N_ELEMENTS (reasons) ? reasons[kind] : "Unknown";
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "fitscale/model/fit.h"
+#include "fitscale/model/volumes.h"
 #include "fitscale/plan/why.h"
 
 static void
@@ -696,6 +697,8 @@ fs_diagnose (const FsSnapshot *snapshot, const FsPod *pod)
   FsPackResult result;
   fs_pack (snapshot, &diagnosis->shape, &options, diagnosis->nodes, &result);
   diagnosis->fits = result.capacity > 0;
+  diagnosis->volumes_unjudged = (snapshot->storage_kinds & FS_STORAGE_CLAIMS) == 0
+                                && fs_pod_spec_uses_claims (pod->spec);
   diagnosis->recorded = recorded_message (snapshot, pod);
   diagnosis->unmodelled = g_ptr_array_new_with_free_func (g_free);
   message_reasons (diagnosis->recorded, (snapshot->storage_kinds & FS_STORAGE_CLAIMS) != 0,

@@ -254,6 +254,10 @@ print_fits (FILE *out, const FsDiagnosis *diagnosis)
   if (disagrees (diagnosis))
     fprintf (out, "\nfitscale finds room on %u node%s, against the scheduler's verdict above: expect the pod "
              "to stay Pending until what it names is resolved.\n", passing, passing == 1 ? "" : "s");
+  else if (diagnosis->volumes_unjudged)
+    fprintf (out, "\nIt fits on %u node%s by every filter but the volume ones: its PersistentVolumeClaims "
+             "are not in the snapshot, so whether their binding lets the scheduler place it is not "
+             "known (the warning above).\n", passing, passing == 1 ? "" : "s");
   else
     fprintf (out, "\nIt fits on %u node%s now: the scheduler will place it on its next attempt "
              "(or nominated pods of higher priority hold the room).\n", passing,

@@ -18,6 +18,7 @@ typedef enum {
   FS_WARNING_PODS_ON_MISSING_NODES, /* pods bound to nodes the snapshot does not hold */
   FS_WARNING_NO_PODS,               /* nodes, but no pod: nothing they reserve is counted */
   FS_WARNING_NAMESPACES_MISSING,    /* pods, but none in kube-system: only some namespaces */
+  FS_WARNING_CLAIMS_MISSING,        /* Pending pods use PersistentVolumeClaims, none read */
 } FsWarningKind;
 
 typedef struct {
