@@ -280,6 +280,10 @@ check "volumes: a claim the snapshot does not hold" 0 "$bin" why -S "$data/volum
 contains "volumes: warns that the claims are missing" 'warning: 1 Pending pod uses PersistentVolumeClaims (default/db) and the snapshot holds none' err
 lacks "volumes: no promise without the claims" 'will place it' out
 contains "volumes: says the volume filters were not run" 'by every filter but the volume ones' out
+check "volumes: capacity table, no node to use" 0 "$bin" capacity -q -S "$vol" --from pod/wants-pending
+contains "volumes: limited by volumes" '0 replicas fit in all (limited by volumes).' out
+contains "volumes: no free room weighed" 'No node this shape may use: each rejects it by a filter other than NodeResourcesFit' out
+lacks "volumes: not 'not enough in total'" 'not enough in total' out
 check "volumes: capacity for the pod with an unbound claim" 0 "$bin" capacity -q -S "$vol" --from pod/wants-pending -o json
 expect "volumes: capacity 0, limited by volumes" '.capacity == 0 and .limitedBy == "volumes" and ([.nodes[].reasons[0]] | unique == ["pod has unbound immediate PersistentVolumeClaims"])'
 
