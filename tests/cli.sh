@@ -262,6 +262,8 @@ vol="$data/volumes.yaml"
 check "volumes: why, an unbound immediate claim" 0 "$bin" why -q -S "$vol" wants-pending
 contains "volumes: the scheduler's PreFilter message" 'fitscale: 0/3 nodes are available: pod has unbound immediate PersistentVolumeClaims. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.' out
 lacks "volumes: no promise for an unbound claim" 'will place it' out
+check "volumes: why -o json, the recorded verdict" 0 "$bin" why -q -S "$vol" wants-pending -o json
+expect "volumes: the same message as the scheduler's, byte for byte" '.agrees == true and .message == .recordedMessage and .unmodelledReasons == []'
 check "volumes: why -o json, a claim that does not exist" 0 "$bin" why -q -S "$vol" wants-missing -o json
 expect "volumes: persistentvolumeclaim not found" '.message == "0/3 nodes are available: persistentvolumeclaim \"nowhere\" not found. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling." and .fits == false and .unmodelledReasons == []'
 check "volumes: a local volume on node-a, room there" 0 "$bin" why -q -S "$vol" wants-cache -o json
