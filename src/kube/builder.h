@@ -115,6 +115,10 @@ typedef struct {
   guint32 access_modes;
   int64_t storage_bytes;
   FsCsiDriver current_csi_driver;
+  /* Pod: a DisruptionTarget condition True with reason PreemptionByScheduler */
+  gboolean preempted;
+  /* PodDisruptionBudget */
+  int32_t disruptions_allowed;
 } ObjectState;
 
 struct FsObjectBuilder {
@@ -137,6 +141,7 @@ struct FsObjectBuilder {
   GArray *volumes;                /* FsVolume */
   GPtrArray *volume_monitors;     /* const char* of the rbd volume being read */
   GArray *csi_drivers;            /* FsCsiDriver */
+  GPtrArray *disrupted_pods;      /* a PodDisruptionBudget's status.disruptedPods keys */
   GString *cond_message;          /* the condition being read */
   guint n_nameless;               /* metric values numbered so far */
   Bytes raw_labels;               /* metadata.labels as read: "key\0value\0" pairs */
