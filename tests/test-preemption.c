@@ -551,6 +551,14 @@ test_decode_pdb (void **state)
   const FsPod *victim = fs_snapshot_find_pod (snapshot, "default", "v");
   assert_true (victim->flags & FS_POD_PREEMPTED);
   assert_true (victim->flags & FS_POD_TERMINATING);
+  /* a watch's DELETED event takes it out of the next snapshot */
+  FsSnapshotBuilder *next = fs_snapshot_builder_new_from (snapshot);
+  assert_int_equal (fs_snapshot_builder_remove (next, "PodDisruptionBudget", "data", "db"), 1);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (FsSnapshot) without = fs_snapshot_builder_finish (next, &error);
+  assert_non_null (without);
+  assert_int_equal (without->n_pdbs, 0);
+  assert_int_equal (without->n_pods, 1);
   /* a bad disruptionsAllowed is an error naming the field */
   test_expect_error ("{\"kind\":\"PodDisruptionBudget\",\"metadata\":{\"name\":\"x\"},"
                      "\"status\":{\"disruptionsAllowed\":\"many\"}}",
