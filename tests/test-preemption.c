@@ -136,6 +136,11 @@ expect_choice (const char *text, const char *node, const char *victims)
 static void
 test_select_best_candidate (void **state)
 {
+  /* "a pod that fits on both nodes when lower priority pods are preempted": either node;
+   * a tie left after every criterion goes to the first node by name */
+  expect_choice (NODE ("node1") NODE ("node2") PENDING (HIGH, LARGE)
+                 POD_AT ("p1", "node1", MID, LARGE, 0) POD_AT ("p2", "node2", MID, LARGE, 0),
+                 "node1", "p1");
   /* "node with min highest priority pod is picked" */
   expect_choice (NODE ("node1") NODE ("node2") NODE ("node3") PENDING (HIGH, VERY_LARGE)
                  POD ("p1.1", "node1", MID, MEDIUM) POD ("p1.2", "node1", MID, LARGE)
