@@ -293,6 +293,33 @@ contains "hpa: names the tolerance" 'tolerance: Invalid value: "-0.05": must be 
 check "hpa: minReplicas 0 with only a Resource metric" 2 "$bin" hpa -q -S "$data/hpa-invalid.yaml" default/zero-min
 contains "hpa: names minReplicas" 'field spec.minReplicas: Invalid value: 0: must be greater than or equal to 1' err
 
+# resource amounts at the int64 edges saturate (the sanitizer build runs this too; issue 17)
+for huge in 99999999999999999999Ei 9223372036854775807 100Pi; do
+  check "plan: a VPA target of memory $huge (infeasible: exit 1)" 1 "$bin" plan -q -S "$ex" deployment/rag-api -n production --vpa-target "rag-api:cpu=1,memory=$huge" --vpa-weight 1 -o json
+  expect "plan ($huge): the VPA's maxAllowed caps it, never a wrapped negative" '.plan.containers[0].requests.memory == "8Gi" and ([.. | strings | select(test("^-[0-9]"))] | length == 0)'
+done
+# ---- volumes: the volume plugins (model/volumes.c) on tests/data/volumes.yaml ----
+vol="$data/volumes.yaml"
+check "volumes: why, an unbound immediate claim" 0 "$bin" why -q -S "$vol" wants-pending
+contains "volumes: the scheduler's PreFilter message" 'fitscale: 0/3 nodes are available: pod has unbound immediate PersistentVolumeClaims. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.' out
+lacks "volumes: no promise for an unbound claim" 'will place it' out
+check "volumes: why -o json, a claim that does not exist" 0 "$bin" why -q -S "$vol" wants-missing -o json
+expect "volumes: persistentvolumeclaim not found" '.message == "0/3 nodes are available: persistentvolumeclaim \"nowhere\" not found. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling." and .fits == false and .unmodelledReasons == []'
+check "volumes: a local volume on node-a, room there" 0 "$bin" why -q -S "$vol" wants-cache -o json
+expect "volumes: fits on node-a only" '.fits == true and ([.nodes[] | select(.fits) | .name] == ["node-a"]) and ([.nodes[] | select(.name != "node-a") | .reasons[0]] | unique == ["node(s) didn\u0027t satisfy plugin(s) [VolumeBinding]"])'
+check "volumes: a local volume on node-a, no room there" 0 "$bin" why -q -S "$vol" wants-cache-big
+contains "volumes: the other nodes are not eligible" '0/3 nodes are available: 1 Insufficient cpu, 2 node(s) didn'"'"'t satisfy plugin(s) [VolumeBinding].' out
+lacks "volumes: no promise without room by the volume" 'will place it' out
+check "volumes: the CSINode limit is reached" 0 "$bin" why -q -S "$vol" wants-archive -o json
+expect "volumes: node(s) exceed max volume count" '.fits == false and (.nodes[] | select(.name == "node-a") | .reasons) == ["node(s) exceed max volume count"]'
+check "volumes: a WaitForFirstConsumer claim, allowedTopologies and the CSI limit" 0 "$bin" why -q -S "$vol" wants-scratch -o json
+expect "volumes: only node-b takes it" '([.nodes[] | select(.fits) | .name] == ["node-b"]) and ((.nodes[] | select(.name == "node-c") | .reasons) == ["node(s) didn'"'"'t find available persistent volumes to bind"])'
+check "volumes: pinned to node-a by its local volume" 0 "$bin" why -q -S "$vol" wants-cache-3800
+contains "volumes: the request is the fix" 'lower the request to cpu 3500m or less: it fits on node-a' out
+lacks "volumes: a new node is no fix for a volume pinned to node-a" 'add 1 node' out
+check "volumes: capacity for the pod with an unbound claim" 0 "$bin" capacity -q -S "$vol" --from pod/wants-pending -o json
+expect "volumes: capacity 0" '.capacity == 0 and ([.nodes[].reasons[0]] | unique == ["pod has unbound immediate PersistentVolumeClaims"])'
+
 # ---- preemption: what the scheduler does by itself, with PodDisruptionBudgets (tests/data/preemption) ----
 pre="$data/preemption"
 check "why: a pod the scheduler makes room for by preempting" 0 "$bin" why -q -S "$pre" shop/checkout-5c8b-x

@@ -313,6 +313,25 @@ else
   skip "TLS, tokens, exec and in-cluster" "openssl not installed"
 fi
 
+# ---- volumes: claims, volumes, classes and CSINodes listed live (FS_KUBE_STORAGE) ----
+if python3 -c 'import json, sys, yaml' 2>/dev/null; then
+  python3 -c 'import json, sys, yaml; print(json.dumps(yaml.safe_load(open(sys.argv[1]))))' \
+    "$src/tests/data/volumes.yaml" >"$tmp/volumes.json"
+  fake_api volumes "$tmp/volumes.json"
+  kubeconfig "$tmp/volumes.kubeconfig" "http://127.0.0.1:$port"
+  saved_snapshot=$snapshot saved_flags=$live_flags
+  snapshot="$src/tests/data/volumes.yaml" live_flags="--kubeconfig $tmp/volumes.kubeconfig"
+  same "volumes: why, an unbound immediate claim, live = snapshot" why -q default/wants-pending -o json
+  expect "volumes live: the PreFilter message" '.message | startswith("0/3 nodes are available: pod has unbound immediate PersistentVolumeClaims.")'
+  same "volumes: why, the CSINode limit, live = snapshot" why -q default/wants-archive
+  same "volumes: capacity, a WaitForFirstConsumer claim, live = snapshot" capacity -q --from pod/wants-scratch -o json
+  for listing in persistentvolumeclaims persistentvolumes storageclasses csinodes; do
+    if grep -q "$listing?limit=500" "$tmp/volumes.log"; then ok "volumes: $listing listed"; else not_ok "volumes: $listing listed"; fi
+  done
+  snapshot=$saved_snapshot live_flags=$saved_flags
+else
+  skip "volumes listed live" "python3 yaml not installed"
+fi
 
 # ---- preemption: PodDisruptionBudgets listed live (policy/v1), as read from files ----
 fake_api pdb "$src/tests/data/preemption/cluster.json"

@@ -80,7 +80,7 @@ run_all (const FsSnapshot *snapshot, const WhyOptions *options, FsOutputFormat f
 }
 
 #define WHY_RESOURCES (FS_KUBE_NODES | FS_KUBE_PODS | FS_KUBE_NAMESPACES | FS_KUBE_WORKLOADS | FS_KUBE_HPAS \
-                       | FS_KUBE_POD_METRICS | FS_KUBE_EVENTS | FS_KUBE_PDBS)
+                       | FS_KUBE_POD_METRICS | FS_KUBE_EVENTS | FS_KUBE_STORAGE | FS_KUBE_PDBS)
 
 /* The answer for one snapshot: every Pending pod (ARGUMENT NULL) or one. */
 static int

@@ -772,6 +772,10 @@ static const FsKubeListing listings[] = {
   { FS_KUBE_HVPAS, "hvpas", "/apis/autoscaling.k8s.io/v1alpha1/hvpas", NULL, TRUE, TRUE },
   { FS_KUBE_POD_METRICS, "pods.metrics.k8s.io", "/apis/metrics.k8s.io/v1beta1/pods", NULL, TRUE, FALSE },
   { FS_KUBE_EVENTS, "events", "/api/v1/events", "reason=FailedScheduling", FALSE, TRUE },
+  { FS_KUBE_STORAGE, "persistentvolumeclaims", "/api/v1/persistentvolumeclaims", NULL, FALSE, TRUE },
+  { FS_KUBE_STORAGE, "persistentvolumes", "/api/v1/persistentvolumes", NULL, FALSE, TRUE },
+  { FS_KUBE_STORAGE, "storageclasses", "/apis/storage.k8s.io/v1/storageclasses", NULL, FALSE, TRUE },
+  { FS_KUBE_STORAGE, "csinodes", "/apis/storage.k8s.io/v1/csinodes", NULL, FALSE, TRUE },
   { FS_KUBE_PDBS, "poddisruptionbudgets", "/apis/policy/v1/poddisruptionbudgets", NULL, TRUE, TRUE },
 };
 

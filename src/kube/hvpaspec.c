@@ -34,7 +34,7 @@ read_amount (const FsTree *tree, const char *path, FsHvpaResource resource, int6
   int64_t milli;
   if (!fs_tree_milli (tree, path, &milli, error))
     return FALSE;
-  *out = resource == FS_HVPA_CPU ? milli : (milli + 999) / 1000; /* Value() rounds up */
+  *out = resource == FS_HVPA_CPU ? milli : fs_div_ceil (milli, 1000); /* Value() rounds up */
   return TRUE;
 }
 

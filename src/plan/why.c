@@ -60,8 +60,19 @@ fs_messages_agree (const char *a, const char *b)
   return strcmp (left, right) == 0;
 }
 
+static void message_reasons (const char *message, gboolean volumes_known, GPtrArray *out);
+
 void
 fs_message_unmodelled_reasons (const char *message, GPtrArray *out)
+{
+  message_reasons (message, TRUE, out);
+}
+
+/* The reasons of MESSAGE that fitscale does not model, and when VOLUMES_KNOWN is FALSE (the
+ * snapshot holds no PersistentVolumeClaims) those of the volume plugins too: it cannot judge
+ * them. */
+static void
+message_reasons (const char *message, gboolean volumes_known, GPtrArray *out)
 {
   if (message == NULL)
     return;
@@ -84,7 +95,8 @@ fs_message_unmodelled_reasons (const char *message, GPtrArray *out)
         reason++;
       while (*reason == ' ')
         reason++;
-      if (*reason != '\0' && !fs_fit_reason_is_modelled (reason))
+      if (*reason != '\0'
+          && (!fs_fit_reason_is_modelled (reason) || (!volumes_known && fs_fit_reason_is_volume (reason))))
         g_ptr_array_add (out, g_strdup (reason));
     }
 }
@@ -540,7 +552,8 @@ fs_diagnose (const FsSnapshot *snapshot, const FsPod *pod)
   FsDiagnosis *diagnosis = g_new0 (FsDiagnosis, 1);
   diagnosis->pod = pod;
   diagnosis->shape = (FsPodShape){ .namespace = pod->namespace, .labels = pod->labels,
-                                   .spec = pod->spec, .priority = pod->priority };
+                                   .spec = pod->spec, .priority = pod->priority,
+                                   .name = pod->name };
   diagnosis->n_nodes = snapshot->n_nodes;
   diagnosis->nodes = g_new0 (FsNodeFit, snapshot->n_nodes + 1);
   diagnosis->fixes = g_array_new (FALSE, TRUE, sizeof (FsFix));
@@ -552,7 +565,8 @@ fs_diagnose (const FsSnapshot *snapshot, const FsPod *pod)
   diagnosis->fits = result.capacity > 0;
   diagnosis->recorded = recorded_message (snapshot, pod);
   diagnosis->unmodelled = g_ptr_array_new_with_free_func (g_free);
-  fs_message_unmodelled_reasons (diagnosis->recorded, diagnosis->unmodelled);
+  message_reasons (diagnosis->recorded, (snapshot->storage_kinds & FS_STORAGE_CLAIMS) != 0,
+                   diagnosis->unmodelled);
   diagnosis->usage = find_metrics (snapshot, pod);
   sibling_usage (snapshot, diagnosis);
   measure_room (snapshot, diagnosis);
