@@ -319,7 +319,6 @@ contains "volumes: the request is the fix" 'lower the request to cpu 3500m or le
 lacks "volumes: a new node is no fix for a volume pinned to node-a" 'add 1 node' out
 check "volumes: capacity for the pod with an unbound claim" 0 "$bin" capacity -q -S "$vol" --from pod/wants-pending -o json
 expect "volumes: capacity 0" '.capacity == 0 and ([.nodes[].reasons[0]] | unique == ["pod has unbound immediate PersistentVolumeClaims"])'
-
 # ---- preemption: what the scheduler does by itself, with PodDisruptionBudgets (tests/data/preemption) ----
 pre="$data/preemption"
 check "why: a pod the scheduler makes room for by preempting" 0 "$bin" why -q -S "$pre" shop/checkout-5c8b-x

@@ -404,22 +404,6 @@ metrics_event_scalar (FsObjectBuilder *builder, FsField field, const char *key,
     }
 }
 
-static gboolean
-pdb_scalar (FsObjectBuilder *builder, FsField field, const char *key, const FsScalar *scalar,
-            GError **error)
-{
-  switch (field)
-    {
-    case F_PDB_DISRUPTIONS_ALLOWED:
-      return fs_scalar_int32 (scalar, G_MININT32, &builder->st.disruptions_allowed, error);
-    case F_PDB_DISRUPTED_POD: /* pod name -> the time its eviction was processed */
-      g_ptr_array_add (builder->disrupted_pods, (gpointer) fs_pool_intern (builder->pool, key, strlen (key)));
-      return TRUE;
-    default:
-      g_assert_not_reached ();
-    }
-}
-
 /* core/v1 PersistentVolumeAccessMode. */
 static gboolean
 access_mode (const FsScalar *scalar, guint32 *modes, GError **error)
@@ -502,6 +486,22 @@ storage_scalar (FsObjectBuilder *builder, FsField field, const FsScalar *scalar,
     case F_CSI_COUNT:
       st->current_csi_driver.has_count = TRUE;
       return fs_scalar_int32 (scalar, 0, &st->current_csi_driver.count, error);
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static gboolean
+pdb_scalar (FsObjectBuilder *builder, FsField field, const char *key, const FsScalar *scalar,
+            GError **error)
+{
+  switch (field)
+    {
+    case F_PDB_DISRUPTIONS_ALLOWED:
+      return fs_scalar_int32 (scalar, G_MININT32, &builder->st.disruptions_allowed, error);
+    case F_PDB_DISRUPTED_POD: /* pod name -> the time its eviction was processed */
+      g_ptr_array_add (builder->disrupted_pods, (gpointer) fs_pool_intern (builder->pool, key, strlen (key)));
+      return TRUE;
     default:
       g_assert_not_reached ();
     }

@@ -380,8 +380,6 @@ fs_object_end (FsObjectBuilder *builder, const FsTree *tree, GError **error)
     return end_pod_metrics (builder);
   if (strcmp (kind, "Event") == 0)
     return end_event (builder);
-  if (strcmp (kind, "PodDisruptionBudget") == 0)
-    return end_pdb (builder);
   if (strcmp (kind, "PersistentVolumeClaim") == 0)
     return end_claim (builder);
   if (strcmp (kind, "PersistentVolume") == 0)
@@ -390,5 +388,7 @@ fs_object_end (FsObjectBuilder *builder, const FsTree *tree, GError **error)
     return end_storage_class (builder);
   if (strcmp (kind, "CSINode") == 0)
     return end_csi_node (builder);
+  if (strcmp (kind, "PodDisruptionBudget") == 0)
+    return end_pdb (builder);
   return end_generic (builder, kind, tree);
 }

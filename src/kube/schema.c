@@ -84,9 +84,6 @@ static const PathSpec object_paths[] = {
   { "deprecatedLastTimestamp", F_EV_LAST_TIME, 0 },
   { "deprecatedSource.component", F_EV_SOURCE, 0 },
   { "reportingController", F_EV_REPORTER, 0 },
-  /* PodDisruptionBudget (policy/v1) */
-  { "status.disruptionsAllowed", F_PDB_DISRUPTIONS_ALLOWED, 0 },
-  { "status.disruptedPods.*", F_PDB_DISRUPTED_POD, 0 },
   /* PersistentVolumeClaim and PersistentVolume (core/v1); spec.selector is the workload's */
   { "spec.volumeName", F_ST_VOLUME_NAME, 0 },
   { "spec.storageClassName", F_ST_CLASS, 0 },
@@ -108,6 +105,9 @@ static const PathSpec object_paths[] = {
   { "spec.drivers[]", 0, R_CSI_DRIVER },
   { "spec.drivers[].name", F_CSI_DRIVER_NAME, 0 },
   { "spec.drivers[].allocatable.count", F_CSI_COUNT, 0 },
+  /* PodDisruptionBudget (policy/v1) */
+  { "status.disruptionsAllowed", F_PDB_DISRUPTIONS_ALLOWED, 0 },
+  { "status.disruptedPods.*", F_PDB_DISRUPTED_POD, 0 },
 };
 
 /* Where requirement lists sit relative to an object: a PersistentVolume's node affinity and
