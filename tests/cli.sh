@@ -257,6 +257,69 @@ expect "capacity: 2 fit, 5 Pending, 3 more m5.xlarge" '.capacity == 2 and .pendi
 check "plan: a ranking tie" 0 "$bin" plan -q -S "$ex" deployment/rag-api -n production --vpa-target rag-api:cpu=250m,memory=3Gi --hpa-desired 4 --steps 2 -o json
 expect "plan: the tie's alternatives in order" '[.alternatives[] | [.replicas, .containers[0].requests.memory]] == [[5,"3Gi"],[2,"6Gi"],[4,"3Gi"],[3,"3Gi"]] and .alternatives[1].distance == .alternatives[2].distance'
 
+# ---- why: every sentence true (issue 16, bullet 7) ----
+gpu_room="$data/why-gpu-room.yaml"
+check "why: a 2-GPU pod on two 1-GPU nodes" 0 "$bin" why -q -S "$gpu_room" ml/gpu-2
+contains "why: the request names only what it asks (no memory 0Ki)" 'it requests cpu 2, nvidia.com/gpu 2.' out
+contains "why: room in total names the GPUs; the overcommitted node adds no negative cpu" 'Room in total, not in one piece: cpu 16, nvidia.com/gpu 2 free on the nodes it may use,' out
+contains "why: and the largest piece" 'but at most cpu 8, nvidia.com/gpu 1 on any one of them.' out
+check "why: a 5-GPU pod where the cluster has 2" 0 "$bin" why -q -S "$gpu_room" ml/gpu-5 -o json
+expect "why: no room in total for GPUs that do not exist" '.roomInTotal == false and .freeTotal["nvidia.com/gpu"] == "2" and .freeTotal.cpu == "16"'
+check "why: the 5-GPU pod in words" 0 "$bin" why -q -S "$gpu_room" ml/gpu-5
+lacks "why: no room-in-total sentence" 'Room in total' out
+check "nodes: free lines count GPUs" 0 "$bin" nodes -q -S "$gpu_room"
+contains "nodes: free GPUs in total and in the largest piece" 'Free in total: cpu 16, memory 71.0Gi, nvidia.com/gpu 2; largest free piece on one node: cpu 8, memory 32.0Gi, nvidia.com/gpu 1.' out
+check "nodes: no zero hugepages line on nodes that offer none" 0 "$bin" nodes -q -S "$ex"
+lacks "nodes: hugepages left out" 'hugepages' out
+check "why: a pod and no node, in words" 0 "$bin" why -q -S "$fixtures/eks-arm64-podlist.json" -S "$fixtures/pod-pending-node-affinity.json" --all -A
+lacks "why: no empty node table" 'FIRST FAILING FILTER' out
+contains "why: no fix claimed to be checked" 'No fix can be checked: the snapshot holds no node.' out
+
+# the replicas fix names the knob that holds: the HPA's bounds, or the workload's replicas
+rag_pod=production/rag-api-7948f7fb7-dc5k8
+check "why: the replicas fix with the HPA" 0 "$bin" why -q -S "$ex" "$rag_pod"
+contains "why: the lowered request is an exact quantity (a rounded 5.8Gi may not fit)" "lower the request to memory 5966Mi or less: it fits on ip-10-0-1-23.ec2.internal" out
+contains "why: lowers the HPA's maxReplicas" "lower HPA rag-api-hpa's maxReplicas from 6 to 2 (it scales deployment/rag-api, now at 6 replicas): the 4 Pending ones do not fit" out
+check "why: the replicas fix without an HPA" 0 "$bin" why -q -S "$ex/nodes.json" -S "$ex/pods.json" -S "$ex/workloads.json" "$rag_pod"
+contains "why: scales the deployment" "scale deployment/rag-api from 6 to 2 replicas: the 4 Pending ones do not fit" out
+check "why: the replicas fix with an HPA whose minimum is too high" 0 "$bin" why -q -S "$ex/nodes.json" -S "$ex/pods.json" -S "$ex/workloads.json" -S "$data/rag-api-hpa-min4.yaml" "$rag_pod"
+contains "why: lowers minReplicas too" "lower HPA rag-api-hpa's minReplicas from 4 and maxReplicas from 6 to 2" out
+
+# HPAs the API server refuses are refused, naming the field (issue 17)
+check "hpa: minReplicas above maxReplicas" 2 "$bin" hpa -q -S "$data/hpa-invalid.yaml" default/min-above-max
+contains "hpa: names maxReplicas" 'field spec.maxReplicas: Invalid value: 3: must be greater than or equal to `minReplicas` (8)' err
+check "hpa: a negative tolerance" 2 "$bin" hpa -q -S "$data/hpa-invalid.yaml" default/negative-tolerance
+contains "hpa: names the tolerance" 'tolerance: Invalid value: "-0.05": must be greater than or equal to 0' err
+check "hpa: minReplicas 0 with only a Resource metric" 2 "$bin" hpa -q -S "$data/hpa-invalid.yaml" default/zero-min
+contains "hpa: names minReplicas" 'field spec.minReplicas: Invalid value: 0: must be greater than or equal to 1' err
+
+# resource amounts at the int64 edges saturate (the sanitizer build runs this too; issue 17)
+for huge in 99999999999999999999Ei 9223372036854775807 100Pi; do
+  check "plan: a VPA target of memory $huge (infeasible: exit 1)" 1 "$bin" plan -q -S "$ex" deployment/rag-api -n production --vpa-target "rag-api:cpu=1,memory=$huge" --vpa-weight 1 -o json
+  expect "plan ($huge): the VPA's maxAllowed caps it, never a wrapped negative" '.plan.containers[0].requests.memory == "8Gi" and ([.. | strings | select(test("^-[0-9]"))] | length == 0)'
+done
+# ---- volumes: the volume plugins (model/volumes.c) on tests/data/volumes.yaml ----
+vol="$data/volumes.yaml"
+check "volumes: why, an unbound immediate claim" 0 "$bin" why -q -S "$vol" wants-pending
+contains "volumes: the scheduler's PreFilter message" 'fitscale: 0/3 nodes are available: pod has unbound immediate PersistentVolumeClaims. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.' out
+lacks "volumes: no promise for an unbound claim" 'will place it' out
+check "volumes: why -o json, a claim that does not exist" 0 "$bin" why -q -S "$vol" wants-missing -o json
+expect "volumes: persistentvolumeclaim not found" '.message == "0/3 nodes are available: persistentvolumeclaim \"nowhere\" not found. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling." and .fits == false and .unmodelledReasons == []'
+check "volumes: a local volume on node-a, room there" 0 "$bin" why -q -S "$vol" wants-cache -o json
+expect "volumes: fits on node-a only" '.fits == true and ([.nodes[] | select(.fits) | .name] == ["node-a"]) and ([.nodes[] | select(.name != "node-a") | .reasons[0]] | unique == ["node(s) didn\u0027t satisfy plugin(s) [VolumeBinding]"])'
+check "volumes: a local volume on node-a, no room there" 0 "$bin" why -q -S "$vol" wants-cache-big
+contains "volumes: the other nodes are not eligible" '0/3 nodes are available: 1 Insufficient cpu, 2 node(s) didn'"'"'t satisfy plugin(s) [VolumeBinding].' out
+lacks "volumes: no promise without room by the volume" 'will place it' out
+check "volumes: the CSINode limit is reached" 0 "$bin" why -q -S "$vol" wants-archive -o json
+expect "volumes: node(s) exceed max volume count" '.fits == false and (.nodes[] | select(.name == "node-a") | .reasons) == ["node(s) exceed max volume count"]'
+check "volumes: a WaitForFirstConsumer claim, allowedTopologies and the CSI limit" 0 "$bin" why -q -S "$vol" wants-scratch -o json
+expect "volumes: only node-b takes it" '([.nodes[] | select(.fits) | .name] == ["node-b"]) and ((.nodes[] | select(.name == "node-c") | .reasons) == ["node(s) didn'"'"'t find available persistent volumes to bind"])'
+check "volumes: pinned to node-a by its local volume" 0 "$bin" why -q -S "$vol" wants-cache-3800
+contains "volumes: the request is the fix" 'lower the request to cpu 3500m or less: it fits on node-a' out
+lacks "volumes: a new node is no fix for a volume pinned to node-a" 'add 1 node' out
+check "volumes: capacity for the pod with an unbound claim" 0 "$bin" capacity -q -S "$vol" --from pod/wants-pending -o json
+expect "volumes: capacity 0" '.capacity == 0 and ([.nodes[].reasons[0]] | unique == ["pod has unbound immediate PersistentVolumeClaims"])'
+
 # ---- bound pods and dynamic resource allocation (issue 16, bullets 4 and 1) ----
 bound="$data/why-bound.yaml"
 check "why bound: image pull failing" 0 "$bin" why -q -S "$bound" shop/web-0

@@ -95,8 +95,8 @@ run_all (const FsSnapshot *snapshot, WhyOptions *options, FsOutputFormat format)
   return FS_EXIT_OK;
 }
 
-#define WHY_RESOURCES (FS_KUBE_NODES | FS_KUBE_PODS | FS_KUBE_NAMESPACES | FS_KUBE_WORKLOADS \
-                       | FS_KUBE_POD_METRICS | FS_KUBE_EVENTS)
+#define WHY_RESOURCES (FS_KUBE_NODES | FS_KUBE_PODS | FS_KUBE_NAMESPACES | FS_KUBE_WORKLOADS | FS_KUBE_HPAS \
+                       | FS_KUBE_POD_METRICS | FS_KUBE_EVENTS | FS_KUBE_STORAGE)
 
 /* The answer for one snapshot: every Pending pod (ARGUMENT NULL) or one. */
 static int

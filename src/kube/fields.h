@@ -45,6 +45,12 @@ typedef enum {
   /* Event */
   F_EV_KIND, F_EV_NAMESPACE, F_EV_NAME, F_EV_REASON, F_EV_MESSAGE, F_EV_TYPE, F_EV_COUNT,
   F_EV_LAST_TIME, F_EV_EVENT_TIME, F_EV_FIRST_TIME, F_EV_SOURCE, F_EV_REPORTER,
+  /* pod spec volumes (one entry of spec.volumes) */
+  F_VOL_NAME, F_VOL_ID, F_VOL_READ_ONLY, F_VOL_POOL, F_VOL_MONITOR,
+  /* PersistentVolumeClaim, PersistentVolume, StorageClass, CSINode */
+  F_ST_VOLUME_NAME, F_ST_CLASS, F_ST_ACCESS_MODE, F_ST_VOLUME_MODE, F_ST_STORAGE,
+  F_ST_CLAIM_NAMESPACE, F_ST_CLAIM_NAME, F_ST_CSI_DRIVER, F_ST_CSI_HANDLE,
+  F_SC_PROVISIONER, F_SC_BINDING_MODE, F_CSI_DRIVER_NAME, F_CSI_COUNT,
   /* Pod status the kubelet writes (what a bound pod waits for) */
   F_POD_REASON, F_POD_MESSAGE, F_CS_NAME, F_CS_WAITING_REASON, F_CS_WAITING_MESSAGE,
   F_CS_RUNNING, F_CS_EXIT_CODE, F_CS_TERMINATED_REASON, F_CS_TERMINATED_MESSAGE,
@@ -65,6 +71,9 @@ typedef enum {
   R_SEL_WORKLOAD, R_SEL_TERM, R_SEL_TERM_NS, R_SEL_SPREAD, /* label selectors by owner */
   R_REQ_SEL,                                        /* a label selector's expression */
   R_USAGE_CONTAINER,
+  R_VOLUME,                                         /* one entry of a pod spec's volumes */
+  R_VOL_CLAIM, R_VOL_EPHEMERAL, R_VOL_GCE, R_VOL_EBS, R_VOL_RBD, R_VOL_ISCSI, /* its source */
+  R_CSI_DRIVER,                                     /* one driver of a CSINode */
   R_CTR_STATUS, R_INIT_CTR_STATUS,                  /* status.(init)containerStatuses[] */
   R_RESOURCE_CLAIM,                                 /* spec.resourceClaims[] */
   R_CTR_CLAIM,                                      /* resources.claims[] of a container or pod */

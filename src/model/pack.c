@@ -782,6 +782,11 @@ fs_estimate_new_nodes (const FsSnapshot *snapshot, const FsPodShape *pod, int64_
       /* a new node is Ready and schedulable, whatever the state of the example */
       FsNode fresh = *node;
       fresh.flags = FS_NODE_READY | FS_NODE_READY_KNOWN;
+      /* a new node: no pod of the example holds a volume on it, and it has a name of its own
+       * (a volume pinned to the example by name, VolumeBinding's GetEligibleNodes, is not
+       * on it) */
+      fresh.volume_pods = NULL;
+      fresh.name = "";
       FsNodeLoad load = template_load (snapshot, i);
       if (fs_fit_node (&fresh, &load, pod, &estimate.verdict))
         estimate.per_node = fs_resources_capacity (&node->allocatable, &load, &pod->spec->request);

@@ -6,6 +6,7 @@
 #include "fitscale/model/fit.h"
 #include "fitscale/plan/completeness.h"
 #include "fitscale/plan/why.h"
+#include "fitscale/kube/hpaspec.h"
 
 static void
 clear_fix (gpointer data)
@@ -63,8 +64,19 @@ fs_messages_agree (const char *a, const char *b)
   return strcmp (left, right) == 0;
 }
 
+static void message_reasons (const char *message, gboolean volumes_known, GPtrArray *out);
+
 void
 fs_message_unmodelled_reasons (const char *message, GPtrArray *out)
+{
+  message_reasons (message, TRUE, out);
+}
+
+/* The reasons of MESSAGE that fitscale does not model, and when VOLUMES_KNOWN is FALSE (the
+ * snapshot holds no PersistentVolumeClaims) those of the volume plugins too: it cannot judge
+ * them. */
+static void
+message_reasons (const char *message, gboolean volumes_known, GPtrArray *out)
 {
   if (message == NULL)
     return;
@@ -87,7 +99,8 @@ fs_message_unmodelled_reasons (const char *message, GPtrArray *out)
         reason++;
       while (*reason == ' ')
         reason++;
-      if (*reason != '\0' && !fs_fit_reason_is_modelled (reason))
+      if (*reason != '\0'
+          && (!fs_fit_reason_is_modelled (reason) || (!volumes_known && fs_fit_reason_is_volume (reason))))
         g_ptr_array_add (out, g_strdup (reason));
     }
 }
@@ -351,8 +364,9 @@ fix_lower_request (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
     g_string_append_printf (text, " cpu %" G_GINT64_FORMAT "m", best_request.cpu_milli);
   if (best_request.memory_bytes != request->memory_bytes)
     {
-      g_autofree char *memory = memory_text (best_request.memory_bytes);
-      g_string_append_printf (text, " memory %s", memory);
+      /* the exact quantity, as kubectl set resources takes it: "5.8Gi" rounds and may not fit */
+      char memory[32];
+      g_string_append_printf (text, " memory %s", fs_format_amount ("memory", best_request.memory_bytes, memory));
     }
   g_string_append_printf (text, " or less: it fits on %s", snapshot->nodes[best].name);
   if (diagnosis->sibling_usage_memory >= 0)
@@ -425,6 +439,17 @@ owning_workload (const FsSnapshot *snapshot, const FsPod *pod)
   return found;
 }
 
+/* "the 4 Pending ones do not fit" */
+static char *
+pending_clause (int64_t pending)
+{
+  return g_strdup_printf ("the %" G_GINT64_FORMAT " Pending one%s not fit", pending,
+                          pending == 1 ? " does" : "s do");
+}
+
+/* Fewer replicas, by the knob that holds: with an HPA scaling the workload its own replica
+ * count is rewritten within the HPA's bounds, so the bound to lower is maxReplicas (and
+ * minReplicas too when the target is below it); without one, the workload's replicas. */
 static void
 fix_lower_replicas (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
 {
@@ -436,12 +461,24 @@ fix_lower_replicas (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
   if (target < 0 || target >= workload->replicas)
     return;
   static const char *const kinds[] = { "deployment", "statefulset", "replicaset" };
-  FsFix *fix = add_fix (diagnosis, FS_FIX_LOWER_REPLICAS,
-                        g_strdup_printf ("scale %s/%s from %d to %" G_GINT64_FORMAT
-                                         " replicas (or lower the HPA's maxReplicas to that): "
-                                         "the %" G_GINT64_FORMAT " Pending ones do not fit",
-                                         kinds[workload->kind], workload->name, workload->replicas,
-                                         target, pending));
+  g_autofree char *why = pending_clause (pending);
+  const FsGenericObject *hpa = fs_snapshot_find_autoscaler (snapshot, FS_KIND_HPA, workload);
+  int32_t min_replicas = 0, max_replicas = 0;
+  char *text;
+  if (hpa != NULL && fs_hpa_replicas_read (hpa->object, "spec.minReplicas", "spec.maxReplicas", "", &min_replicas,
+                                           &max_replicas, NULL))
+    {
+      g_autofree char *bounds = target < min_replicas
+          ? g_strdup_printf ("minReplicas from %d and maxReplicas from %d to %" G_GINT64_FORMAT, min_replicas,
+                             max_replicas, target)
+          : g_strdup_printf ("maxReplicas from %d to %" G_GINT64_FORMAT, max_replicas, target);
+      text = g_strdup_printf ("lower HPA %s's %s (it scales %s/%s, now at %d replicas): %s", hpa->name, bounds,
+                              kinds[workload->kind], workload->name, workload->replicas, why);
+    }
+  else
+    text = g_strdup_printf ("scale %s/%s from %d to %" G_GINT64_FORMAT " replicas: %s", kinds[workload->kind],
+                            workload->name, workload->replicas, target, why);
+  FsFix *fix = add_fix (diagnosis, FS_FIX_LOWER_REPLICAS, text);
   fix->count = target;
 }
 
@@ -616,7 +653,8 @@ fix_relax_affinity (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
     return;
   FsFix *fix = add_fix (diagnosis, FS_FIX_RELAX_AFFINITY,
                         g_strdup_printf ("relax the node selector or required node affinity: %" G_GINT64_FORMAT
-                                         " node%s with room do not match it", opened, opened == 1 ? "" : "s"));
+                                         " node%s with room do%s not match it", opened, opened == 1 ? "" : "s",
+                                         opened == 1 ? "es" : ""));
   fix->count = opened;
 }
 
@@ -658,7 +696,7 @@ measure_room (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
       const FsNode *node = &snapshot->nodes[i];
       FsResources free_res = node->allocatable;
       fs_resources_sub (&free_res, &node->requested, NULL);
-      fs_resources_add (&diagnosis->free_total, &free_res, NULL);
+      fs_resources_add_room (&diagnosis->free_total, &free_res, NULL);
       if (!any)
         diagnosis->largest_free = free_res;
       else
@@ -675,7 +713,8 @@ fs_diagnose (const FsSnapshot *snapshot, const FsPod *pod)
   FsDiagnosis *diagnosis = g_new0 (FsDiagnosis, 1);
   diagnosis->pod = pod;
   diagnosis->shape = (FsPodShape){ .namespace = pod->namespace, .labels = pod->labels,
-                                   .spec = pod->spec, .priority = pod->priority };
+                                   .spec = pod->spec, .priority = pod->priority,
+                                   .name = pod->name };
   diagnosis->n_nodes = snapshot->n_nodes;
   diagnosis->nodes = g_new0 (FsNodeFit, snapshot->n_nodes + 1);
   diagnosis->fixes = g_array_new (FALSE, TRUE, sizeof (FsFix));
@@ -697,7 +736,8 @@ fs_diagnose (const FsSnapshot *snapshot, const FsPod *pod)
   fs_pack (snapshot, &diagnosis->shape, &options, diagnosis->nodes, &result);
   diagnosis->fits = result.capacity > 0;
   diagnosis->recorded = recorded_message (snapshot, pod);
-  fs_message_unmodelled_reasons (diagnosis->recorded, diagnosis->unmodelled);
+  message_reasons (diagnosis->recorded, (snapshot->storage_kinds & FS_STORAGE_CLAIMS) != 0,
+                   diagnosis->unmodelled);
   diagnosis->usage = find_metrics (snapshot, pod);
   sibling_usage (snapshot, diagnosis);
   measure_room (snapshot, diagnosis);

@@ -240,19 +240,35 @@ short_text (const FsSnapshot *snapshot, guint node_index, const FsResources *req
   return g_string_free (text, FALSE);
 }
 
+/* "cpu 2, memory 6.0Gi, nvidia.com/gpu 5": AMOUNTS of each resource REQUEST asks for (> 0). */
+static char *
+requested_text (const FsResources *request, const FsResources *amounts)
+{
+  static const struct { const char *name; FsResourceBit bit; } fixed[] = {
+    { "cpu", FS_RES_CPU }, { "memory", FS_RES_MEMORY }, { "ephemeral-storage", FS_RES_EPHEMERAL },
+  };
+  g_autoptr (GString) text = g_string_new (NULL);
+  for (gsize i = 0; i < G_N_ELEMENTS (fixed); i++)
+    if (fs_resources_get (request, fixed[i].name) > 0)
+      {
+        g_autofree char *amount = amount_text (fixed[i].name, fs_resources_get (amounts, fixed[i].name));
+        g_string_append_printf (text, "%s%s %s", text->len ? ", " : "", fixed[i].name, amount);
+      }
+  for (guint i = 0; i < request->n_extended; i++)
+    if (request->extended[i].value > 0)
+      g_string_append_printf (text, "%s%s %" G_GINT64_FORMAT, text->len ? ", " : "", request->extended[i].name,
+                              fs_resources_get (amounts, request->extended[i].name));
+  return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
 /* "Pod NS/NAME is Pending; it requests cpu 500m, memory 6.0Gi." and the owner's others. */
 static void
 print_pod (FILE *out, const FsPod *pod, guint similar)
 {
-  const FsResources *request = &pod->spec->request;
-  g_autofree char *cpu = amount_text ("cpu", request->cpu_milli);
-  g_autofree char *memory = amount_text ("memory", request->memory_bytes);
-  fprintf (out, "Pod %s/%s is %s%s%s; it requests cpu %s, memory %s", pod->namespace, pod->name,
+  g_autofree char *requests = requested_text (&pod->spec->request, &pod->spec->request);
+  fprintf (out, "Pod %s/%s is %s%s%s; it requests %s.\n", pod->namespace, pod->name,
            fs_pod_phase_name (pod->phase), pod->node_name ? " on " : "", pod->node_name ? pod->node_name : "",
-           cpu, memory);
-  for (guint i = 0; i < request->n_extended; i++)
-    fprintf (out, ", %s %" G_GINT64_FORMAT, request->extended[i].name, request->extended[i].value);
-  fprintf (out, ".\n");
+           requests[0] ? requests : "no resources (only a pod slot)");
   if (similar > 0 && pod->owner != NULL)
     fprintf (out, "%u more Pending pod%s of %s %s ask%s the same.\n", similar, similar == 1 ? "" : "s",
              pod->owner->kind, pod->owner->name, similar == 1 ? "s" : "");
@@ -480,18 +496,21 @@ print_nodes (FILE *out, const FsSnapshot *snapshot, const FsDiagnosis *diagnosis
 static void
 print_room (FILE *out, const FsDiagnosis *diagnosis)
 {
-  g_autofree char *total = amount_text ("memory", diagnosis->free_total.memory_bytes);
-  g_autofree char *largest = amount_text ("memory", diagnosis->largest_free.memory_bytes);
-  g_autofree char *total_cpu = amount_text ("cpu", diagnosis->free_total.cpu_milli);
-  g_autofree char *largest_cpu = amount_text ("cpu", diagnosis->largest_free.cpu_milli);
-  fprintf (out, "\nRoom in total, not in one piece: %s memory and %s cpu are free on the nodes it "
-           "may use,\nbut at most %s memory and %s cpu on any one of them.\n",
-           total, total_cpu, largest, largest_cpu);
+  const FsResources *request = &diagnosis->pod->spec->request;
+  g_autofree char *total = requested_text (request, &diagnosis->free_total);
+  g_autofree char *largest = requested_text (request, &diagnosis->largest_free);
+  fprintf (out, "\nRoom in total, not in one piece: %s free on the nodes it may use,\n"
+           "but at most %s on any one of them.\n", total, largest);
 }
 
 static void
 print_fixes (FILE *out, const FsDiagnosis *diagnosis)
 {
+  if (diagnosis->n_nodes == 0)
+    {
+      fprintf (out, "No fix can be checked: the snapshot holds no node.\n");
+      return;
+    }
   if (diagnosis->fixes->len == 0)
     {
       fprintf (out, "\nNo fix found within this snapshot.\n");
@@ -522,7 +541,8 @@ fs_render_diagnosis_table (FILE *out, const FsSnapshot *snapshot, const FsDiagno
       return;
     }
   print_messages (out, diagnosis);
-  print_nodes (out, snapshot, diagnosis, wide);
+  if (diagnosis->n_nodes > 0)
+    print_nodes (out, snapshot, diagnosis, wide);
   if (diagnosis->room_in_total)
     print_room (out, diagnosis);
   print_fixes (out, diagnosis);
