@@ -319,6 +319,50 @@ contains "volumes: the request is the fix" 'lower the request to cpu 3500m or le
 lacks "volumes: a new node is no fix for a volume pinned to node-a" 'add 1 node' out
 check "volumes: capacity for the pod with an unbound claim" 0 "$bin" capacity -q -S "$vol" --from pod/wants-pending -o json
 expect "volumes: capacity 0" '.capacity == 0 and ([.nodes[].reasons[0]] | unique == ["pod has unbound immediate PersistentVolumeClaims"])'
+# ---- preemption: what the scheduler does by itself, with PodDisruptionBudgets (tests/data/preemption) ----
+pre="$data/preemption"
+check "why: a pod the scheduler makes room for by preempting" 0 "$bin" why -q -S "$pre" shop/checkout-5c8b-x
+contains "why: the victims, on the node chosen" 'The scheduler will preempt 2 pods on node node-1: shop/postgres-0 (priority 0, beyond what PodDisruptionBudget postgres allows), shop/worker-7d9f-a (priority 0), violating 1 PodDisruptionBudget (shop/postgres).' out
+contains "why: the message has no preemption part when it succeeds" 'fitscale: 0/2 nodes are available: 1 Insufficient memory, 2 Insufficient cpu.' out
+contains "why: preemption is no fix" 'Fixes that place it without preempting' out
+contains "why: preemption does not wait for the budget" 'Preemption does not wait for PodDisruptionBudgets: it prefers nodes where fewer victims break one, and every node where it would make room has such a victim.' out
+contains "why: the nominated node" 'It nominates node-1 for the pod (status.nominatedNodeName) and schedules it once the victims have terminated' out
+lacks "why: preemption is not listed as a fix" 'preemption can make room' out
+check "why -o json: the preemption object" 0 "$bin" why -q -S "$pre" shop/checkout-5c8b-x -o json
+expect "why -o json: node, victims, PDB violations" '.preemption.node == "node-1" and .preemption.numPDBViolations == 1 and ([.preemption.victims[] | [.namespace, .name, .priority, .pdbViolation]] == [["shop","postgres-0",0,true],["shop","worker-7d9f-a",0,false]])'
+expect "why -o json: no Preemption fix" '[.fixes[] | select(.type == "Preemption")] == []'
+expect "why -o json: the PodDisruptionBudgets were read" '.preemption.victims[0].podDisruptionBudget == "postgres"'
+# the scheduler has already preempted: the pod is nominated, its victims are terminating
+jq '(.items[] | select(.metadata.name == "checkout-5c8b-x") | .status) += {nominatedNodeName: "node-1"}
+    | (.items[] | select(.metadata.name == "postgres-0" or .metadata.name == "worker-7d9f-a"))
+      |= (.metadata.deletionTimestamp = "2026-12-01T10:00:00Z"
+          | .status.conditions += [{type: "DisruptionTarget", status: "True", reason: "PreemptionByScheduler"}])' \
+  "$pre/cluster.json" >"$tmp/preempted.json"
+check "why: victims terminating on the nominated node" 0 "$bin" why -q -S "$tmp/preempted.json" shop/checkout-5c8b-x
+contains "why: waits for them, as PodEligibleToPreemptOthers says" 'preemption: not eligible due to a terminating pod on the nominated node.' out
+contains "why: says what it waits for" 'It is nominated to node node-1, where lower-priority pods preemption evicted are still terminating' out
+lacks "why: no new preemption" 'The scheduler will preempt' out
+# preemptionPolicy: Never
+jq '(.items[] | select(.metadata.name == "checkout-5c8b-x") | .spec.preemptionPolicy) = "Never"' "$pre/cluster.json" >"$tmp/never.json"
+check "why: a pod that never preempts" 0 "$bin" why -q -S "$tmp/never.json" shop/checkout-5c8b-x -o json
+expect "why: preemptionPolicy=Never in the message, no preemption" '(.message | endswith("preemption: not eligible due to preemptionPolicy=Never.")) and .preemption == null'
+# without the budgets, the younger worker pod is the second victim: no violation counted
+jq 'del(.items[] | select(.kind == "PodDisruptionBudget"))' "$pre/cluster.json" >"$tmp/no-pdb.json"
+check "why: the same cluster without its PodDisruptionBudgets" 0 "$bin" why -q -S "$tmp/no-pdb.json" shop/checkout-5c8b-x -o json
+expect "why: no PDB, no violation; the victims as SelectVictimsOnNode reprieves them" '.preemption.numPDBViolations == 0 and ([.preemption.victims[].name] == ["postgres-0","worker-7d9f-b"])'
+check "why: the same, as text" 0 "$bin" why -q -S "$tmp/no-pdb.json" shop/checkout-5c8b-x
+contains "why: the victims without budgets" 'The scheduler will preempt 2 pods on node node-1: shop/postgres-0 (priority 0), shop/worker-7d9f-b (priority 0).' out
+lacks "why: no budget, no word of one" 'PodDisruptionBudget' out
+# 120 nodes a low-priority pod each fills: the scheduler stops its dry run at 100 candidates
+jq -n '{kind: "List", apiVersion: "v1", items: ([range(120) | "n\(1000 + .)" as $n
+  | {kind: "Node", metadata: {name: $n}, status: {allocatable: {cpu: "2", memory: "4Gi", pods: "110"}}},
+    {kind: "Pod", metadata: {name: "batch-\($n)", namespace: "jobs"}, spec: {nodeName: $n, priority: -1,
+     containers: [{name: "c", resources: {requests: {cpu: "2"}}}]}, status: {phase: "Running"}}]
+  + [{kind: "Pod", metadata: {name: "api", namespace: "jobs"}, spec: {priority: 1000,
+      containers: [{name: "c", resources: {requests: {cpu: "1"}}}]}, status: {phase: "Pending"}}])}' >"$tmp/many.json"
+check "why: more candidate nodes than the scheduler's dry run takes" 0 "$bin" why -q -S "$tmp/many.json" jobs/api
+contains "why: says the scheduler may pick another node" "(The scheduler's dry run stops at the first 100 of these 120 candidate nodes, from a random one, so it may pick another node.)" out
+contains "why: the first node by name, one victim" 'The scheduler will preempt 1 pod on node n1000: jobs/batch-n1000 (priority -1).' out
 
 # ---- bound pods and dynamic resource allocation (issue 16, bullets 4 and 1) ----
 bound="$data/why-bound.yaml"

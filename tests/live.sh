@@ -333,4 +333,14 @@ else
   skip "volumes listed live" "python3 yaml not installed"
 fi
 
+# ---- preemption: PodDisruptionBudgets listed live (policy/v1), as read from files ----
+fake_api pdb "$src/tests/data/preemption/cluster.json"
+kubeconfig "$tmp/pdb.kubeconfig" "http://127.0.0.1:$port"
+saved_snapshot=$snapshot saved_flags=$live_flags
+snapshot="$src/tests/data/preemption" live_flags="--kubeconfig $tmp/pdb.kubeconfig"
+same "why with PodDisruptionBudgets, live = snapshot" why -q shop/checkout-5c8b-x -o json
+expect "why live: the budget the victim breaks" '.preemption.numPDBViolations == 1 and .preemption.victims[0].podDisruptionBudget == "postgres"'
+if grep -q 'GET /apis/policy/v1/poddisruptionbudgets?limit=500 200' "$tmp/pdb.log"; then ok "why lists PodDisruptionBudgets"; else not_ok "why lists PodDisruptionBudgets"; fi
+snapshot=$saved_snapshot live_flags=$saved_flags
+
 tap_end

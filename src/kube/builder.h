@@ -115,6 +115,10 @@ typedef struct {
   guint32 access_modes;
   int64_t storage_bytes;
   FsCsiDriver current_csi_driver;
+  /* Pod: a DisruptionTarget condition True with reason PreemptionByScheduler */
+  gboolean preempted;
+  /* PodDisruptionBudget */
+  int32_t disruptions_allowed;
   /* Pod status the kubelet writes; the messages wait in builder->status_message */
   const char *pod_reason;
   int64_t scheduled_time;
@@ -153,6 +157,7 @@ struct FsObjectBuilder {
   GArray *volumes;                /* FsVolume */
   GPtrArray *volume_monitors;     /* const char* of the rbd volume being read */
   GArray *csi_drivers;            /* FsCsiDriver */
+  GPtrArray *disrupted_pods;      /* a PodDisruptionBudget's status.disruptedPods keys */
   GString *cond_message;          /* the condition being read */
   GString *status_message[STATUS_N_MESSAGES];
   guint n_nameless;               /* metric values numbered so far */

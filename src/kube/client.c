@@ -776,6 +776,7 @@ static const FsKubeListing listings[] = {
   { FS_KUBE_STORAGE, "persistentvolumes", "/api/v1/persistentvolumes", NULL, FALSE, TRUE },
   { FS_KUBE_STORAGE, "storageclasses", "/apis/storage.k8s.io/v1/storageclasses", NULL, FALSE, TRUE },
   { FS_KUBE_STORAGE, "csinodes", "/apis/storage.k8s.io/v1/csinodes", NULL, FALSE, TRUE },
+  { FS_KUBE_PDBS, "poddisruptionbudgets", "/apis/policy/v1/poddisruptionbudgets", NULL, TRUE, TRUE },
 };
 
 const FsKubeListing *

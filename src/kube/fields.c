@@ -1,6 +1,6 @@
 /* fitscale — the field handlers: what each scalar the decoder hands over sets in the object
  * being read, by the kind that has the field (every object, Node, pod spec, Pod, workloads,
- * PodMetrics and Event).  This is the per-scalar path: the handlers and the small readers
+ * PodMetrics, Event and PodDisruptionBudget).  This is the per-scalar path: the handlers and the small readers
  * they call are inlined into fs_object_scalar. */
 #include "config.h"
 
@@ -536,6 +536,22 @@ storage_scalar (FsObjectBuilder *builder, FsField field, const FsScalar *scalar,
     }
 }
 
+static gboolean
+pdb_scalar (FsObjectBuilder *builder, FsField field, const char *key, const FsScalar *scalar,
+            GError **error)
+{
+  switch (field)
+    {
+    case F_PDB_DISRUPTIONS_ALLOWED:
+      return fs_scalar_int32 (scalar, G_MININT32, &builder->st.disruptions_allowed, error);
+    case F_PDB_DISRUPTED_POD: /* pod name -> the time its eviction was processed */
+      g_ptr_array_add (builder->disrupted_pods, (gpointer) fs_pool_intern (builder->pool, key, strlen (key)));
+      return TRUE;
+    default:
+      g_assert_not_reached ();
+    }
+}
+
 gboolean
 fs_object_scalar (FsObjectBuilder *builder, FsField field, const char *map_key,
                   const FsScalar *scalar, GError **error)
@@ -554,6 +570,8 @@ fs_object_scalar (FsObjectBuilder *builder, FsField field, const char *map_key,
     return pod_scalar (builder, field, map_key, scalar, error);
   if (field <= F_TEMPLATE_LABEL)
     return workload_scalar (builder, field, map_key, scalar, error);
+  if (field >= F_PDB_DISRUPTIONS_ALLOWED && field <= F_PDB_DISRUPTED_POD)
+    return pdb_scalar (builder, field, map_key, scalar, error);
   if (field >= F_POD_REASON && field <= F_CLAIM_NAME)
     return kubelet_scalar (builder, field, scalar, error);
   if (field >= F_VOL_NAME)

@@ -1,6 +1,7 @@
 /* fitscale — the kinds: the object's kind as read so far, which kinds are kept as generic
  * trees, and what each kind becomes when its object ends: a Node, a Pod, a workload
- * (Deployment, StatefulSet, ReplicaSet), a Namespace, PodMetrics, an Event, or a generic
+ * (Deployment, StatefulSet, ReplicaSet), a Namespace, PodMetrics, an Event, a
+ * PodDisruptionBudget, or a generic
  * object (HPA, VPA, Hvpa, metric values) with its tree; a list gives its resourceVersion,
  * and any other kind is counted as skipped. */
 #include "config.h"
@@ -126,7 +127,8 @@ end_pod (FsObjectBuilder *builder, GError **error)
   pod.flags = (st->ready ? FS_POD_READY : 0) | (st->ready_known ? FS_POD_READY_KNOWN : 0)
               | (st->terminating ? FS_POD_TERMINATING : 0)
               | (st->unschedulable_cond ? FS_POD_UNSCHEDULABLE : 0)
-              | (st->scheduled_true ? FS_POD_SCHEDULED : 0);
+              | (st->scheduled_true ? FS_POD_SCHEDULED : 0)
+              | (st->preempted ? FS_POD_PREEMPTED : 0);
   pod.priority = st->priority;
   pod.owner = intern_owner (builder);
   pod.labels = fs_intern_object_labels (builder);
@@ -202,6 +204,21 @@ end_event (FsObjectBuilder *builder)
   event.last_time = st->ev_last != 0 ? st->ev_last
                     : st->ev_event_time != 0 ? st->ev_event_time : st->ev_first;
   fs_snapshot_builder_add_event (builder->snapshot_builder, &event);
+  return TRUE;
+}
+
+static gboolean
+end_pdb (FsObjectBuilder *builder)
+{
+  ObjectState *st = &builder->st;
+  FsPodDisruptionBudget pdb;
+  memset (&pdb, 0, sizeof pdb);
+  pdb.namespace = namespace_or_default (builder);
+  pdb.name = st->name;
+  pdb.selector = st->workload_selector;
+  pdb.disruptions_allowed = st->disruptions_allowed;
+  pdb.disrupted_pods = fs_intern_strings (builder, builder->disrupted_pods, &pdb.n_disrupted_pods);
+  fs_snapshot_builder_add_pdb (builder->snapshot_builder, &pdb);
   return TRUE;
 }
 
@@ -357,7 +374,8 @@ fs_object_end (FsObjectBuilder *builder, const FsTree *tree, GError **error)
   };
   gboolean known = strcmp (kind, "Node") == 0 || strcmp (kind, "Pod") == 0
                    || strcmp (kind, "Namespace") == 0 || strcmp (kind, "PodMetrics") == 0
-                   || strcmp (kind, "Event") == 0 || fs_kind_is_generic (kind);
+                   || strcmp (kind, "Event") == 0 || strcmp (kind, "PodDisruptionBudget") == 0
+                   || fs_kind_is_generic (kind);
   for (gsize i = 0; i < G_N_ELEMENTS (workloads); i++)
     known = known || strcmp (kind, workloads[i].kind) == 0;
   for (gsize i = 0; i < G_N_ELEMENTS (storage_kinds); i++)
@@ -402,5 +420,7 @@ fs_object_end (FsObjectBuilder *builder, const FsTree *tree, GError **error)
     return end_storage_class (builder);
   if (strcmp (kind, "CSINode") == 0)
     return end_csi_node (builder);
+  if (strcmp (kind, "PodDisruptionBudget") == 0)
+    return end_pdb (builder);
   return end_generic (builder, kind, tree);
 }

@@ -45,6 +45,7 @@ fs_object_builder_new (FsSnapshotBuilder *snapshot_builder)
   builder->volumes = array_of (sizeof (FsVolume));
   builder->volume_monitors = g_ptr_array_new ();
   builder->csi_drivers = array_of (sizeof (FsCsiDriver));
+  builder->disrupted_pods = g_ptr_array_new ();
   builder->cond_message = g_string_new (NULL);
   for (guint i = 0; i < STATUS_N_MESSAGES; i++)
     builder->status_message[i] = g_string_new (NULL);
@@ -63,7 +64,7 @@ fs_object_builder_new (FsSnapshotBuilder *snapshot_builder)
   DO (builder->volumes) DO (builder->csi_drivers)
 #define EACH_PTR_ARRAY(builder, DO)                                                          \
   DO (builder->requirement_values) DO (builder->term_namespaces) DO (builder->spread_label_keys) \
-  DO (builder->volume_monitors)
+  DO (builder->volume_monitors) DO (builder->disrupted_pods)
 
 void
 fs_object_builder_free (FsObjectBuilder *builder)
@@ -274,6 +275,9 @@ condition_end (FsObjectBuilder *builder, GError **error)
                                       : NULL;
         }
     }
+  else if (strcmp (st->cond_type, "DisruptionTarget") == 0)
+    /* the condition preemption sets on its victims (preemption.go, PreemptPod) */
+    st->preempted = is_true && strcmp (st->cond_reason, "PreemptionByScheduler") == 0;
   return TRUE;
 }
 

@@ -105,6 +105,9 @@ static const PathSpec object_paths[] = {
   { "spec.drivers[]", 0, R_CSI_DRIVER },
   { "spec.drivers[].name", F_CSI_DRIVER_NAME, 0 },
   { "spec.drivers[].allocatable.count", F_CSI_COUNT, 0 },
+  /* PodDisruptionBudget (policy/v1) */
+  { "status.disruptionsAllowed", F_PDB_DISRUPTIONS_ALLOWED, 0 },
+  { "status.disruptedPods.*", F_PDB_DISRUPTED_POD, 0 },
   /* Pod status the kubelet writes (pkg/kubelet/kubelet_pods.go generateAPIPodStatus) */
   { "status.reason", F_POD_REASON, 0 },
   { "status.message", F_POD_MESSAGE, 0 },

@@ -12,6 +12,7 @@ struct FsSnapshotBuilder {
   GArray *nodes, *pods, *workloads, *namespaces, *pod_metrics, *events, *generic;
   GArray *claims, *persistent_volumes, *storage_classes, *csi_nodes;
   guint32 storage_kinds;
+  GArray *pdbs;
   guint n_skipped;
   const char *resource_version;
   char *continue_token;           /* the last list's metadata.continue (owned) */
@@ -34,6 +35,7 @@ fs_snapshot_builder_new (void)
   builder->persistent_volumes = g_array_new (FALSE, FALSE, sizeof (FsPersistentVolume));
   builder->storage_classes = g_array_new (FALSE, FALSE, sizeof (FsStorageClass));
   builder->csi_nodes = g_array_new (FALSE, FALSE, sizeof (FsCsiNode));
+  builder->pdbs = g_array_new (FALSE, FALSE, sizeof (FsPodDisruptionBudget));
   return builder;
 }
 
@@ -43,7 +45,7 @@ builder_free_arrays (FsSnapshotBuilder *builder)
   GArray **arrays[] = { &builder->nodes, &builder->pods, &builder->workloads,
                         &builder->namespaces, &builder->pod_metrics, &builder->events,
                         &builder->generic, &builder->claims, &builder->persistent_volumes,
-                        &builder->storage_classes, &builder->csi_nodes };
+                        &builder->storage_classes, &builder->csi_nodes, &builder->pdbs };
   for (gsize i = 0; i < G_N_ELEMENTS (arrays); i++)
     if (*arrays[i] != NULL)
       g_array_free (g_steal_pointer (arrays[i]), TRUE);
@@ -76,6 +78,7 @@ fs_snapshot_builder_new_from (FsSnapshot *base)
   g_array_append_vals (builder->storage_classes, base->storage_classes, base->n_storage_classes);
   g_array_append_vals (builder->csi_nodes, base->csi_nodes, base->n_csi_nodes);
   builder->storage_kinds = base->storage_kinds;
+  g_array_append_vals (builder->pdbs, base->pdbs, base->n_pdbs);
   return builder;
 }
 
@@ -154,6 +157,8 @@ fs_snapshot_builder_remove (FsSnapshotBuilder *builder, const char *kind, const 
                          NULL, NULL);
   if (g_strcmp0 (kind, "CSINode") == 0)
     return remove_named (builder->csi_nodes, CLUSTER_SCOPED (FsCsiNode), NULL, name, NULL, NULL);
+  if (g_strcmp0 (kind, "PodDisruptionBudget") == 0)
+    return remove_named (builder->pdbs, NAMED (FsPodDisruptionBudget), namespace, name, NULL, NULL);
   guint removed = remove_named (builder->workloads, NAMED (FsWorkload), namespace, name, same_workload_kind, kind);
   return removed + remove_named (builder->generic, NAMED (FsGenericObject), namespace, name, same_generic_kind, kind);
 #undef NAMED
@@ -253,6 +258,12 @@ void
 fs_snapshot_builder_saw_storage (FsSnapshotBuilder *builder, guint32 kinds)
 {
   builder->storage_kinds |= kinds;
+}
+
+void
+fs_snapshot_builder_add_pdb (FsSnapshotBuilder *builder, const FsPodDisruptionBudget *pdb)
+{
+  g_array_append_vals (builder->pdbs, pdb, 1);
 }
 
 void
@@ -397,6 +408,8 @@ sort_all (FsSnapshotBuilder *builder)
   sort_and_dedupe (builder->persistent_volumes, &volumes);
   sort_and_dedupe (builder->storage_classes, &classes);
   sort_and_dedupe (builder->csi_nodes, &csi_nodes);
+  KeyLayout pdbs = LAYOUT (FsPodDisruptionBudget, G_STRUCT_OFFSET (FsPodDisruptionBudget, namespace), G_MAXSIZE);
+  sort_and_dedupe (builder->pdbs, &pdbs);
 }
 
 /* ---- node accounting --------------------------------------------------------------- */
@@ -608,6 +621,7 @@ fs_snapshot_builder_finish (FsSnapshotBuilder *builder, GError **error)
   TAKE_ARRAY (snapshot, builder, storage_classes, FsStorageClass);
   TAKE_ARRAY (snapshot, builder, csi_nodes, FsCsiNode);
   snapshot->storage_kinds = builder->storage_kinds;
+  TAKE_ARRAY (snapshot, builder, pdbs, FsPodDisruptionBudget);
   snapshot->n_skipped = builder->n_skipped;
   snapshot->resource_version = builder->resource_version;
   snapshot->pool = g_steal_pointer (&builder->pool);
@@ -649,6 +663,7 @@ fs_snapshot_unref (FsSnapshot *snapshot)
   g_free ((gpointer) snapshot->persistent_volumes);
   g_free ((gpointer) snapshot->storage_classes);
   g_free ((gpointer) snapshot->csi_nodes);
+  g_free ((gpointer) snapshot->pdbs);
   if (snapshot->node_index != NULL)
     g_hash_table_unref (snapshot->node_index);
   fs_pool_free (snapshot->pool);
@@ -767,5 +782,6 @@ fs_snapshot_bytes (const FsSnapshot *snapshot)
          + snapshot->n_namespaces * sizeof (FsNamespace) + snapshot->n_claims * sizeof (FsClaim)
          + snapshot->n_persistent_volumes * sizeof (FsPersistentVolume)
          + snapshot->n_storage_classes * sizeof (FsStorageClass)
-         + snapshot->n_csi_nodes * sizeof (FsCsiNode);
+         + snapshot->n_csi_nodes * sizeof (FsCsiNode)
+         + snapshot->n_pdbs * sizeof (FsPodDisruptionBudget);
 }

@@ -252,8 +252,10 @@ apply_affinity (const Packing *packing)
           gboolean has_label = fs_labels_get (snapshot->nodes[i].labels, term->topology_key) != NULL;
           gboolean ok = any_match ? domain_set_holds (allowed, &snapshot->nodes[i])
                                   : (self_match && has_label);
+          /* UnschedulableAndUnresolvable (interpodaffinity/filtering.go Filter): removing pods
+           * cannot bring a matching one, so preemption skips the node */
           if (!ok && packing->nodes[i].verdict.filter == FS_FILTER_PASS)
-            reject (&packing->nodes[i], FS_FILTER_INTER_POD_AFFINITY, FS_DETAIL_AFFINITY, FALSE);
+            reject (&packing->nodes[i], FS_FILTER_INTER_POD_AFFINITY, FS_DETAIL_AFFINITY, TRUE);
         }
     }
   return co_locate_key;

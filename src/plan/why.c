@@ -14,8 +14,6 @@ clear_fix (gpointer data)
   FsFix *fix = data;
   g_free (fix->text);
   g_free (fix->shape);
-  if (fix->victims != NULL)
-    g_ptr_array_unref (fix->victims);
 }
 
 void
@@ -25,7 +23,7 @@ fs_diagnosis_free (FsDiagnosis *diagnosis)
     return;
   g_free (diagnosis->nodes);
   g_free (diagnosis->message);
-  g_free (diagnosis->preemption);
+  fs_preemption_clear (&diagnosis->preemption);
   g_array_unref (diagnosis->fixes);
   g_ptr_array_unref (diagnosis->unmodelled);
   g_ptr_array_unref (diagnosis->unmodelled_filters);
@@ -103,146 +101,6 @@ message_reasons (const char *message, gboolean volumes_known, GPtrArray *out)
           && (!fs_fit_reason_is_modelled (reason) || (!volumes_known && fs_fit_reason_is_volume (reason))))
         g_ptr_array_add (out, g_strdup (reason));
     }
-}
-
-/* ---- preemption --------------------------------------------------------------------- */
-
-static gint
-compare_priority_desc (gconstpointer a, gconstpointer b)
-{
-  const FsPod *left = *(const FsPod *const *) a, *right = *(const FsPod *const *) b;
-  return (left->priority < right->priority) - (left->priority > right->priority);
-}
-
-/* SelectVictimsOnNode (pkg/scheduler/framework/plugins/defaultpreemption/default_preemption.go):
- * remove every pod of lower priority; if the pod then fits, add them back from the most
- * important down while it still fits: the ones that cannot come back are the victims. */
-/* The pods counted on each node: FIRST[n] .. FIRST[n + 1] index ORDER (a counting sort). */
-typedef struct {
-  guint *first;
-  guint *order;
-} PodsByNode;
-
-static void
-pods_by_node_init (const FsSnapshot *snapshot, PodsByNode *index)
-{
-  index->first = g_new0 (guint, snapshot->n_nodes + 2);
-  index->order = g_new (guint, snapshot->n_pods + 1);
-  for (guint p = 0; p < snapshot->n_pods; p++)
-    if (snapshot->pods[p].node_index >= 0 && fs_pod_counts_on_node (&snapshot->pods[p]))
-      index->first[snapshot->pods[p].node_index + 2]++;
-  for (guint n = 2; n < snapshot->n_nodes + 2; n++)
-    index->first[n] += index->first[n - 1];
-  for (guint p = 0; p < snapshot->n_pods; p++)
-    if (snapshot->pods[p].node_index >= 0 && fs_pod_counts_on_node (&snapshot->pods[p]))
-      index->order[index->first[snapshot->pods[p].node_index + 1]++] = p;
-}
-
-static void
-pods_by_node_clear (PodsByNode *index)
-{
-  g_free (index->first);
-  g_free (index->order);
-}
-
-/* The pods taken off the node (their host ports with them). */
-static gboolean
-is_removed (const FsPod *pod, gpointer removed)
-{
-  return g_hash_table_contains (removed, pod);
-}
-
-static gboolean
-victims_on_node (const FsSnapshot *snapshot, const PodsByNode *index, const FsPodShape *pod,
-                 guint node_index, FsVerdict *verdict, GPtrArray *lower, GPtrArray *victims)
-{
-  const FsNode *node = &snapshot->nodes[node_index];
-  FsNodeLoad load = fs_node_load (node);
-  for (guint k = index->first[node_index]; k < index->first[node_index + 1]; k++)
-    {
-      const FsPod *other = &snapshot->pods[index->order[k]];
-      if (other->priority < pod->priority)
-        g_ptr_array_add (lower, (gpointer) other);
-    }
-  if (lower->len == 0)
-    return FALSE;
-  /* the victims' host ports leave with them (only read when the pod asks for some) */
-  g_autoptr (GHashTable) removed = NULL;
-  if (pod->spec->host_ports != NULL && node->used_ports != NULL)
-    {
-      removed = g_hash_table_new (NULL, NULL);
-      load.released = is_removed;
-      load.released_data = removed;
-    }
-  for (guint i = 0; i < lower->len; i++)
-    {
-      const FsPod *other = lower->pdata[i];
-      fs_resources_sub (&load.requested, &other->spec->request, NULL);
-      load.pod_count--;
-      if (removed != NULL)
-        g_hash_table_add (removed, (gpointer) other);
-    }
-  if (!fs_fit_node (node, &load, pod, verdict))
-    return FALSE;
-  g_ptr_array_sort (lower, compare_priority_desc);
-  for (guint i = 0; i < lower->len; i++)
-    {
-      const FsPod *other = lower->pdata[i];
-      FsNodeLoad with = load;
-      fs_resources_add (&with.requested, &other->spec->request, NULL);
-      with.pod_count++;
-      if (removed != NULL)
-        g_hash_table_remove (removed, other);
-      FsVerdict probe;
-      if (fs_fit_node (node, &with, pod, &probe))
-        {
-          load = with;
-          continue;
-        }
-      if (removed != NULL)
-        g_hash_table_add (removed, (gpointer) other); /* a victim: it stays off */
-      if (victims != NULL)
-        g_ptr_array_add (victims, g_strdup_printf ("%s/%s (priority %d)", other->namespace,
-                                                   other->name, other->priority));
-    }
-  return TRUE;
-}
-
-char *
-fs_preemption_message (const FsSnapshot *snapshot, const FsPodShape *pod, const FsNodeFit *nodes,
-                       const FsNode **candidate, GPtrArray *victims)
-{
-  *candidate = NULL;
-  if (pod->spec->placement->preempt_never)
-    return g_strdup ("preemption: not eligible due to preemptionPolicy=Never.");
-  g_autoptr (FsReasonCounts) counts = fs_reason_counts_new ();
-  PodsByNode index;
-  pods_by_node_init (snapshot, &index);
-  for (guint i = 0; i < snapshot->n_nodes; i++)
-    {
-      const FsVerdict *verdict = &nodes[i].verdict;
-      if (verdict->filter == FS_FILTER_PASS)
-        continue;
-      if (verdict->unresolvable)
-        {
-          fs_reason_counts_add (counts, "Preemption is not helpful for scheduling", 1);
-          continue;
-        }
-      g_autoptr (GPtrArray) lower = g_ptr_array_new ();
-      FsVerdict after;
-      memset (&after, 0, sizeof after);
-      gboolean fits = victims_on_node (snapshot, &index, pod, i, &after,
-                                       lower, *candidate == NULL ? victims : NULL);
-      if (fits && *candidate == NULL)
-        *candidate = &snapshot->nodes[i];
-      else if (lower->len == 0)
-        fs_reason_counts_add (counts, "No preemption victims found for incoming pod", 1);
-      else if (!fits)
-        fs_reason_counts_add_verdict (counts, &after);
-    }
-  pods_by_node_clear (&index);
-  g_autofree char *fit_error = fs_fit_error_message (snapshot->n_nodes, counts, NULL);
-  return g_strconcat ("preemption: ", fit_error, NULL);
 }
 
 /* ---- facts about the pod ------------------------------------------------------------ */
@@ -658,23 +516,6 @@ fix_relax_affinity (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
   fix->count = opened;
 }
 
-static void
-fix_preempt (FsDiagnosis *diagnosis, const FsNode *candidate, GPtrArray *victims)
-{
-  if (candidate == NULL)
-    return;
-  g_ptr_array_add (victims, NULL);
-  g_autofree char *names = g_strjoinv (", ", (char **) victims->pdata);
-  g_ptr_array_remove_index (victims, victims->len - 1);
-  FsFix *fix = add_fix (diagnosis, FS_FIX_PREEMPT,
-                        g_strdup_printf ("preemption can make room on %s by evicting %u lower-priority "
-                                         "pod%s: %s", candidate->name, victims->len,
-                                         victims->len == 1 ? "" : "s", names));
-  fix->node = candidate->name;
-  fix->count = victims->len;
-  fix->victims = g_ptr_array_ref (victims);
-}
-
 /* ---- the diagnosis ------------------------------------------------------------------ */
 
 static gboolean
@@ -742,17 +583,15 @@ fs_diagnose (const FsSnapshot *snapshot, const FsPod *pod)
   sibling_usage (snapshot, diagnosis);
   measure_room (snapshot, diagnosis);
 
-  g_autoptr (GPtrArray) victims = g_ptr_array_new_with_free_func (g_free);
-  const FsNode *candidate = NULL;
   if (!diagnosis->fits)
     {
       g_autoptr (FsReasonCounts) counts = fs_reason_counts_new ();
       for (guint i = 0; i < snapshot->n_nodes; i++)
         fs_reason_counts_add_verdict (counts, &diagnosis->nodes[i].verdict);
-      diagnosis->preemption = fs_preemption_message (snapshot, &diagnosis->shape,
-                                                     diagnosis->nodes, &candidate, victims);
-      diagnosis->message = fs_fit_error_message (snapshot->n_nodes, counts,
-                                                 candidate == NULL ? diagnosis->preemption : NULL);
+      /* the PostFilter: a preemption that succeeds nominates a node and adds no message */
+      fs_preempt (snapshot, &diagnosis->shape, &options, pod->nominated_node, diagnosis->nodes,
+                  &diagnosis->preemption);
+      diagnosis->message = fs_fit_error_message (snapshot->n_nodes, counts, diagnosis->preemption.message);
       diagnosis->agrees = fs_messages_agree (diagnosis->message, diagnosis->recorded);
       fix_lower_request (snapshot, diagnosis);
       fix_add_nodes (snapshot, diagnosis);
@@ -760,7 +599,6 @@ fs_diagnose (const FsSnapshot *snapshot, const FsPod *pod)
       fix_uncordon (snapshot, diagnosis);
       fix_tolerate_taints (snapshot, diagnosis);
       fix_relax_affinity (snapshot, diagnosis);
-      fix_preempt (diagnosis, candidate, victims);
     }
   return diagnosis;
 }

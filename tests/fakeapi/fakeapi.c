@@ -6,9 +6,10 @@
  * Serves the objects of the given JSON files (single objects, typed lists, v1 Lists) as the
  * API server would: discovery (/version, /api, /apis, each group version's resource list),
  * list and get for nodes, pods, namespaces, events, deployments, statefulsets, replicasets,
- * HPAs, VPAs, Hvpas, PodMetrics, PVCs, PVs, StorageClasses and CSINodes, cluster-wide and per namespace, paged with limit and
- * continue, filtered by fieldSelector (=, ==, != on metadata.name, metadata.namespace,
- * spec.nodeName, status.phase, reason) and labelSelector (key=value, key!=value, key).
+ * HPAs, VPAs, Hvpas, PodMetrics, PVCs, PVs, StorageClasses, CSINodes and PodDisruptionBudgets,
+ * cluster-wide and per namespace, paged with limit and continue, filtered by fieldSelector
+ * (=, ==, != on metadata.name, metadata.namespace, spec.nodeName, status.phase, reason) and
+ * labelSelector (key=value, key!=value, key).
  * ?watch=1 streams the events of --watch-events (one JSON watch event per line) and a
  * BOOKMARK, then ends.  --token and --client-ca make every request need that bearer token or
  * a client certificate signed by that CA (either will do, as for the API server).  Faults:

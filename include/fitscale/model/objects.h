@@ -288,6 +288,7 @@ typedef enum {
   FS_POD_TERMINATING = 1 << 2,     /* metadata.deletionTimestamp set */
   FS_POD_UNSCHEDULABLE = 1 << 3,   /* PodScheduled False, reason Unschedulable */
   FS_POD_SCHEDULED = 1 << 4,       /* PodScheduled True */
+  FS_POD_PREEMPTED = 1 << 5,       /* DisruptionTarget True, reason PreemptionByScheduler */
 } FsPodFlags;
 
 /* A condition of a pod's status as the kubelet last wrote it. */
@@ -503,6 +504,17 @@ typedef struct {
   int64_t last_time;              /* lastTimestamp, else eventTime, else firstTimestamp */
 } FsEvent;
 
+/* policy/v1 PodDisruptionBudget: what preemption reads of it (default_preemption.go
+ * filterPodsWithPDBViolation). */
+typedef struct {
+  const char *namespace;
+  const char *name;
+  const FsLabelSelector *selector;    /* spec.selector; NULL when absent */
+  int32_t disruptions_allowed;        /* status.disruptionsAllowed */
+  guint n_disrupted_pods;
+  const char *const *disrupted_pods;  /* the pod names status.disruptedPods holds */
+} FsPodDisruptionBudget;
+
 /* A compact generic value: what is kept of autoscaler objects. */
 typedef enum {
   FS_TREE_NULL,
@@ -574,6 +586,8 @@ struct FsSnapshot {
   const FsCsiNode *csi_nodes;
   guint n_csi_nodes;
   guint32 storage_kinds;          /* FsStorageKinds */
+  const FsPodDisruptionBudget *pdbs;
+  guint n_pdbs;
   /* private */
   FsPool *pool;
   FsSnapshot *parent;             /* the snapshot this one was built on (its pool is used) */
@@ -648,6 +662,7 @@ void fs_snapshot_builder_add_namespace (FsSnapshotBuilder *builder, const FsName
 void fs_snapshot_builder_add_pod_metrics (FsSnapshotBuilder *builder, const FsPodMetrics *pm);
 void fs_snapshot_builder_add_event (FsSnapshotBuilder *builder, const FsEvent *event);
 void fs_snapshot_builder_add_generic (FsSnapshotBuilder *builder, const FsGenericObject *obj);
+void fs_snapshot_builder_add_pdb (FsSnapshotBuilder *builder, const FsPodDisruptionBudget *pdb);
 void fs_snapshot_builder_count_skipped (FsSnapshotBuilder *builder, const char *kind);
 void fs_snapshot_builder_add_claim (FsSnapshotBuilder *builder, const FsClaim *claim);
 void fs_snapshot_builder_add_persistent_volume (FsSnapshotBuilder *builder,
