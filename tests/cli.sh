@@ -363,7 +363,6 @@ jq -n '{kind: "List", apiVersion: "v1", items: ([range(120) | "n\(1000 + .)" as 
 check "why: more candidate nodes than the scheduler's dry run takes" 0 "$bin" why -q -S "$tmp/many.json" jobs/api
 contains "why: says the scheduler may pick another node" "(The scheduler's dry run stops at the first 100 of these 120 candidate nodes, from a random one, so it may pick another node.)" out
 contains "why: the first node by name, one victim" 'The scheduler will preempt 1 pod on node n1000: jobs/batch-n1000 (priority -1).' out
-
 # ---- bound pods and dynamic resource allocation (issue 16, bullets 4 and 1) ----
 bound="$data/why-bound.yaml"
 check "why bound: image pull failing" 0 "$bin" why -q -S "$bound" shop/web-0

@@ -320,6 +320,33 @@ selector_end (FsObjectBuilder *builder, FsRecord record)
     st->current_spread.label_selector = selector;
 }
 
+/* One entry of spec.volumes: kept when it is of a type the volume filters read (the API's
+ * defaulting gives an rbd volume the pool "rbd", SetDefaults_RBDVolumeSource). */
+static gboolean
+volume_end (FsObjectBuilder *builder, GError **error)
+{
+  FsVolume *volume = &builder->st.current_volume;
+  if (volume->type == 0)
+    return TRUE;
+  if (volume->type == FS_VOLUME_CLAIM && (volume->id == NULL || volume->id[0] == '\0'))
+    {
+      g_set_error (error, FS_ERROR, FS_ERROR_INVALID,
+                   "volume %s: field persistentVolumeClaim.claimName: missing",
+                   volume->name != NULL ? volume->name : "(no name)");
+      return FALSE;
+    }
+  if (volume->type == FS_VOLUME_EPHEMERAL && volume->name == NULL)
+    {
+      g_set_error (error, FS_ERROR, FS_ERROR_INVALID, "an ephemeral volume without a name");
+      return FALSE;
+    }
+  if (volume->type == FS_VOLUME_RBD && volume->pool == NULL)
+    volume->pool = fs_pool_intern (builder->pool, "rbd", 3);
+  volume->monitors = fs_intern_strings (builder, builder->volume_monitors, &volume->n_monitors);
+  g_array_append_val (builder->volumes, *volume);
+  return TRUE;
+}
+
 /* Keeps the container status just read when it is the one the pod waits on: for init
  * containers (which run one by one) the first waiting or failed one, else the first running
  * one; for containers the first waiting or terminated one. */
@@ -353,33 +380,6 @@ container_status_end (FsObjectBuilder *builder, FsRecord record)
     }
   *kept = *current;
   g_string_assign (builder->status_message[message], builder->status_message[STATUS_MESSAGE_CURRENT]->str);
-}
-
-/* One entry of spec.volumes: kept when it is of a type the volume filters read (the API's
- * defaulting gives an rbd volume the pool "rbd", SetDefaults_RBDVolumeSource). */
-static gboolean
-volume_end (FsObjectBuilder *builder, GError **error)
-{
-  FsVolume *volume = &builder->st.current_volume;
-  if (volume->type == 0)
-    return TRUE;
-  if (volume->type == FS_VOLUME_CLAIM && (volume->id == NULL || volume->id[0] == '\0'))
-    {
-      g_set_error (error, FS_ERROR, FS_ERROR_INVALID,
-                   "volume %s: field persistentVolumeClaim.claimName: missing",
-                   volume->name != NULL ? volume->name : "(no name)");
-      return FALSE;
-    }
-  if (volume->type == FS_VOLUME_EPHEMERAL && volume->name == NULL)
-    {
-      g_set_error (error, FS_ERROR, FS_ERROR_INVALID, "an ephemeral volume without a name");
-      return FALSE;
-    }
-  if (volume->type == FS_VOLUME_RBD && volume->pool == NULL)
-    volume->pool = fs_pool_intern (builder->pool, "rbd", 3);
-  volume->monitors = fs_intern_strings (builder, builder->volume_monitors, &volume->n_monitors);
-  g_array_append_val (builder->volumes, *volume);
-  return TRUE;
 }
 
 gboolean
@@ -454,16 +454,6 @@ fs_object_record_end (FsObjectBuilder *builder, FsRecord record, GError **error)
     case R_USAGE_CONTAINER:
       g_array_append_val (builder->usages, st->current_usage);
       return TRUE;
-    case R_CTR_STATUS:
-    case R_INIT_CTR_STATUS:
-      container_status_end (builder, record);
-      return TRUE;
-    case R_RESOURCE_CLAIM:
-      st->n_resource_claims++;
-      return TRUE;
-    case R_CTR_CLAIM:
-      st->n_container_claims++;
-      return TRUE;
     case R_VOLUME:
       return volume_end (builder, error);
     case R_CSI_DRIVER:
@@ -480,6 +470,16 @@ fs_object_record_end (FsObjectBuilder *builder, FsRecord record, GError **error)
     case R_VOL_EBS:
     case R_VOL_RBD:
     case R_VOL_ISCSI:
+      return TRUE;
+    case R_CTR_STATUS:
+    case R_INIT_CTR_STATUS:
+      container_status_end (builder, record);
+      return TRUE;
+    case R_RESOURCE_CLAIM:
+      st->n_resource_claims++;
+      return TRUE;
+    case R_CTR_CLAIM:
+      st->n_container_claims++;
       return TRUE;
     case R_REQUIRED_AFFINITY:
     case R_OBJECT:

@@ -115,6 +115,14 @@ static const PathSpec object_paths[] = {
   { "status.initContainerStatuses[]", 0, R_INIT_CTR_STATUS },
 };
 
+/* Where requirement lists sit relative to an object: a PersistentVolume's node affinity and
+ * a StorageClass's allowedTopologies (matchLabelExpressions: key and values, operator In). */
+static const PathSpec object_requirement_lists[] = {
+  { "spec.nodeAffinity.required.nodeSelectorTerms[].matchExpressions[]", 0, R_REQ_NODE_EXPR },
+  { "spec.nodeAffinity.required.nodeSelectorTerms[].matchFields[]", 0, R_REQ_NODE_FIELD },
+  { "allowedTopologies[].matchLabelExpressions[]", 0, R_REQ_NODE_EXPR },
+};
+
 /* A container status's fields, under status.containerStatuses[] and initContainerStatuses[]. */
 static const PathSpec container_status_paths[] = {
   { ".name", F_CS_NAME, 0 },
@@ -124,14 +132,6 @@ static const PathSpec container_status_paths[] = {
   { ".state.terminated.exitCode", F_CS_EXIT_CODE, 0 },
   { ".state.terminated.reason", F_CS_TERMINATED_REASON, 0 },
   { ".state.terminated.message", F_CS_TERMINATED_MESSAGE, 0 },
-};
-
-/* Where requirement lists sit relative to an object: a PersistentVolume's node affinity and
- * a StorageClass's allowedTopologies (matchLabelExpressions: key and values, operator In). */
-static const PathSpec object_requirement_lists[] = {
-  { "spec.nodeAffinity.required.nodeSelectorTerms[].matchExpressions[]", 0, R_REQ_NODE_EXPR },
-  { "spec.nodeAffinity.required.nodeSelectorTerms[].matchFields[]", 0, R_REQ_NODE_FIELD },
-  { "allowedTopologies[].matchLabelExpressions[]", 0, R_REQ_NODE_EXPR },
 };
 
 /* Pod-spec paths: under "spec." for a Pod and "spec.template.spec." for a workload. */
