@@ -488,7 +488,8 @@ test_why_host_port_taken (void **state)
 }
 
 /* cluster-autoscaler's estimate rounds the nodes needed up: with two 6Gi replicas per empty
- * 14.5Gi node, 7 Pending need 4 new nodes (3.5), 8 need 4, 2 need 1. */
+ * 14.5Gi node, 7 Pending need 4 new nodes (3.5), 8 need 4, 2 need 1 (the two existing nodes
+ * take one each first). */
 static void
 test_nodes_needed_round_up (void **state)
 {
@@ -498,7 +499,8 @@ test_nodes_needed_round_up (void **state)
   for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
     {
       g_autoptr (GArray) estimates = fs_node_shape_estimates_new ();
-      fs_estimate_new_nodes (snapshot, fs_shape_pod (rag), cases[i].pending, estimates);
+      FsPackOptions options = { .replicas = 2 + cases[i].pending };
+      fs_estimate_new_nodes (snapshot, fs_shape_pod (rag), &options, estimates);
       assert_int_equal (estimates->len, 1);
       const FsNodeShapeEstimate *estimate = &g_array_index (estimates, FsNodeShapeEstimate, 0);
       assert_int_equal (estimate->existing, 2);
@@ -563,7 +565,8 @@ test_new_nodes_self_anti_affinity (void **state)
   g_autoptr (FsShape) web = fs_shape_from_object (snapshot, "deployment/web", &flags, &error);
   assert_non_null (web);
   g_autoptr (GArray) estimates = fs_node_shape_estimates_new ();
-  fs_estimate_new_nodes (snapshot, fs_shape_pod (web), 3, estimates);
+  FsPackOptions options = { .replicas = 5 }; /* n1 and n2 take one each */
+  fs_estimate_new_nodes (snapshot, fs_shape_pod (web), &options, estimates);
   assert_int_equal (estimates->len, 1);
   const FsNodeShapeEstimate *estimate = &g_array_index (estimates, FsNodeShapeEstimate, 0);
   assert_int_equal (estimate->per_node, 1);

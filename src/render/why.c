@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "fitscale/render/why.h"
+#include "fitscale/render/nodes-needed.h"
 #include "fitscale/plan/completeness.h"
 
 static const char *const fix_kinds[] = {
@@ -51,6 +52,11 @@ emit_fix (FsEmitter *emitter, const FsFix *fix)
       for (guint i = 0; i < fix->victims->len; i++)
         fs_emit_string (emitter, fix->victims->pdata[i]);
       fs_emit_list_close (emitter);
+    }
+  if (fix->additions != NULL)
+    {
+      fs_emit_key (emitter, "additions");
+      fs_emit_node_additions (emitter, fix->shape, fix->additions);
     }
   fs_emit_map_close (emitter);
 }

@@ -33,6 +33,7 @@ typedef struct {
                            * UNCORDON: nodes it opens; PREEMPT: victims */
   char *shape;            /* ADD_NODES: the node shape; TOLERATE_TAINT: the taint */
   GPtrArray *victims;     /* PREEMPT: "namespace/name (priority N)" strings */
+  GArray *additions;      /* ADD_NODES: FsNodeAddition, where each group of new nodes goes */
 } FsFix;
 
 typedef struct {
