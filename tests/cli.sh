@@ -257,4 +257,24 @@ expect "capacity: 2 fit, 5 Pending, 3 more m5.xlarge" '.capacity == 2 and .pendi
 check "plan: a ranking tie" 0 "$bin" plan -q -S "$ex" deployment/rag-api -n production --vpa-target rag-api:cpu=250m,memory=3Gi --hpa-desired 4 --steps 2 -o json
 expect "plan: the tie's alternatives in order" '[.alternatives[] | [.replicas, .containers[0].requests.memory]] == [[5,"3Gi"],[2,"6Gi"],[4,"3Gi"],[3,"3Gi"]] and .alternatives[1].distance == .alternatives[2].distance'
 
+# ---- node additions that satisfy the pod's spread, affinity and taints (issue 16, h5) ----
+# tests/data/zone-spread.yaml: web spreads over 3 zones with maxSkew 1; only a new node in the
+# zone with the fewest web pods (eu-west-1c) lets the Pending one land; the GPU pool's taint
+# is not tolerated.
+zones="$data/zone-spread.yaml"
+check "why: the zone-spread Pending pod" 0 "$bin" why -q -S "$zones" shop/web-7c9f8d6b5-p9
+contains "why: the scheduler's message agrees" "(the same as the scheduler's own message)" out
+contains "why: the new node goes to the zone with the fewest pods" "add 1 node of shape m5.large in zone eu-west-1c (pool web-ng) for the 1 Pending pod of this owner, 1 replica per node; uneven across zones" out
+lacks "why: no zone-less addition" "add 1 node of shape m5.large for" out
+lacks "why: no GPU node for a web pod" "g4dn.xlarge" out
+check "why -o json: the zone-spread pod" 0 "$bin" why -q -S "$zones" shop/web-7c9f8d6b5-p9 -o json
+expect "why -o json: AddNodes with its zone and pool" '[.fixes[] | select(.type == "AddNodes") | .additions[] | {shape, zone, pool, count, replicasPerNode}] == [{"shape":"m5.large","zone":"eu-west-1c","pool":"web-ng","count":1,"replicasPerNode":1}]'
+check "capacity: web's 12 replicas over the zones (exit 1)" 1 "$bin" capacity -q -S "$zones" --from deployment/web -n shop --replicas 12 -o json
+expect "capacity: 8 fit by maxSkew, placed 3/3/2 per zone" '.capacity == 8 and .limitedBy == "topology spread" and [.nodes[] | .placed] == [3,0,3,2]'
+expect "capacity: 1 new node in eu-west-1c taking 2 (maxSkew), not the 7 its cpu allows" '[.nodesNeeded[] | select(.shape == "m5.large") | {replicasPerNode, nodes, uneven, additions: [.additions[] | {zone, pool, count, replicasPerNode}]}] == [{"replicasPerNode":7,"nodes":1,"uneven":true,"additions":[{"zone":"eu-west-1c","pool":"web-ng","count":1,"replicasPerNode":2}]}]'
+expect "capacity: the tainted GPU pool cannot take one" '[.nodesNeeded[] | select(.shape == "g4dn.xlarge") | [.nodes, .replicasPerNode, (.additions | length)]] == [[null,0,0]]'
+check "capacity table: web's 12 replicas (exit 1)" 1 "$bin" capacity -q -S "$zones" --from deployment/web -n shop --replicas 12
+contains "capacity table: the addition with its zone and maxSkew's replicas" "  1 node of shape m5.large in zone eu-west-1c (pool web-ng), 2 replicas per node; uneven across zones" out
+contains "capacity table: the GPU pool's taint" "  g4dn.xlarge: a new node cannot hold one (node(s) had untolerated taint {nvidia.com/gpu: true})" out
+
 tap_end

@@ -935,6 +935,15 @@ template_init (const FsSnapshot *snapshot, const FsPodShape *pod, guint example_
   FsNodeLoad load = fs_node_load (fresh);
   if (fs_fit_node (fresh, &load, pod, &template->verdict))
     template->per_node = fs_resources_capacity (&fresh->allocatable, &load, &pod->spec->request);
+  /* the verdict outlives the template: name the example's own taint (the same position
+   * among the taints kept) */
+  for (guint t = 0, kept = 0; template->verdict.taint != NULL && t < n_taints; t++)
+    if (!fs_taint_is_cordon (&example->taints->items[t]) && !fs_taint_is_node_state (&example->taints->items[t])
+        && template->verdict.taint == &template->taints->items[kept++])
+      {
+        template->verdict.taint = &example->taints->items[t];
+        break;
+      }
   /* NodePorts: a replica's host ports keep the next one off its node */
   if (pod->spec->host_ports != NULL)
     template->per_node = MIN (template->per_node, 1);

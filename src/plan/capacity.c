@@ -164,8 +164,11 @@ fs_node_additions_text (const FsNodeShapeEstimate *estimate, const char *purpose
       same_replicas = same_replicas && addition_at (estimate, i)->replicas_per_node == addition_at (estimate, 0)->replicas_per_node
                       && addition_at (estimate, i)->replicas == addition_at (estimate, i)->replicas_per_node * addition_at (estimate, i)->count;
     }
-  g_string_append_printf (text, "%" G_GINT64_FORMAT " node%s of shape %s%s%s", total, total == 1 ? "" : "s",
-                          estimate->shape, purpose != NULL ? " " : "", purpose != NULL ? purpose : "");
+  g_string_append_printf (text, "%" G_GINT64_FORMAT " node%s of shape %s", total, total == 1 ? "" : "s",
+                          estimate->shape);
+  /* one group: "... in zone a (pool p) PURPOSE, ..."; several: "... PURPOSE: 1 in zone a, ..." */
+  if (n > 1 && purpose != NULL)
+    g_string_append_printf (text, " %s", purpose);
   for (guint i = 0; i < n; i++)
     {
       const FsNodeAddition *addition = addition_at (estimate, i);
@@ -181,6 +184,8 @@ fs_node_additions_text (const FsNodeShapeEstimate *estimate, const char *purpose
           append_replicas (text, addition);
         }
     }
+  if (n <= 1 && purpose != NULL)
+    g_string_append_printf (text, " %s", purpose);
   if (same_replicas && n > 0)
     {
       g_string_append (text, ", ");

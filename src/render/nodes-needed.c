@@ -77,8 +77,7 @@ fs_print_nodes_needed (FILE *out, const char *prefix, gboolean complete_only, co
       if (estimate->complete)
         {
           g_autofree char *text = fs_node_additions_text (estimate, NULL);
-          fprintf (out, "%s%s (%u such node%s now)\n", prefix, text, estimate->existing,
-                   estimate->existing == 1 ? "" : "s");
+          fprintf (out, "%s%s\n", prefix, text);
         }
       else if (estimate->per_node == 0)
         {
