@@ -793,6 +793,8 @@ fs_pack (const FsSnapshot *snapshot, const FsPodShape *pod, const FsPackOptions 
   int64_t wanted = options->replicas < 0 ? total : MIN (options->replicas, total);
   result->placed = wanted;
   result->pending = options->replicas < 0 ? 0 : options->replicas - wanted;
+  if (options->totals_only)
+    return;
   int64_t spread_placed = 0;
   if (self_key == NULL && co_locate_key == NULL && placement_follows_spread (&packing, wanted))
     spread_placed = distribute_spread (&packing, wanted);
@@ -866,6 +868,8 @@ typedef struct {
   FsVerdict verdict;          /* one replica on the new node */
   int64_t per_node;           /* replicas it takes by its own filters */
   int64_t added;              /* new nodes of this template kept so far */
+  gboolean shadowed;          /* an earlier template of the shape has its zone and per_node:
+                               * the packing cannot tell their nodes apart, so only it is tried */
 } Template;
 
 static void
@@ -1038,7 +1042,9 @@ growth_try (Growth *growth, guint t, int64_t *capacity)
   node.labels = template->trial_labels;
   growth_push (growth, &node, t);
   FsPackResult result;
+  growth->options.totals_only = TRUE;
   int64_t placed = growth_pack (growth, &result);
+  growth->options.totals_only = FALSE;
   growth_pop (growth);
   *capacity = result.capacity;
   return placed;
@@ -1058,24 +1064,117 @@ zone_added (const Growth *growth, guint estimate, const char *zone)
   return added;
 }
 
+/* Takes back the last new node kept. */
+static void
+growth_unkeep (Growth *growth)
+{
+  guint t = g_array_index (growth->origin, guint, growth->origin->len - 1);
+  g_array_index (growth->templates, Template, t).added--;
+  growth_pop (growth);
+}
+
+static gboolean
+template_usable (const Template *template, guint estimate)
+{
+  return template->estimate == estimate && template->per_node > 0 && !template->shadowed;
+}
+
+/* The distinct zones of ESTIMATE's usable templates. */
+static guint
+usable_zones (const Growth *growth, guint estimate)
+{
+  g_autoptr (GHashTable) zones = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint t = 0; t < growth->templates->len; t++)
+    {
+      const Template *template = &g_array_index (growth->templates, Template, t);
+      if (template_usable (template, estimate))
+        g_hash_table_add (zones, (gpointer) (template->zone != NULL ? template->zone : ""));
+    }
+  return g_hash_table_size (zones);
+}
+
+/* Whether the last R new nodes lie in R different zones (or R is 1). */
+static gboolean
+last_picks_are_a_round (const Growth *growth, guint r)
+{
+  guint n = growth->origin->len;
+  if (n < r)
+    return FALSE;
+  for (guint i = n - r; i < n; i++)
+    for (guint j = i + 1; j < n; j++)
+      {
+        const Template *a = &g_array_index (growth->templates, Template, g_array_index (growth->origin, guint, i));
+        const Template *b = &g_array_index (growth->templates, Template, g_array_index (growth->origin, guint, j));
+        if (g_strcmp0 (a->zone, b->zone) == 0)
+          return FALSE;
+      }
+  return TRUE;
+}
+
+/* Repeats the last R new nodes (a round) K = 1, 2, 4, ... times while each repetition lets
+ * GAIN more replicas land, as the last round did: the greedy choice would have made the same
+ * picks, so they need not be tried one by one.  HISTORY holds the replicas landed after
+ * each new node.  Returns the replicas that land. */
+static int64_t
+gallop (Growth *growth, guint r, int64_t gain, int64_t placed, GArray *history)
+{
+  int64_t wanted = growth->options.replicas;
+  for (int64_t k = 1;; k *= 2)
+    {
+      k = MIN (k, (wanted - placed) / gain);
+      k = MIN (k, (int64_t) (FS_ESTIMATE_MAX_NEW_NODES - growth->origin->len) / r);
+      if (k < 1)
+        return placed;
+      guint first = growth->origin->len - r;
+      for (int64_t round = 0; round < k; round++)
+        for (guint i = 0; i < r; i++)
+          {
+            growth_keep (growth, g_array_index (growth->origin, guint, first + i));
+            int64_t reached = placed + (round + 1) * gain;
+            g_array_append_val (history, reached);
+          }
+      FsPackResult result;
+      growth->options.totals_only = TRUE;
+      int64_t landed = growth_pack (growth, &result);
+      growth->options.totals_only = FALSE;
+      if (landed != placed + k * gain)
+        {
+          for (int64_t n = 0; n < k * (int64_t) r; n++)
+            growth_unkeep (growth);
+          g_array_set_size (history, growth->origin->len);
+          return placed;
+        }
+      placed = landed;
+    }
+}
+
 /* Adds, one at a time, the new node of ESTIMATE's templates that lets the most replicas
  * land (ties: the zone with the fewest new nodes, then the first template), until all
- * land, none helps, or FS_ESTIMATE_MAX_NEW_NODES.  Returns the replicas that land. */
+ * land, none helps, or FS_ESTIMATE_MAX_NEW_NODES; a pick (or a round of picks over the
+ * zones) whose gain repeats is repeated without trying every template again.  Returns the
+ * replicas that land. */
 static int64_t
 grow_greedy (Growth *growth, guint estimate, int64_t placed)
 {
   int64_t wanted = growth->options.replicas;
-  for (guint added = 0; placed < wanted && added < FS_ESTIMATE_MAX_NEW_NODES; added++)
+  guint zones = usable_zones (growth, estimate);
+  g_autoptr (GArray) history = g_array_new (FALSE, FALSE, sizeof (int64_t));
+  g_autoptr (GArray) landed_by = g_array_new (FALSE, FALSE, sizeof (int64_t)); /* per template */
+  int64_t start = placed;
+  while (placed < wanted && growth->origin->len < FS_ESTIMATE_MAX_NEW_NODES)
     {
       int64_t best_placed = placed, best_capacity = -1, best_zone_added = 0;
       gint best = -1;
+      g_array_set_size (landed_by, growth->templates->len);
       for (guint t = 0; t < growth->templates->len; t++)
         {
           const Template *template = &g_array_index (growth->templates, Template, t);
-          if (template->estimate != estimate || template->per_node <= 0)
+          g_array_index (landed_by, int64_t, t) = -1;
+          if (!template_usable (template, estimate))
             continue;
           int64_t capacity;
           int64_t landed = growth_try (growth, t, &capacity);
+          g_array_index (landed_by, int64_t, t) = landed;
           int64_t in_zone = zone_added (growth, estimate, template->zone);
           if (landed > best_placed
               || (best >= 0 && landed == best_placed
@@ -1084,8 +1183,32 @@ grow_greedy (Growth *growth, guint estimate, int64_t placed)
         }
       if (best < 0)
         break;
+      /* a pick that ties with another zone's is not repeated alone: the next pick balances */
+      gboolean tied = FALSE;
+      const char *best_zone = g_array_index (growth->templates, Template, best).zone;
+      for (guint t = 0; t < growth->templates->len; t++)
+        tied = tied || (g_array_index (landed_by, int64_t, t) == best_placed
+                        && g_strcmp0 (g_array_index (growth->templates, Template, t).zone, best_zone) != 0);
       growth_keep (growth, best);
       placed = best_placed;
+      g_array_append_val (history, placed);
+      guint rounds[2] = { zones, 1 };
+      for (guint i = zones > 1 ? 0 : 1; i < 2; i++)
+        {
+          guint r = rounds[i];
+          if ((r == 1 && tied) || !last_picks_are_a_round (growth, r))
+            continue;
+          guint n = growth->origin->len;
+          int64_t before = n > r ? g_array_index (history, int64_t, n - r - 1) : start;
+          if (placed - before <= 0)
+            continue;
+          int64_t galloped = gallop (growth, r, placed - before, placed, history);
+          if (galloped > placed)
+            {
+              placed = galloped;
+              break;
+            }
+        }
     }
   return placed;
 }
@@ -1147,19 +1270,21 @@ collect_additions (Growth *growth, guint estimate_index, FsNodeShapeEstimate *es
       addition->replicas += placed;
       addition->replicas_per_node = MAX (addition->replicas_per_node, placed);
     }
-  /* uneven: the shape's zones do not all get the same number of new nodes */
-  g_autoptr (GHashTable) zones = g_hash_table_new (g_str_hash, g_str_equal);
-  int64_t first = -1;
+  /* uneven: not the counts a node group balanced over the shape's zones would add (the
+   * zones in node order, the first ones one more when they do not divide evenly) */
+  g_autoptr (GPtrArray) zones = g_ptr_array_new ();
   for (guint t = 0; t < growth->templates->len; t++)
     {
       const Template *template = &g_array_index (growth->templates, Template, t);
-      if (template->estimate != estimate_index || template->zone == NULL || template->per_node <= 0
-          || !g_hash_table_add (zones, (gpointer) template->zone))
-        continue;
-      int64_t added = zone_added (growth, estimate_index, template->zone);
-      if (first < 0)
-        first = added;
-      else if (added != first)
+      if (template->estimate == estimate_index && template->zone != NULL && template->per_node > 0
+          && !g_ptr_array_find_with_equal_func (zones, template->zone, g_str_equal, NULL))
+        g_ptr_array_add (zones, (gpointer) template->zone);
+    }
+  int64_t total = growth->origin->len;
+  for (guint z = 0; zones->len > 1 && z < zones->len; z++)
+    {
+      int64_t balanced = total / zones->len + ((int64_t) z < total % (int64_t) zones->len);
+      if (zone_added (growth, estimate_index, zones->pdata[z]) != balanced)
         estimate->uneven = TRUE;
     }
 }
@@ -1218,6 +1343,13 @@ collect_templates (Growth *growth, GArray *out, guint first)
       Template template = { .estimate = e, .example_index = i, .zone = zone, .pool = pool,
                             .pool_key = pool_key };
       template_init (snapshot, growth->pod, i, &template);
+      for (guint t = 0; t < growth->templates->len && template.per_node > 0; t++)
+        {
+          const Template *earlier = &g_array_index (growth->templates, Template, t);
+          template.shadowed = template.shadowed
+                              || (earlier->estimate == e && earlier->per_node == template.per_node
+                                  && g_strcmp0 (earlier->zone, template.zone) == 0);
+        }
       template.trial_labels = labels_with_hostname (template.fresh.labels, "new-node-tried");
       g_array_append_val (growth->templates, template);
     }

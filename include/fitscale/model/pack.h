@@ -32,6 +32,9 @@ typedef struct {
   gpointer exclude_data;
   /* How many replicas to place; -1 = as many as fit. */
   int64_t replicas;
+  /* Only the totals (FsPackResult): the per-node placed counts are left 0 (the new-nodes
+   * estimate's trial packings). */
+  gboolean totals_only;
 } FsPackOptions;
 
 /* What bounds the replicas that fit in all. */
