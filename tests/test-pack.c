@@ -803,6 +803,79 @@ test_new_nodes_pool_taint (void **state)
                                       FsNodeAddition, 0).pool, "gpu");
 }
 
+#define ZONE_ANTI_AFFINITY(app)                                                              \
+  ",\"affinity\":{\"podAntiAffinity\":{\"requiredDuringSchedulingIgnoredDuringExecution\":"  \
+  "[{\"labelSelector\":{\"matchLabels\":{\"app\":\"" app "\"}},"                             \
+  "\"topologyKey\":\"topology.kubernetes.io/zone\"}]}}"
+
+/* Hostname spread (podtopologyspread with topologyKey kubernetes.io/hostname, maxSkew 1):
+ * a new node is a domain of its own with 0 matching pods.  Three full nodes hold 2 web pods
+ * each; the new node takes replicas while count + 1 - min <= 1: to 1 (min 0), 2 (min 1),
+ * 3 (min 2), not a fourth (3 + 1 - 2 = 2), so 3 Pending need 1 node and 4 need 2, though
+ * 14 fit on it by memory. */
+static void
+test_new_nodes_hostname_spread (void **state)
+{
+  g_autoptr (FsSnapshot) snapshot = test_load_valid_text (
+      NODE ("a1", "zone-a", "") NODE ("b1", "zone-b", "") NODE ("c1", "zone-c", "")
+      POD ("w1", ON ("a1"), "web", "1Gi", "") POD ("w2", ON ("a1"), "web", "1Gi", "")
+      POD ("w3", ON ("b1"), "web", "1Gi", "") POD ("w4", ON ("b1"), "web", "1Gi", "")
+      POD ("w5", ON ("c1"), "web", "1Gi", "") POD ("w6", ON ("c1"), "web", "1Gi", "")
+      POD ("fill-a", ON ("a1"), "batch", "12Gi", "") POD ("fill-b", ON ("b1"), "batch", "12Gi", "")
+      POD ("fill-c", ON ("c1"), "batch", "12Gi", "")
+      "{\"kind\":\"Pod\",\"metadata\":{\"name\":\"template\",\"namespace\":\"production\","
+      "\"labels\":{\"app\":\"web\"}},\"spec\":{\"containers\":[{\"name\":\"c\",\"resources\":"
+      "{\"requests\":{\"memory\":\"1Gi\"}}}],\"topologySpreadConstraints\":[{\"maxSkew\":1,"
+      "\"topologyKey\":\"kubernetes.io/hostname\",\"whenUnsatisfiable\":\"DoNotSchedule\","
+      "\"labelSelector\":{\"matchLabels\":{\"app\":\"web\"}}}]},\"status\":{\"phase\":\"Pending\"}}");
+  const FsPod *template = fs_snapshot_find_pod (snapshot, "production", "template");
+  FsPodShape pod = { .namespace = template->namespace, .labels = template->labels, .spec = template->spec };
+  static const struct { int64_t replicas, nodes, per_node; } cases[] = { { 3, 1, 3 }, { 4, 2, 2 } };
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr (GArray) estimates = fs_node_shape_estimates_new ();
+      FsPackOptions options = { .replicas = cases[i].replicas };
+      fs_estimate_new_nodes (snapshot, &pod, &options, estimates);
+      const FsNodeShapeEstimate *estimate = &g_array_index (estimates, FsNodeShapeEstimate, 0);
+      assert_int_equal (estimate->per_node, 14);
+      assert_true (estimate->complete);
+      assert_int_equal (estimate->nodes_needed, cases[i].nodes);
+      int64_t most = 0, replicas = 0;
+      for (guint a = 0; a < estimate->additions->len; a++)
+        {
+          most = MAX (most, g_array_index (estimate->additions, FsNodeAddition, a).replicas_per_node);
+          replicas += g_array_index (estimate->additions, FsNodeAddition, a).replicas;
+        }
+      assert_int_equal (most, cases[i].per_node);
+      assert_int_equal (replicas, cases[i].replicas);
+    }
+}
+
+/* Required anti-affinity of the replicas to themselves on the zone (interpodaffinity
+ * satisfyPodAntiAffinity): every zone already holds one, and a new node copies an existing
+ * zone, so no number of new nodes helps: nodes_needed 0, not complete. */
+static void
+test_new_nodes_zone_anti_affinity_never (void **state)
+{
+  g_autoptr (FsSnapshot) snapshot = test_load_valid_text (
+      NODE ("a1", "zone-a", "") NODE ("b1", "zone-b", "")
+      POD ("w1", ON ("a1"), "web", "1Gi", ZONE_ANTI_AFFINITY ("web"))
+      POD ("w2", ON ("b1"), "web", "1Gi", ZONE_ANTI_AFFINITY ("web"))
+      "{\"kind\":\"Pod\",\"metadata\":{\"name\":\"template\",\"namespace\":\"production\","
+      "\"labels\":{\"app\":\"web\"}},\"spec\":{\"containers\":[{\"name\":\"c\",\"resources\":"
+      "{\"requests\":{\"memory\":\"1Gi\"}}}]" ZONE_ANTI_AFFINITY ("web") "},\"status\":{\"phase\":\"Pending\"}}");
+  const FsPod *template = fs_snapshot_find_pod (snapshot, "production", "template");
+  FsPodShape pod = { .namespace = template->namespace, .labels = template->labels, .spec = template->spec };
+  g_autoptr (GArray) estimates = fs_node_shape_estimates_new ();
+  FsPackOptions options = { .replicas = 1 };
+  fs_estimate_new_nodes (snapshot, &pod, &options, estimates);
+  const FsNodeShapeEstimate *estimate = &g_array_index (estimates, FsNodeShapeEstimate, 0);
+  assert_false (estimate->complete);
+  assert_int_equal (estimate->nodes_needed, 0);
+  assert_int_equal (estimate->additions->len, 0);
+  assert_int_equal (estimate->unplaced, 1);
+}
+
 int
 main (void)
 {
@@ -830,6 +903,8 @@ main (void)
     cmocka_unit_test (test_new_nodes_zone_spread_skewed),
     cmocka_unit_test (test_new_nodes_node_affinity_pool),
     cmocka_unit_test (test_new_nodes_pool_taint),
+    cmocka_unit_test (test_new_nodes_hostname_spread),
+    cmocka_unit_test (test_new_nodes_zone_anti_affinity_never),
     cmocka_unit_test (test_pending_needs_phase_pending),
   };
   return cmocka_run_group_tests_name ("pack", tests, NULL, NULL);
