@@ -238,6 +238,9 @@ test_zone_spread (void **state)
   assert_int_equal (answer->nodes[1].capacity, 14);
   assert_int_equal (answer->pack.capacity, 8);
   assert_int_equal (answer->pack.limited_by, FS_PACK_LIMIT_TOPOLOGY_SPREAD);
+  /* placed one at a time as the filter allows: a1, skewed at first, takes 2 once b1 caught up */
+  assert_int_equal (answer->nodes[0].placed, 2);
+  assert_int_equal (answer->nodes[1].placed, 6);
 }
 
 static void
