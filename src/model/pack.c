@@ -252,8 +252,10 @@ apply_affinity (const Packing *packing)
           gboolean has_label = fs_labels_get (snapshot->nodes[i].labels, term->topology_key) != NULL;
           gboolean ok = any_match ? domain_set_holds (allowed, &snapshot->nodes[i])
                                   : (self_match && has_label);
+          /* UnschedulableAndUnresolvable (interpodaffinity/filtering.go Filter): removing pods
+           * cannot bring a matching one, so preemption skips the node */
           if (!ok && packing->nodes[i].verdict.filter == FS_FILTER_PASS)
-            reject (&packing->nodes[i], FS_FILTER_INTER_POD_AFFINITY, FS_DETAIL_AFFINITY, FALSE);
+            reject (&packing->nodes[i], FS_FILTER_INTER_POD_AFFINITY, FS_DETAIL_AFFINITY, TRUE);
         }
     }
   return co_locate_key;
@@ -908,6 +910,9 @@ template_init (const FsSnapshot *snapshot, const FsPodShape *pod, guint example_
   FsNode *fresh = &template->fresh;
   *fresh = *example;
   fresh->flags = FS_NODE_READY | FS_NODE_READY_KNOWN;
+  /* no pod of the example holds a volume on a new node, and a new node's name is its own (a
+   * volume pinned to the example by name, VolumeBinding's GetEligibleNodes, is not on it) */
+  fresh->volume_pods = NULL;
   memset (&fresh->requested, 0, sizeof fresh->requested);
   fresh->pod_count = 0;
   guint n_taints = example->taints != NULL ? example->taints->n : 0;
