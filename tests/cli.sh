@@ -53,7 +53,7 @@ contains "help lists --snapshot" "--snapshot" out
 # ---- capacity ----
 check "capacity: 6 replicas of rag-api do not fit (exit 1)" 1 "$bin" capacity -q -S "$ex" --from deployment/rag-api -n production --replicas 6 -o json
 expect "capacity: 2 fit, 4 Pending" '.capacity == 2 and .placed == 2 and .pending == 4 and .fits == false'
-expect "capacity: 2 more m5.xlarge would hold them" '.nodesNeeded == [{"shape":"m5.xlarge","existing":2,"perNode":2,"nodes":2}]'
+expect "capacity: 2 more m5.xlarge would hold them" '[.nodesNeeded[] | {shape, existing, replicasPerNode, nodes}] == [{"shape":"m5.xlarge","existing":2,"replicasPerNode":2,"nodes":2}] and [.nodesNeeded[0].additions[] | [.zone, .count, .replicasPerNode]] == [["us-east-1a",1,2],["us-east-1b",1,2]]'
 expect "capacity: room in total, not in one piece" '(.fragmentation.freeTotal.memory != .fragmentation.largestFree.memory)'
 check "capacity: two shapes at once are refused" 2 "$bin" capacity -q -S "$ex" --from deployment/rag-api -n production --replicas 6 --request cpu=500m,memory=3Gi
 contains "capacity: refuses two shapes" "give the pod shape once" err
@@ -144,7 +144,7 @@ expect "plan: the HVPA point is 6 x 6Gi, 4 Pending" '.hvpa.replicas == 6 and .hv
 expect "plan: why they stay Pending" '.hvpaPendingMessage == "0/2 nodes are available: 2 Insufficient memory."'
 expect "plan: 6 replicas with less memory, none Pending, all the demand served" '.outcome == "adjusted" and .plan.replicas == 6 and .plan.pending == 0 and .plan.schedulable and .plan.servedFraction == 1 and .plan.containers[0].requests.cpu == "500m"'
 expect "plan: memory between the VPA target and the 3932Mi bound" '.plan.containers[0].requests.memory as $m | ($m | test("^[0-9]+Mi$")) and ($m | rtrimstr("Mi") | tonumber) <= 3932 and ($m | rtrimstr("Mi") | tonumber) >= 3482'
-expect "plan: 2 new m5.xlarge would hold P*" '.nodesNeeded == [{"shape":"m5.xlarge","existing":2,"replicasPerNode":2,"nodes":2}]'
+expect "plan: 2 new m5.xlarge would hold P*" '[.nodesNeeded[] | {shape, existing, replicasPerNode, nodes}] == [{"shape":"m5.xlarge","existing":2,"replicasPerNode":2,"nodes":2}]'
 expect "plan: the update stops; maxUnavailable 3 lets it finish" '.rollout.completes == false and .rollout.limits == {"maxSurge":2,"maxUnavailable":1} and .rollout.fix.maxUnavailable == 3'
 expect "plan: alternatives at other replica counts" '(.alternatives | length) > 0 and ([.alternatives[].replicas] | index(6)) == null'
 cp "$tmp/out" "$tmp/plan-first.json"
@@ -203,7 +203,7 @@ expect "why -o json: no fit, NodePorts on every node, agrees" ".fits == false an
 check "capacity --from the hostPort workload" 0 "$bin" capacity -q -S "$hostport" --from deployment/edge -n web -o json
 expect "capacity: one per node, limited by host ports" '.capacity == 3 and .limitedBy == "host ports (NodePorts)" and (.nodes | all(.fits == 1))'
 check "capacity --replicas 4: one Pending, one new node for it" 1 "$bin" capacity -q -S "$hostport" --from deployment/edge -n web --replicas 4 -o json
-expect "capacity --replicas 4: a new node takes one" '.placed == 3 and .pending == 1 and .nodesNeeded == [{"shape":"m5.xlarge","existing":3,"perNode":1,"nodes":1}]'
+expect "capacity --replicas 4: a new node takes one" '.placed == 3 and .pending == 1 and [.nodesNeeded[] | {shape, existing, replicasPerNode, nodes}] == [{"shape":"m5.xlarge","existing":3,"replicasPerNode":1,"nodes":1}]'
 check "capacity table for the hostPort workload" 0 "$bin" capacity -q -S "$hostport" --from deployment/edge -n web
 contains "capacity table: why not more" "1      $ports_reason" out
 contains "capacity table: the limit" "3 replicas fit in all (limited by host ports (NodePorts))." out
@@ -253,7 +253,7 @@ contains "why: says where it is bound" 'is bound to node kind-control-plane; it 
 lacks "why: no scheduling answer for it" 'will place it' out
 # capacity: the new nodes are rounded up (5 Pending at 2 a node need 3)
 check "capacity: 7 replicas of rag-api (exit 1)" 1 "$bin" capacity -q -S "$ex" --from deployment/rag-api -n production --replicas 7 -o json
-expect "capacity: 2 fit, 5 Pending, 3 more m5.xlarge" '.capacity == 2 and .pending == 5 and .nodesNeeded == [{"shape":"m5.xlarge","existing":2,"perNode":2,"nodes":3}]'
+expect "capacity: 2 fit, 5 Pending, 3 more m5.xlarge" '.capacity == 2 and .pending == 5 and [.nodesNeeded[] | {shape, existing, replicasPerNode, nodes}] == [{"shape":"m5.xlarge","existing":2,"replicasPerNode":2,"nodes":3}]'
 # plan: a tie in served, distance and size ranks the fewer replicas first (2 x 6Gi, 4 x 3Gi)
 check "plan: a ranking tie" 0 "$bin" plan -q -S "$ex" deployment/rag-api -n production --vpa-target rag-api:cpu=250m,memory=3Gi --hpa-desired 4 --steps 2 -o json
 expect "plan: the tie's alternatives in order" '[.alternatives[] | [.replicas, .containers[0].requests.memory]] == [[5,"3Gi"],[2,"6Gi"],[4,"3Gi"],[3,"3Gi"]] and .alternatives[1].distance == .alternatives[2].distance'
@@ -489,5 +489,25 @@ expect "plan: AutoscalerMissing" '[.warnings[].reason] | index("AutoscalerMissin
 check "warnings in the table output: on stderr" 0 "$bin" capacity -S "$fixtures/k3s-1node-nodes.json" --request cpu=100m
 contains "table: NoPods on stderr" "fitscale capacity: warning: the snapshot holds nodes but no pods" err
 lacks "table: not in stdout" "warning" out
+
+# ---- node additions that satisfy the pod's spread, affinity and taints (issue 16, h5) ----
+# tests/data/zone-spread.yaml: web spreads over 3 zones with maxSkew 1; only a new node in the
+# zone with the fewest web pods (eu-west-1c) lets the Pending one land; the GPU pool's taint
+# is not tolerated.
+zones="$data/zone-spread.yaml"
+check "why: the zone-spread Pending pod" 0 "$bin" why -q -S "$zones" shop/web-7c9f8d6b5-p9
+contains "why: the scheduler's message agrees" "(the same as the scheduler's own message)" out
+contains "why: the new node goes to the zone with the fewest pods" "add 1 node of shape m5.large in zone eu-west-1c (pool web-ng) for the 1 Pending pod of this owner, 1 replica per node; uneven across zones" out
+lacks "why: no zone-less addition" "add 1 node of shape m5.large for" out
+lacks "why: no GPU node for a web pod" "g4dn.xlarge" out
+check "why -o json: the zone-spread pod" 0 "$bin" why -q -S "$zones" shop/web-7c9f8d6b5-p9 -o json
+expect "why -o json: AddNodes with its zone and pool" '[.fixes[] | select(.type == "AddNodes") | .additions[] | {shape, zone, pool, count, replicasPerNode}] == [{"shape":"m5.large","zone":"eu-west-1c","pool":"web-ng","count":1,"replicasPerNode":1}]'
+check "capacity: web's 12 replicas over the zones (exit 1)" 1 "$bin" capacity -q -S "$zones" --from deployment/web -n shop --replicas 12 -o json
+expect "capacity: 8 fit by maxSkew, placed 3/3/2 per zone" '.capacity == 8 and .limitedBy == "topology spread" and [.nodes[] | .placed] == [3,0,3,2]'
+expect "capacity: 1 new node in eu-west-1c taking 2 (maxSkew), not the 7 its cpu allows" '[.nodesNeeded[] | select(.shape == "m5.large") | {replicasPerNode, nodes, uneven, additions: [.additions[] | {zone, pool, count, replicasPerNode}]}] == [{"replicasPerNode":7,"nodes":1,"uneven":true,"additions":[{"zone":"eu-west-1c","pool":"web-ng","count":1,"replicasPerNode":2}]}]'
+expect "capacity: the tainted GPU pool cannot take one" '[.nodesNeeded[] | select(.shape == "g4dn.xlarge") | [.nodes, .replicasPerNode, (.additions | length)]] == [[null,0,0]]'
+check "capacity table: web's 12 replicas (exit 1)" 1 "$bin" capacity -q -S "$zones" --from deployment/web -n shop --replicas 12
+contains "capacity table: the addition with its zone and maxSkew's replicas" "  1 node of shape m5.large in zone eu-west-1c (pool web-ng), 2 replicas per node; uneven across zones" out
+contains "capacity table: the GPU pool's taint" "  g4dn.xlarge: a new node cannot hold one (node(s) had untolerated taint {nvidia.com/gpu: true})" out
 
 tap_end

@@ -238,6 +238,9 @@ test_zone_spread (void **state)
   assert_int_equal (answer->nodes[1].capacity, 14);
   assert_int_equal (answer->pack.capacity, 8);
   assert_int_equal (answer->pack.limited_by, FS_PACK_LIMIT_TOPOLOGY_SPREAD);
+  /* placed one at a time as the filter allows: a1, skewed at first, takes 2 once b1 caught up */
+  assert_int_equal (answer->nodes[0].placed, 2);
+  assert_int_equal (answer->nodes[1].placed, 6);
 }
 
 static void
@@ -490,7 +493,8 @@ test_why_host_port_taken (void **state)
 }
 
 /* cluster-autoscaler's estimate rounds the nodes needed up: with two 6Gi replicas per empty
- * 14.5Gi node, 7 Pending need 4 new nodes (3.5), 8 need 4, 2 need 1. */
+ * 14.5Gi node, 7 Pending need 4 new nodes (3.5), 8 need 4, 2 need 1 (the two existing nodes
+ * take one each first). */
 static void
 test_nodes_needed_round_up (void **state)
 {
@@ -500,7 +504,8 @@ test_nodes_needed_round_up (void **state)
   for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
     {
       g_autoptr (GArray) estimates = fs_node_shape_estimates_new ();
-      fs_estimate_new_nodes (snapshot, fs_shape_pod (rag), cases[i].pending, estimates);
+      FsPackOptions options = { .replicas = 2 + cases[i].pending };
+      fs_estimate_new_nodes (snapshot, fs_shape_pod (rag), &options, estimates);
       assert_int_equal (estimates->len, 1);
       const FsNodeShapeEstimate *estimate = &g_array_index (estimates, FsNodeShapeEstimate, 0);
       assert_int_equal (estimate->existing, 2);
@@ -565,7 +570,8 @@ test_new_nodes_self_anti_affinity (void **state)
   g_autoptr (FsShape) web = fs_shape_from_object (snapshot, "deployment/web", &flags, &error);
   assert_non_null (web);
   g_autoptr (GArray) estimates = fs_node_shape_estimates_new ();
-  fs_estimate_new_nodes (snapshot, fs_shape_pod (web), 3, estimates);
+  FsPackOptions options = { .replicas = 5 }; /* n1 and n2 take one each */
+  fs_estimate_new_nodes (snapshot, fs_shape_pod (web), &options, estimates);
   assert_int_equal (estimates->len, 1);
   const FsNodeShapeEstimate *estimate = &g_array_index (estimates, FsNodeShapeEstimate, 0);
   assert_int_equal (estimate->per_node, 1);
@@ -664,6 +670,217 @@ test_pending_needs_phase_pending (void **state)
   assert_int_equal (total.pods_pending, 1);
 }
 
+/* ---- node additions that satisfy the pod's spread, affinity and taints --------------- */
+
+/* A node of TYPE in ZONE and node group POOL (eks.amazonaws.com/nodegroup), 4 cpu, 14.5Gi. */
+#define POOL_NODE(name, zone, type, pool, extra)                                             \
+  "{\"kind\":\"Node\",\"metadata\":{\"name\":\"" name "\",\"labels\":{"                     \
+  "\"kubernetes.io/hostname\":\"" name "\",\"topology.kubernetes.io/zone\":\"" zone "\","      \
+  "\"eks.amazonaws.com/nodegroup\":\"" pool "\","                                               \
+  "\"node.kubernetes.io/instance-type\":\"" type "\"}}," extra                                 \
+  "\"status\":{\"allocatable\":{\"cpu\":\"4\",\"memory\":\"15204352Ki\",\"pods\":\"110\"},"  \
+  "\"conditions\":[{\"type\":\"Ready\",\"status\":\"True\"}]}}"
+
+static const FsNodeAddition *
+addition_in (const FsNodeShapeEstimate *estimate, const char *zone)
+{
+  for (guint i = 0; i < estimate->additions->len; i++)
+    {
+      const FsNodeAddition *addition = &g_array_index (estimate->additions, FsNodeAddition, i);
+      if (g_strcmp0 (addition->zone, zone) == 0)
+        return addition;
+    }
+  return NULL;
+}
+
+static const FsNodeShapeEstimate *
+estimate_of (const GArray *estimates, const char *shape)
+{
+  for (guint i = 0; i < estimates->len; i++)
+    if (strcmp (g_array_index (estimates, FsNodeShapeEstimate, i).shape, shape) == 0)
+      return &g_array_index (estimates, FsNodeShapeEstimate, i);
+  return NULL;
+}
+
+/* Three zones, maxSkew 1 on the zone, web pods skewed 3 / 1 / 1 (podtopologyspread Filter:
+ * count + 1 - min <= maxSkew).  a1 has room but is skewed (3 + 1 - 1 = 3); b1 and c1 are
+ * full (0.5Gi free).  A new node in zone-a would be skewed too, so 2 replicas need one new
+ * node in zone-b and one in zone-c, one replica each, though 14 fit on an empty node by
+ * memory: uneven across zones (none in zone-a). */
+static void
+test_new_nodes_zone_spread_skewed (void **state)
+{
+  g_autoptr (FsSnapshot) snapshot = test_load_valid_text (
+      NODE ("a1", "zone-a", "") NODE ("b1", "zone-b", "") NODE ("c1", "zone-c", "")
+      POD ("w1", ON ("a1"), "web", "4Gi", "") POD ("w2", ON ("a1"), "web", "4Gi", "")
+      POD ("w3", ON ("a1"), "web", "4Gi", "")
+      POD ("w4", ON ("b1"), "web", "4Gi", "") POD ("fill-b", ON ("b1"), "batch", "10Gi", "")
+      POD ("w5", ON ("c1"), "web", "4Gi", "") POD ("fill-c", ON ("c1"), "batch", "10Gi", "")
+      SPREAD_TEMPLATE ("web", ""));
+  const FsPod *template = fs_snapshot_find_pod (snapshot, "production", "template");
+  FsPodShape pod = { .namespace = template->namespace, .labels = template->labels, .spec = template->spec };
+  g_autoptr (GArray) estimates = fs_node_shape_estimates_new ();
+  FsPackOptions options = { .replicas = 2 };
+  fs_estimate_new_nodes (snapshot, &pod, &options, estimates);
+  assert_int_equal (estimates->len, 1);
+  const FsNodeShapeEstimate *estimate = &g_array_index (estimates, FsNodeShapeEstimate, 0);
+  assert_int_equal (estimate->per_node, 14);
+  assert_true (estimate->complete);
+  assert_int_equal (estimate->nodes_needed, 2);
+  assert_null (addition_in (estimate, "zone-a"));
+  assert_non_null (addition_in (estimate, "zone-b"));
+  assert_non_null (addition_in (estimate, "zone-c"));
+  assert_int_equal (addition_in (estimate, "zone-b")->count, 1);
+  assert_int_equal (addition_in (estimate, "zone-b")->replicas_per_node, 1);
+  assert_int_equal (addition_in (estimate, "zone-c")->replicas_per_node, 1);
+  assert_true (estimate->uneven);
+  /* the same through capacity: 0 fit now, so 2 Pending and the same two new nodes */
+  g_autoptr (FsCapacityAnswer) answer = fs_capacity_answer (snapshot, &pod, 2, NULL);
+  assert_int_equal (answer->pack.pending, 2);
+  const FsNodeShapeEstimate *again = &g_array_index (answer->estimates, FsNodeShapeEstimate, 0);
+  assert_int_equal (again->nodes_needed, 2);
+  assert_null (addition_in (again, "zone-a"));
+}
+
+/* Required node affinity (a nodeSelector) to one pool: only that pool's nodes are copied
+ * (nodeaffinity Filter on the new node's labels, its pool label among them). */
+static void
+test_new_nodes_node_affinity_pool (void **state)
+{
+  g_autoptr (FsSnapshot) snapshot = test_load_valid_text (
+      POOL_NODE ("g1", "zone-a", "m5.xlarge", "general", "")
+      POOL_NODE ("g2", "zone-b", "m5.xlarge", "general", "")
+      POOL_NODE ("m1", "zone-a", "r5.xlarge", "memory", "")
+      POD ("big", ON ("m1"), "db", "14Gi", ""));
+  char *selector[] = { (char *) "eks.amazonaws.com/nodegroup=memory", NULL };
+  g_autoptr (FsShape) pinned = shape ("memory=6Gi", NULL, selector);
+  g_autoptr (FsCapacityAnswer) answer = fs_capacity_answer (snapshot, fs_shape_pod (pinned), 3, NULL);
+  assert_int_equal (answer->pack.pending, 3);
+  const FsNodeShapeEstimate *general = estimate_of (answer->estimates, "m5.xlarge");
+  const FsNodeShapeEstimate *memory = estimate_of (answer->estimates, "r5.xlarge");
+  assert_non_null (general);
+  assert_non_null (memory);
+  assert_int_equal (general->verdict.filter, FS_FILTER_NODE_AFFINITY);
+  assert_int_equal (general->per_node, 0);
+  assert_false (general->complete);
+  assert_int_equal (general->additions->len, 0);
+  assert_true (memory->complete);
+  assert_int_equal (memory->nodes_needed, 2); /* two 6Gi a 14.5Gi node */
+  assert_int_equal (memory->additions->len, 1);
+  const FsNodeAddition *addition = &g_array_index (memory->additions, FsNodeAddition, 0);
+  assert_string_equal (addition->pool, "memory");
+  assert_string_equal (addition->pool_key, "eks.amazonaws.com/nodegroup");
+  assert_string_equal (addition->zone, "zone-a");
+  assert_int_equal (addition->count, 2);
+  assert_int_equal (addition->replicas, 3);
+  assert_int_equal (addition->replicas_per_node, 2);
+}
+
+/* A pool's taint the pod does not tolerate (tainttoleration Filter on the copied taints):
+ * its nodes are not added; tolerated, they are.  The cordon and not-ready taints of the
+ * example are not copied: a new node is Ready and schedulable. */
+static void
+test_new_nodes_pool_taint (void **state)
+{
+  g_autoptr (FsSnapshot) snapshot = test_load_valid_text (
+      POOL_NODE ("gpu1", "zone-a", "g4dn.xlarge", "gpu",
+                 "\"spec\":{\"taints\":[{\"key\":\"nvidia.com/gpu\",\"value\":\"true\",\"effect\":\"NoSchedule\"}]},")
+      POOL_NODE ("n1", "zone-a", "m5.xlarge", "general",
+                 "\"spec\":{\"unschedulable\":true,\"taints\":[{\"key\":\"node.kubernetes.io/unschedulable\","
+                 "\"effect\":\"NoSchedule\"}]},"));
+  g_autoptr (FsShape) plain = shape ("memory=6Gi", NULL, NULL);
+  g_autoptr (FsCapacityAnswer) answer = fs_capacity_answer (snapshot, fs_shape_pod (plain), 2, NULL);
+  const FsNodeShapeEstimate *gpu = estimate_of (answer->estimates, "g4dn.xlarge");
+  const FsNodeShapeEstimate *general = estimate_of (answer->estimates, "m5.xlarge");
+  assert_int_equal (gpu->verdict.filter, FS_FILTER_TAINT_TOLERATION);
+  assert_string_equal (gpu->verdict.taint->key, "nvidia.com/gpu");
+  assert_false (gpu->complete);
+  assert_int_equal (gpu->nodes_needed, 0);
+  assert_true (general->complete); /* the cordoned example's copy is schedulable */
+  assert_int_equal (general->nodes_needed, 1);
+  char *tolerations[] = { (char *) "nvidia.com/gpu=true:NoSchedule", NULL };
+  g_autoptr (FsShape) tolerant = shape ("memory=6Gi", tolerations, NULL);
+  g_autoptr (FsCapacityAnswer) tolerated = fs_capacity_answer (snapshot, fs_shape_pod (tolerant), 4, NULL);
+  /* gpu1 itself takes 2 now; 2 more need one new node of either shape */
+  assert_int_equal (tolerated->pack.pending, 2);
+  assert_int_equal (estimate_of (tolerated->estimates, "g4dn.xlarge")->nodes_needed, 1);
+  assert_string_equal (g_array_index (estimate_of (tolerated->estimates, "g4dn.xlarge")->additions,
+                                      FsNodeAddition, 0).pool, "gpu");
+}
+
+#define ZONE_ANTI_AFFINITY(app)                                                              \
+  ",\"affinity\":{\"podAntiAffinity\":{\"requiredDuringSchedulingIgnoredDuringExecution\":"  \
+  "[{\"labelSelector\":{\"matchLabels\":{\"app\":\"" app "\"}},"                             \
+  "\"topologyKey\":\"topology.kubernetes.io/zone\"}]}}"
+
+/* Hostname spread (podtopologyspread with topologyKey kubernetes.io/hostname, maxSkew 1):
+ * a new node is a domain of its own with 0 matching pods.  Three full nodes hold 2 web pods
+ * each; the new node takes replicas while count + 1 - min <= 1: to 1 (min 0), 2 (min 1),
+ * 3 (min 2), not a fourth (3 + 1 - 2 = 2), so 3 Pending need 1 node and 4 need 2, though
+ * 14 fit on it by memory. */
+static void
+test_new_nodes_hostname_spread (void **state)
+{
+  g_autoptr (FsSnapshot) snapshot = test_load_valid_text (
+      NODE ("a1", "zone-a", "") NODE ("b1", "zone-b", "") NODE ("c1", "zone-c", "")
+      POD ("w1", ON ("a1"), "web", "1Gi", "") POD ("w2", ON ("a1"), "web", "1Gi", "")
+      POD ("w3", ON ("b1"), "web", "1Gi", "") POD ("w4", ON ("b1"), "web", "1Gi", "")
+      POD ("w5", ON ("c1"), "web", "1Gi", "") POD ("w6", ON ("c1"), "web", "1Gi", "")
+      POD ("fill-a", ON ("a1"), "batch", "12Gi", "") POD ("fill-b", ON ("b1"), "batch", "12Gi", "")
+      POD ("fill-c", ON ("c1"), "batch", "12Gi", "")
+      "{\"kind\":\"Pod\",\"metadata\":{\"name\":\"template\",\"namespace\":\"production\","
+      "\"labels\":{\"app\":\"web\"}},\"spec\":{\"containers\":[{\"name\":\"c\",\"resources\":"
+      "{\"requests\":{\"memory\":\"1Gi\"}}}],\"topologySpreadConstraints\":[{\"maxSkew\":1,"
+      "\"topologyKey\":\"kubernetes.io/hostname\",\"whenUnsatisfiable\":\"DoNotSchedule\","
+      "\"labelSelector\":{\"matchLabels\":{\"app\":\"web\"}}}]},\"status\":{\"phase\":\"Pending\"}}");
+  const FsPod *template = fs_snapshot_find_pod (snapshot, "production", "template");
+  FsPodShape pod = { .namespace = template->namespace, .labels = template->labels, .spec = template->spec };
+  static const struct { int64_t replicas, nodes, per_node; } cases[] = { { 3, 1, 3 }, { 4, 2, 2 } };
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr (GArray) estimates = fs_node_shape_estimates_new ();
+      FsPackOptions options = { .replicas = cases[i].replicas };
+      fs_estimate_new_nodes (snapshot, &pod, &options, estimates);
+      const FsNodeShapeEstimate *estimate = &g_array_index (estimates, FsNodeShapeEstimate, 0);
+      assert_int_equal (estimate->per_node, 14);
+      assert_true (estimate->complete);
+      assert_int_equal (estimate->nodes_needed, cases[i].nodes);
+      int64_t most = 0, replicas = 0;
+      for (guint a = 0; a < estimate->additions->len; a++)
+        {
+          most = MAX (most, g_array_index (estimate->additions, FsNodeAddition, a).replicas_per_node);
+          replicas += g_array_index (estimate->additions, FsNodeAddition, a).replicas;
+        }
+      assert_int_equal (most, cases[i].per_node);
+      assert_int_equal (replicas, cases[i].replicas);
+    }
+}
+
+/* Required anti-affinity of the replicas to themselves on the zone (interpodaffinity
+ * satisfyPodAntiAffinity): every zone already holds one, and a new node copies an existing
+ * zone, so no number of new nodes helps: nodes_needed 0, not complete. */
+static void
+test_new_nodes_zone_anti_affinity_never (void **state)
+{
+  g_autoptr (FsSnapshot) snapshot = test_load_valid_text (
+      NODE ("a1", "zone-a", "") NODE ("b1", "zone-b", "")
+      POD ("w1", ON ("a1"), "web", "1Gi", ZONE_ANTI_AFFINITY ("web"))
+      POD ("w2", ON ("b1"), "web", "1Gi", ZONE_ANTI_AFFINITY ("web"))
+      "{\"kind\":\"Pod\",\"metadata\":{\"name\":\"template\",\"namespace\":\"production\","
+      "\"labels\":{\"app\":\"web\"}},\"spec\":{\"containers\":[{\"name\":\"c\",\"resources\":"
+      "{\"requests\":{\"memory\":\"1Gi\"}}}]" ZONE_ANTI_AFFINITY ("web") "},\"status\":{\"phase\":\"Pending\"}}");
+  const FsPod *template = fs_snapshot_find_pod (snapshot, "production", "template");
+  FsPodShape pod = { .namespace = template->namespace, .labels = template->labels, .spec = template->spec };
+  g_autoptr (GArray) estimates = fs_node_shape_estimates_new ();
+  FsPackOptions options = { .replicas = 1 };
+  fs_estimate_new_nodes (snapshot, &pod, &options, estimates);
+  const FsNodeShapeEstimate *estimate = &g_array_index (estimates, FsNodeShapeEstimate, 0);
+  assert_false (estimate->complete);
+  assert_int_equal (estimate->nodes_needed, 0);
+  assert_int_equal (estimate->additions->len, 0);
+  assert_int_equal (estimate->unplaced, 1);
+}
+
 int
 main (void)
 {
@@ -688,6 +905,11 @@ main (void)
     cmocka_unit_test (test_zone_spread_min_domains),
     cmocka_unit_test (test_zone_spread_skips_terminating),
     cmocka_unit_test (test_zone_spread_taints_policy),
+    cmocka_unit_test (test_new_nodes_zone_spread_skewed),
+    cmocka_unit_test (test_new_nodes_node_affinity_pool),
+    cmocka_unit_test (test_new_nodes_pool_taint),
+    cmocka_unit_test (test_new_nodes_hostname_spread),
+    cmocka_unit_test (test_new_nodes_zone_anti_affinity_never),
     cmocka_unit_test (test_pending_needs_phase_pending),
   };
   return cmocka_run_group_tests_name ("pack", tests, NULL, NULL);

@@ -532,6 +532,102 @@ distribute (FsNodeFit *nodes, guint n_nodes, int64_t wanted)
     }
 }
 
+/* The replicas one at a time onto the nodes, as the scheduler places them when DoNotSchedule
+ * constraints select the replicas themselves: each to a node where every such constraint
+ * still holds (podtopologyspread/filtering.go Filter: count + 1 - min <= maxSkew), the one
+ * whose domains hold the fewest matching pods first (podtopologyspread/scoring.go), then the
+ * emptiest.  A node the skew rejected at first takes replicas once the other domains caught
+ * up.  Returns the replicas placed (fewer than WANTED when the constraints together allow
+ * fewer than each alone). */
+static int64_t
+distribute_spread (const Packing *packing, int64_t wanted)
+{
+  const FsSnapshot *snapshot = packing->snapshot;
+  const FsSpreadList *spread = packing->pod->spec->placement->spread;
+  SpreadState states[8];
+  const FsSpreadConstraint *constraints[8];
+  guint n = 0;
+  for (guint c = 0; c < spread->n && n < G_N_ELEMENTS (states); c++)
+    {
+      const FsSpreadConstraint *constraint = &spread->items[c];
+      if (constraint->when_unsatisfiable != FS_SPREAD_DO_NOT_SCHEDULE)
+        continue;
+      spread_state_init (packing, constraint, &states[n]);
+      constraints[n++] = constraint;
+    }
+  g_autofree int64_t *room = g_new (int64_t, snapshot->n_nodes + 1);
+  for (guint i = 0; i < snapshot->n_nodes; i++)
+    {
+      const FsVerdict *verdict = &packing->nodes[i].verdict;
+      room[i] = verdict->filter == FS_FILTER_PASS ? packing->nodes[i].capacity
+                : verdict->filter == FS_FILTER_POD_TOPOLOGY_SPREAD && verdict->detail == FS_DETAIL_SPREAD
+                    ? packing->room[i] : 0;
+    }
+  int64_t placed = 0;
+  for (; placed < wanted; placed++)
+    {
+      gint best = -1;
+      int64_t best_count = 0;
+      for (guint i = 0; i < snapshot->n_nodes; i++)
+        {
+          if (packing->nodes[i].placed >= room[i])
+            continue;
+          int64_t count = 0;
+          gboolean allowed = TRUE;
+          for (guint k = 0; k < n && allowed; k++)
+            {
+              int32_t d = states[k].node_domain[i];
+              if (d < 0)
+                {
+                  allowed = FALSE;
+                  break;
+                }
+              int64_t here = g_array_index (states[k].domains, SpreadDomain, d).count;
+              allowed = here + states[k].self_match - states[k].global_min <= constraints[k]->max_skew;
+              count += here;
+            }
+          if (allowed && (best < 0 || count < best_count
+                          || (count == best_count && packing->nodes[i].placed < packing->nodes[best].placed)))
+            best = i, best_count = count;
+        }
+      if (best < 0)
+        break;
+      packing->nodes[best].placed++;
+      for (guint k = 0; k < n; k++)
+        {
+          if (!states[k].self_match)
+            continue;
+          g_array_index (states[k].domains, SpreadDomain, states[k].node_domain[best]).count++;
+          int64_t global_min = G_MAXINT64;
+          for (guint d = 0; d < states[k].domains->len; d++)
+            global_min = MIN (global_min, g_array_index (states[k].domains, SpreadDomain, d).count);
+          if (constraints[k]->min_domains > 0 && states[k].domains->len < (guint) constraints[k]->min_domains)
+            global_min = 0;
+          states[k].global_min = global_min;
+        }
+    }
+  for (guint k = 0; k < n; k++)
+    spread_state_clear (&states[k]);
+  return placed;
+}
+
+/* Whether the placement per node should follow the topology spread (replica by replica):
+ * a DoNotSchedule constraint selects the replicas, no pod (anti-)affinity of their own
+ * decides instead, and the work stays small. */
+static gboolean
+placement_follows_spread (const Packing *packing, int64_t wanted)
+{
+  const FsSpreadList *spread = packing->pod->spec->placement->spread;
+  if (spread == NULL || wanted <= 0 || wanted > 100000
+      || (double) wanted * packing->snapshot->n_nodes > 2e7)
+    return FALSE;
+  for (guint c = 0; c < spread->n; c++)
+    if (spread->items[c].when_unsatisfiable == FS_SPREAD_DO_NOT_SCHEDULE
+        && fs_selector_matches (spread->items[c].label_selector, packing->pod->labels))
+      return TRUE;
+  return FALSE;
+}
+
 void
 fs_pack_base_loads (const FsSnapshot *snapshot, const FsPackOptions *options, FsNodeLoad *loads)
 {
@@ -708,7 +804,13 @@ fs_pack (const FsSnapshot *snapshot, const FsPodShape *pod, const FsPackOptions 
   int64_t wanted = options->replicas < 0 ? total : MIN (options->replicas, total);
   result->placed = wanted;
   result->pending = options->replicas < 0 ? 0 : options->replicas - wanted;
-  distribute (nodes, snapshot->n_nodes, wanted);
+  if (options->totals_only)
+    return;
+  int64_t spread_placed = 0;
+  if (self_key == NULL && co_locate_key == NULL && placement_follows_spread (&packing, wanted))
+    spread_placed = distribute_spread (&packing, wanted);
+  if (spread_placed < wanted)
+    distribute (nodes, snapshot->n_nodes, wanted - spread_placed);
 }
 
 /* ---- new nodes (cluster-autoscaler estimator) ----------------------------------------- */
@@ -726,37 +828,488 @@ node_shape_name (const FsNode *node)
                           node->allocatable.pods);
 }
 
-/* What a new node copied from EXAMPLE carries before any replica: its DaemonSet pods
- * (cluster-autoscaler adds them to node templates). */
-static gboolean
-not_daemon_pod (const FsPod *pod, gpointer unused)
+/* k8s.io/api core/v1 well_known_labels.go LabelTopologyZone, then its deprecated beta form. */
+static const char *
+node_zone (const FsNode *node)
 {
-  return pod->owner == NULL || g_strcmp0 (pod->owner->kind, "DaemonSet") != 0;
+  const char *zone = fs_labels_get (node->labels, "topology.kubernetes.io/zone");
+  return zone != NULL ? zone : fs_labels_get (node->labels, "failure-domain.beta.kubernetes.io/zone");
 }
 
-static FsNodeLoad
-template_load (const FsSnapshot *snapshot, guint example_index)
+/* The labels the managed node groups of the clouds and provisioners put on their nodes. */
+static const char *const pool_label_keys[] = {
+  "eks.amazonaws.com/nodegroup", "alpha.eksctl.io/nodegroup-name", "karpenter.sh/nodepool",
+  "cloud.google.com/gke-nodepool", "kubernetes.azure.com/agentpool", "agentpool",
+  "doks.digitalocean.com/node-pool", "worker.gardener.cloud/pool",
+};
+
+static const char *
+node_pool (const FsNode *node, const char **key)
 {
-  /* the DaemonSet pods' host ports too, and no other pod's */
-  FsNodeLoad load = { .used_ports = snapshot->nodes[example_index].used_ports,
-                      .released = not_daemon_pod };
-  for (guint p = 0; p < snapshot->n_pods; p++)
+  for (gsize i = 0; i < G_N_ELEMENTS (pool_label_keys); i++)
     {
-      const FsPod *pod = &snapshot->pods[p];
-      if (pod->node_index == (int32_t) example_index && fs_pod_counts_on_node (pod)
-          && pod->owner != NULL && g_strcmp0 (pod->owner->kind, "DaemonSet") == 0)
+      const char *value = fs_labels_get (node->labels, pool_label_keys[i]);
+      if (value != NULL)
         {
-          fs_resources_add (&load.requested, &pod->spec->request, NULL);
-          load.pod_count++;
+          *key = pool_label_keys[i];
+          return value;
         }
     }
-  return load;
+  *key = NULL;
+  return NULL;
+}
+
+static gboolean
+is_daemon_pod (const FsPod *pod)
+{
+  return pod->owner != NULL && g_strcmp0 (pod->owner->kind, "DaemonSet") == 0;
+}
+
+/* One group of existing nodes (shape, pool, zone) and the new node copied from its first. */
+typedef struct {
+  guint estimate;             /* index of its shape's estimate in the output */
+  guint example_index;        /* the node copied */
+  const char *zone;
+  const char *pool;
+  const char *pool_key;
+  FsNode fresh;               /* the new node: labels with a hostname of its own, no state */
+  FsTaintList *taints;        /* owned: the example's less node-state and cordon taints */
+  FsUsedPortList *ports;      /* owned: the host ports its DaemonSet pods hold, or NULL */
+  FsLabelSet *trial_labels;   /* owned: labels of a node tried, not kept */
+  FsVerdict verdict;          /* one replica on the new node */
+  int64_t per_node;           /* replicas it takes by its own filters */
+  int64_t added;              /* new nodes of this template kept so far */
+  gboolean shadowed;          /* an earlier template of the shape has its zone and per_node:
+                               * the packing cannot tell their nodes apart, so only it is tried */
+} Template;
+
+static void
+template_clear (gpointer data)
+{
+  Template *template = data;
+  g_free (template->taints);
+  g_free (template->ports);
+  g_free (template->trial_labels);
+}
+
+/* LABELS with the hostname's value replaced by HOSTNAME (a string of the caller's, so that
+ * the new node is a topology domain of its own). */
+static FsLabelSet *
+labels_with_hostname (const FsLabelSet *labels, const char *hostname)
+{
+  guint n = labels != NULL ? labels->n : 0;
+  FsLabelSet *copy = g_malloc (sizeof (FsLabelSet) + (n + 1) * sizeof (FsLabel));
+  copy->n = n;
+  for (guint i = 0; i < n; i++)
+    {
+      copy->items[i] = labels->items[i];
+      if (strcmp (labels->items[i].key, FS_LABEL_HOSTNAME) == 0)
+        copy->items[i].value = hostname;
+    }
+  return copy;
+}
+
+/* What a new node copied from node EXAMPLE_INDEX carries before any replica: its DaemonSet
+ * pods' requests and host ports (cluster-autoscaler adds them to node templates), and the
+ * taints of its pool (a new node is Ready and schedulable, whatever the example's state). */
+static void
+template_init (const FsSnapshot *snapshot, const FsPodShape *pod, guint example_index, Template *template)
+{
+  const FsNode *example = &snapshot->nodes[example_index];
+  FsNode *fresh = &template->fresh;
+  *fresh = *example;
+  fresh->flags = FS_NODE_READY | FS_NODE_READY_KNOWN;
+  /* no pod of the example holds a volume on a new node, and a new node's name is its own (a
+   * volume pinned to the example by name, VolumeBinding's GetEligibleNodes, is not on it) */
+  fresh->volume_pods = NULL;
+  memset (&fresh->requested, 0, sizeof fresh->requested);
+  fresh->pod_count = 0;
+  guint n_taints = example->taints != NULL ? example->taints->n : 0;
+  template->taints = g_malloc0 (sizeof (FsTaintList) + (n_taints + 1) * sizeof (FsTaint));
+  for (guint t = 0; t < n_taints; t++)
+    if (!fs_taint_is_cordon (&example->taints->items[t]) && !fs_taint_is_node_state (&example->taints->items[t]))
+      template->taints->items[template->taints->n++] = example->taints->items[t];
+  fresh->taints = template->taints;
+  for (guint p = 0; p < snapshot->n_pods; p++)
+    {
+      const FsPod *other = &snapshot->pods[p];
+      if (other->node_index == (int32_t) example_index && fs_pod_counts_on_node (other)
+          && is_daemon_pod (other))
+        {
+          fs_resources_add (&fresh->requested, &other->spec->request, NULL);
+          fresh->pod_count++;
+        }
+    }
+  guint n_ports = example->used_ports != NULL ? example->used_ports->n : 0;
+  fresh->used_ports = NULL;
+  for (guint u = 0; u < n_ports; u++)
+    if (is_daemon_pod (example->used_ports->items[u].pod))
+      {
+        if (template->ports == NULL)
+          template->ports = g_malloc0 (sizeof (FsUsedPortList) + n_ports * sizeof (FsUsedPort));
+        template->ports->items[template->ports->n++] = example->used_ports->items[u];
+      }
+  fresh->used_ports = template->ports;
+  FsNodeLoad load = fs_node_load (fresh);
+  if (fs_fit_node (fresh, &load, pod, &template->verdict))
+    template->per_node = fs_resources_capacity (&fresh->allocatable, &load, &pod->spec->request);
+  /* the verdict outlives the template: name the example's own taint (the same position
+   * among the taints kept) */
+  for (guint t = 0, kept = 0; template->verdict.taint != NULL && t < n_taints; t++)
+    if (!fs_taint_is_cordon (&example->taints->items[t]) && !fs_taint_is_node_state (&example->taints->items[t])
+        && template->verdict.taint == &template->taints->items[kept++])
+      {
+        template->verdict.taint = &example->taints->items[t];
+        break;
+      }
+  /* NodePorts: a replica's host ports keep the next one off its node */
+  if (pod->spec->host_ports != NULL)
+    template->per_node = MIN (template->per_node, 1);
+  const FsPodAffinityTermList *anti = pod->spec->placement->pod_anti_affinity;
+  for (guint t = 0; anti != NULL && t < anti->n; t++)
+    if (fs_selector_matches (anti->items[t].label_selector, pod->labels))
+      template->per_node = MIN (template->per_node, 1);
+}
+
+/* The existing nodes plus the new ones: a snapshot that shares everything with the real one
+ * but its node array (new nodes hold no pod, so the pods' node indices stay right). */
+typedef struct {
+  const FsSnapshot *snapshot;
+  const FsPodShape *pod;
+  FsPackOptions options;      /* the caller's, with loads covering the new nodes */
+  FsSnapshot grown;
+  GArray *nodes;              /* FsNode: the snapshot's, then the new ones */
+  GArray *loads;              /* FsNodeLoad like nodes, when the caller gave loads */
+  GArray *origin;             /* per new node: its template's index */
+  GPtrArray *owned;           /* the new nodes' label sets and names */
+  FsNodeFit *fits;
+  GArray *templates;          /* Template */
+} Growth;
+
+static void
+growth_reset (Growth *growth)
+{
+  g_array_set_size (growth->nodes, growth->snapshot->n_nodes);
+  g_array_set_size (growth->origin, 0);
+  if (growth->loads != NULL)
+    g_array_set_size (growth->loads, growth->snapshot->n_nodes);
+  for (guint t = 0; t < growth->templates->len; t++)
+    g_array_index (growth->templates, Template, t).added = 0;
+}
+
+static void
+growth_push (Growth *growth, const FsNode *node, guint template_index)
+{
+  g_array_append_val (growth->nodes, *node);
+  g_array_append_val (growth->origin, template_index);
+  if (growth->loads != NULL)
+    {
+      FsNodeLoad load = fs_node_load (node);
+      g_array_append_val (growth->loads, load);
+    }
+}
+
+static void
+growth_pop (Growth *growth)
+{
+  g_array_set_size (growth->nodes, growth->nodes->len - 1);
+  g_array_set_size (growth->origin, growth->origin->len - 1);
+  if (growth->loads != NULL)
+    g_array_set_size (growth->loads, growth->loads->len - 1);
+}
+
+/* Packs the replicas onto the existing and new nodes; returns how many land. */
+static int64_t
+growth_pack (Growth *growth, FsPackResult *result)
+{
+  growth->grown.nodes = (const FsNode *) growth->nodes->data;
+  growth->grown.n_nodes = growth->nodes->len;
+  if (growth->loads != NULL)
+    growth->options.loads = (const FsNodeLoad *) growth->loads->data;
+  fs_pack (&growth->grown, growth->pod, &growth->options, growth->fits, result);
+  return result->placed;
+}
+
+/* Keeps one more new node of template T (a hostname and name of its own). */
+static void
+growth_keep (Growth *growth, guint t)
+{
+  Template *template = &g_array_index (growth->templates, Template, t);
+  char *name = g_strdup_printf ("new-%s-%" G_GINT64_FORMAT, growth->snapshot->nodes[template->example_index].name,
+                                ++template->added);
+  FsLabelSet *labels = labels_with_hostname (template->fresh.labels, name);
+  g_ptr_array_add (growth->owned, name);
+  g_ptr_array_add (growth->owned, labels);
+  FsNode node = template->fresh;
+  node.name = name;
+  node.labels = labels;
+  growth_push (growth, &node, t);
+}
+
+/* Tries one new node of template T; returns how many replicas then land. */
+static int64_t
+growth_try (Growth *growth, guint t, int64_t *capacity)
+{
+  Template *template = &g_array_index (growth->templates, Template, t);
+  FsNode node = template->fresh;
+  node.name = "new-node-tried";
+  node.labels = template->trial_labels;
+  growth_push (growth, &node, t);
+  FsPackResult result;
+  growth->options.totals_only = TRUE;
+  int64_t placed = growth_pack (growth, &result);
+  growth->options.totals_only = FALSE;
+  growth_pop (growth);
+  *capacity = result.capacity;
+  return placed;
+}
+
+/* How many new nodes of ZONE are kept so far (over every template of ESTIMATE). */
+static int64_t
+zone_added (const Growth *growth, guint estimate, const char *zone)
+{
+  int64_t added = 0;
+  for (guint t = 0; t < growth->templates->len; t++)
+    {
+      const Template *template = &g_array_index (growth->templates, Template, t);
+      if (template->estimate == estimate && g_strcmp0 (template->zone, zone) == 0)
+        added += template->added;
+    }
+  return added;
+}
+
+/* Takes back the last new node kept. */
+static void
+growth_unkeep (Growth *growth)
+{
+  guint t = g_array_index (growth->origin, guint, growth->origin->len - 1);
+  g_array_index (growth->templates, Template, t).added--;
+  growth_pop (growth);
+}
+
+static gboolean
+template_usable (const Template *template, guint estimate)
+{
+  return template->estimate == estimate && template->per_node > 0 && !template->shadowed;
+}
+
+/* The distinct zones of ESTIMATE's usable templates. */
+static guint
+usable_zones (const Growth *growth, guint estimate)
+{
+  g_autoptr (GHashTable) zones = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint t = 0; t < growth->templates->len; t++)
+    {
+      const Template *template = &g_array_index (growth->templates, Template, t);
+      if (template_usable (template, estimate))
+        g_hash_table_add (zones, (gpointer) (template->zone != NULL ? template->zone : ""));
+    }
+  return g_hash_table_size (zones);
+}
+
+/* Whether the last R new nodes lie in R different zones (or R is 1). */
+static gboolean
+last_picks_are_a_round (const Growth *growth, guint r)
+{
+  guint n = growth->origin->len;
+  if (n < r)
+    return FALSE;
+  for (guint i = n - r; i < n; i++)
+    for (guint j = i + 1; j < n; j++)
+      {
+        const Template *a = &g_array_index (growth->templates, Template, g_array_index (growth->origin, guint, i));
+        const Template *b = &g_array_index (growth->templates, Template, g_array_index (growth->origin, guint, j));
+        if (g_strcmp0 (a->zone, b->zone) == 0)
+          return FALSE;
+      }
+  return TRUE;
+}
+
+/* Repeats the last R new nodes (a round) K = 1, 2, 4, ... times while each repetition lets
+ * GAIN more replicas land, as the last round did: the greedy choice would have made the same
+ * picks, so they need not be tried one by one.  HISTORY holds the replicas landed after
+ * each new node.  Returns the replicas that land. */
+static int64_t
+gallop (Growth *growth, guint r, int64_t gain, int64_t placed, GArray *history)
+{
+  int64_t wanted = growth->options.replicas;
+  for (int64_t k = 1;; k *= 2)
+    {
+      k = MIN (k, (wanted - placed) / gain);
+      k = MIN (k, (int64_t) (FS_ESTIMATE_MAX_NEW_NODES - growth->origin->len) / r);
+      if (k < 1)
+        return placed;
+      guint first = growth->origin->len - r;
+      for (int64_t round = 0; round < k; round++)
+        for (guint i = 0; i < r; i++)
+          {
+            growth_keep (growth, g_array_index (growth->origin, guint, first + i));
+            int64_t reached = placed + (round + 1) * gain;
+            g_array_append_val (history, reached);
+          }
+      FsPackResult result;
+      growth->options.totals_only = TRUE;
+      int64_t landed = growth_pack (growth, &result);
+      growth->options.totals_only = FALSE;
+      if (landed != placed + k * gain)
+        {
+          for (int64_t n = 0; n < k * (int64_t) r; n++)
+            growth_unkeep (growth);
+          g_array_set_size (history, growth->origin->len);
+          return placed;
+        }
+      placed = landed;
+    }
+}
+
+/* Adds, one at a time, the new node of ESTIMATE's templates that lets the most replicas
+ * land (ties: the zone with the fewest new nodes, then the first template), until all
+ * land, none helps, or FS_ESTIMATE_MAX_NEW_NODES; a pick (or a round of picks over the
+ * zones) whose gain repeats is repeated without trying every template again.  Returns the
+ * replicas that land. */
+static int64_t
+grow_greedy (Growth *growth, guint estimate, int64_t placed)
+{
+  int64_t wanted = growth->options.replicas;
+  guint zones = usable_zones (growth, estimate);
+  g_autoptr (GArray) history = g_array_new (FALSE, FALSE, sizeof (int64_t));
+  g_autoptr (GArray) landed_by = g_array_new (FALSE, FALSE, sizeof (int64_t)); /* per template */
+  int64_t start = placed;
+  while (placed < wanted && growth->origin->len < FS_ESTIMATE_MAX_NEW_NODES)
+    {
+      int64_t best_placed = placed, best_capacity = -1, best_zone_added = 0;
+      gint best = -1;
+      g_array_set_size (landed_by, growth->templates->len);
+      for (guint t = 0; t < growth->templates->len; t++)
+        {
+          const Template *template = &g_array_index (growth->templates, Template, t);
+          g_array_index (landed_by, int64_t, t) = -1;
+          if (!template_usable (template, estimate))
+            continue;
+          int64_t capacity;
+          int64_t landed = growth_try (growth, t, &capacity);
+          g_array_index (landed_by, int64_t, t) = landed;
+          int64_t in_zone = zone_added (growth, estimate, template->zone);
+          if (landed > best_placed
+              || (best >= 0 && landed == best_placed
+                  && (capacity > best_capacity || (capacity == best_capacity && in_zone < best_zone_added))))
+            best = t, best_placed = landed, best_capacity = capacity, best_zone_added = in_zone;
+        }
+      if (best < 0)
+        break;
+      /* a pick that ties with another zone's is not repeated alone: the next pick balances */
+      gboolean tied = FALSE;
+      const char *best_zone = g_array_index (growth->templates, Template, best).zone;
+      for (guint t = 0; t < growth->templates->len; t++)
+        tied = tied || (g_array_index (landed_by, int64_t, t) == best_placed
+                        && g_strcmp0 (g_array_index (growth->templates, Template, t).zone, best_zone) != 0);
+      growth_keep (growth, best);
+      placed = best_placed;
+      g_array_append_val (history, placed);
+      guint rounds[2] = { zones, 1 };
+      for (guint i = zones > 1 ? 0 : 1; i < 2; i++)
+        {
+          guint r = rounds[i];
+          if ((r == 1 && tied) || !last_picks_are_a_round (growth, r))
+            continue;
+          guint n = growth->origin->len;
+          int64_t before = n > r ? g_array_index (history, int64_t, n - r - 1) : start;
+          if (placed - before <= 0)
+            continue;
+          int64_t galloped = gallop (growth, r, placed - before, placed, history);
+          if (galloped > placed)
+            {
+              placed = galloped;
+              break;
+            }
+        }
+    }
+  return placed;
+}
+
+/* Replicas that need no other pod's rule: new nodes are independent, so the count is
+ * rounded up from what one takes, spread round-robin over the zones of the first pool whose
+ * node takes the most (as a node group balanced over its zones grows). */
+static void
+grow_independent (Growth *growth, guint estimate, int64_t placed)
+{
+  const Template *best = NULL;
+  for (guint t = 0; t < growth->templates->len; t++)
+    {
+      const Template *template = &g_array_index (growth->templates, Template, t);
+      if (template->estimate == estimate && template->per_node > 0
+          && (best == NULL || template->per_node > best->per_node))
+        best = template;
+    }
+  int64_t left = growth->options.replicas - placed;
+  int64_t count = (left + best->per_node - 1) / best->per_node;
+  const char *pool = best->pool;
+  int64_t per_node = best->per_node;
+  for (int64_t k = 0; k < count && k < FS_ESTIMATE_MAX_NEW_NODES;)
+    for (guint t = 0; t < growth->templates->len && k < count; t++)
+      {
+        const Template *template = &g_array_index (growth->templates, Template, t);
+        if (template->estimate == estimate && template->per_node == per_node
+            && g_strcmp0 (template->pool, pool) == 0)
+          {
+            growth_keep (growth, t);
+            k++;
+          }
+      }
+}
+
+/* The kept new nodes as additions, from the packing that places the replicas on them. */
+static void
+collect_additions (Growth *growth, guint estimate_index, FsNodeShapeEstimate *estimate)
+{
+  guint first_new = growth->snapshot->n_nodes;
+  g_autoptr (GHashTable) by_template = g_hash_table_new (NULL, NULL); /* template -> index + 1 */
+  for (guint k = 0; k < growth->origin->len; k++)
+    {
+      guint t = g_array_index (growth->origin, guint, k);
+      const Template *template = &g_array_index (growth->templates, Template, t);
+      gpointer slot = g_hash_table_lookup (by_template, GUINT_TO_POINTER (t + 1));
+      if (slot == NULL)
+        {
+          FsNodeAddition addition = { .example = &growth->snapshot->nodes[template->example_index],
+                                      .zone = template->zone, .pool = template->pool,
+                                      .pool_key = template->pool_key };
+          g_array_append_val (estimate->additions, addition);
+          slot = GUINT_TO_POINTER (estimate->additions->len);
+          g_hash_table_insert (by_template, GUINT_TO_POINTER (t + 1), slot);
+        }
+      FsNodeAddition *addition = &g_array_index (estimate->additions, FsNodeAddition, GPOINTER_TO_UINT (slot) - 1);
+      int64_t placed = growth->fits[first_new + k].placed;
+      addition->count++;
+      addition->replicas += placed;
+      addition->replicas_per_node = MAX (addition->replicas_per_node, placed);
+    }
+  /* uneven: not the counts a node group balanced over the shape's zones would add (the
+   * zones in node order, the first ones one more when they do not divide evenly) */
+  g_autoptr (GPtrArray) zones = g_ptr_array_new ();
+  for (guint t = 0; t < growth->templates->len; t++)
+    {
+      const Template *template = &g_array_index (growth->templates, Template, t);
+      if (template->estimate == estimate_index && template->zone != NULL && template->per_node > 0
+          && !g_ptr_array_find_with_equal_func (zones, template->zone, g_str_equal, NULL))
+        g_ptr_array_add (zones, (gpointer) template->zone);
+    }
+  int64_t total = growth->origin->len;
+  for (guint z = 0; zones->len > 1 && z < zones->len; z++)
+    {
+      int64_t balanced = total / zones->len + ((int64_t) z < total % (int64_t) zones->len);
+      if (zone_added (growth, estimate_index, zones->pdata[z]) != balanced)
+        estimate->uneven = TRUE;
+    }
 }
 
 static void
 clear_estimate (gpointer data)
 {
-  g_free (((FsNodeShapeEstimate *) data)->shape);
+  FsNodeShapeEstimate *estimate = data;
+  g_free (estimate->shape);
+  if (estimate->additions != NULL)
+    g_array_unref (estimate->additions);
 }
 
 GArray *
@@ -773,47 +1326,119 @@ compare_estimates (gconstpointer a, gconstpointer b, gpointer unused)
   return strcmp (((const FsNodeShapeEstimate *) a)->shape, ((const FsNodeShapeEstimate *) b)->shape);
 }
 
-void
-fs_estimate_new_nodes (const FsSnapshot *snapshot, const FsPodShape *pod, int64_t pending,
-                       GArray *out)
+/* One estimate per shape and one template per shape, pool and zone, in node order. */
+static void
+collect_templates (Growth *growth, GArray *out, guint first)
 {
-  g_autoptr (GHashTable) index = g_hash_table_new (g_str_hash, g_str_equal); /* shape -> i + 1 */
-  guint first = out->len;
+  const FsSnapshot *snapshot = growth->snapshot;
+  g_autoptr (GHashTable) shapes = g_hash_table_new (g_str_hash, g_str_equal);    /* shape -> i + 1 */
+  g_autoptr (GHashTable) groups = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   for (guint i = 0; i < snapshot->n_nodes; i++)
     {
       const FsNode *node = &snapshot->nodes[i];
       g_autofree char *name = node_shape_name (node);
-      gpointer slot = g_hash_table_lookup (index, name);
-      if (slot != NULL)
+      gpointer slot = g_hash_table_lookup (shapes, name);
+      if (slot == NULL)
         {
-          g_array_index (out, FsNodeShapeEstimate, GPOINTER_TO_UINT (slot) - 1).existing++;
-          continue;
+          FsNodeShapeEstimate estimate = { .example = node, .additions = g_array_new (FALSE, TRUE, sizeof (FsNodeAddition)) };
+          estimate.shape = g_strdup (name);
+          g_array_append_val (out, estimate);
+          slot = GUINT_TO_POINTER (out->len - first);
+          g_hash_table_insert (shapes, estimate.shape, slot);
         }
-      FsNodeShapeEstimate estimate = { .example = node, .existing = 1 };
-      /* a new node is Ready and schedulable, whatever the state of the example */
-      FsNode fresh = *node;
-      fresh.flags = FS_NODE_READY | FS_NODE_READY_KNOWN;
-      /* a new node: no pod of the example holds a volume on it, and it has a name of its own
-       * (a volume pinned to the example by name, VolumeBinding's GetEligibleNodes, is not
-       * on it) */
-      fresh.volume_pods = NULL;
-      fresh.name = "";
-      FsNodeLoad load = template_load (snapshot, i);
-      if (fs_fit_node (&fresh, &load, pod, &estimate.verdict))
-        estimate.per_node = fs_resources_capacity (&node->allocatable, &load, &pod->spec->request);
-      /* NodePorts: a replica's host ports keep the next one off its node */
-      if (pod->spec->host_ports != NULL)
-        estimate.per_node = MIN (estimate.per_node, 1);
-      const FsPodAffinityTermList *anti = pod->spec->placement->pod_anti_affinity;
-      for (guint t = 0; anti != NULL && t < anti->n; t++)
-        if (fs_selector_matches (anti->items[t].label_selector, pod->labels))
-          estimate.per_node = MIN (estimate.per_node, 1);
-      if (estimate.per_node > 0 && pending > 0)
-        estimate.nodes_needed = (pending + estimate.per_node - 1) / estimate.per_node;
-      estimate.shape = g_steal_pointer (&name);
-      g_array_append_val (out, estimate);
-      g_hash_table_insert (index, (gpointer) estimate.shape, GUINT_TO_POINTER (out->len));
+      guint e = GPOINTER_TO_UINT (slot) - 1;
+      g_array_index (out, FsNodeShapeEstimate, first + e).existing++;
+      const char *pool_key;
+      const char *pool = node_pool (node, &pool_key);
+      const char *zone = node_zone (node);
+      char *group = g_strdup_printf ("%s\x1f%s\x1f%s", name, pool != NULL ? pool : "", zone != NULL ? zone : "");
+      if (!g_hash_table_add (groups, group))
+        continue;
+      Template template = { .estimate = e, .example_index = i, .zone = zone, .pool = pool,
+                            .pool_key = pool_key };
+      template_init (snapshot, growth->pod, i, &template);
+      for (guint t = 0; t < growth->templates->len && template.per_node > 0; t++)
+        {
+          const Template *earlier = &g_array_index (growth->templates, Template, t);
+          template.shadowed = template.shadowed
+                              || (earlier->estimate == e && earlier->per_node == template.per_node
+                                  && g_strcmp0 (earlier->zone, template.zone) == 0);
+        }
+      template.trial_labels = labels_with_hostname (template.fresh.labels, "new-node-tried");
+      g_array_append_val (growth->templates, template);
+    }
+}
+
+/* The shape's verdict and per_node: of its first template that takes a replica. */
+static gboolean
+estimate_verdict (const Growth *growth, guint e, FsNodeShapeEstimate *estimate)
+{
+  gboolean any = FALSE, have_verdict = FALSE;
+  for (guint t = 0; t < growth->templates->len; t++)
+    {
+      const Template *template = &g_array_index (growth->templates, Template, t);
+      if (template->estimate != e)
+        continue;
+      if (!any && (template->per_node > 0 || !have_verdict))
+        estimate->verdict = template->verdict, have_verdict = TRUE;
+      if (template->per_node > estimate->per_node)
+        estimate->per_node = template->per_node;
+      any = any || template->per_node > 0;
+    }
+  return any;
+}
+
+void
+fs_estimate_new_nodes (const FsSnapshot *snapshot, const FsPodShape *pod,
+                       const FsPackOptions *options, GArray *out)
+{
+  if (options->replicas <= 0)
+    return;
+  Growth growth = { .snapshot = snapshot, .pod = pod, .options = *options, .grown = *snapshot };
+  growth.nodes = g_array_sized_new (FALSE, FALSE, sizeof (FsNode), snapshot->n_nodes + FS_ESTIMATE_MAX_NEW_NODES + 1);
+  g_array_append_vals (growth.nodes, snapshot->nodes, snapshot->n_nodes);
+  growth.origin = g_array_new (FALSE, FALSE, sizeof (guint));
+  if (options->loads != NULL)
+    {
+      growth.loads = g_array_new (FALSE, FALSE, sizeof (FsNodeLoad));
+      g_array_append_vals (growth.loads, options->loads, snapshot->n_nodes);
+    }
+  growth.owned = g_ptr_array_new_with_free_func (g_free);
+  growth.fits = g_new0 (FsNodeFit, snapshot->n_nodes + FS_ESTIMATE_MAX_NEW_NODES + 2);
+  growth.templates = g_array_new (FALSE, TRUE, sizeof (Template));
+  g_array_set_clear_func (growth.templates, template_clear);
+
+  FsPackResult result;
+  int64_t placed_now = growth_pack (&growth, &result);
+  guint first = out->len;
+  if (placed_now < options->replicas)
+    collect_templates (&growth, out, first);
+  gboolean independent = !fs_pack_needs_pods (snapshot, pod);
+  for (guint e = 0; first + e < out->len; e++)
+    {
+      FsNodeShapeEstimate *estimate = &g_array_index (out, FsNodeShapeEstimate, first + e);
+      growth_reset (&growth);
+      int64_t placed = placed_now;
+      if (estimate_verdict (&growth, e, estimate))
+        {
+          if (independent)
+            grow_independent (&growth, e, placed);
+          else
+            grow_greedy (&growth, e, placed);
+          placed = growth_pack (&growth, &result);
+          collect_additions (&growth, e, estimate);
+        }
+      estimate->complete = placed >= options->replicas;
+      estimate->nodes_needed = estimate->complete ? growth.origin->len : 0;
+      estimate->unplaced = options->replicas - placed;
     }
   g_qsort_with_data (out->data + (gsize) first * sizeof (FsNodeShapeEstimate), out->len - first,
                      sizeof (FsNodeShapeEstimate), (GCompareDataFunc) compare_estimates, NULL);
+  g_array_unref (growth.templates);
+  g_free (growth.fits);
+  g_ptr_array_unref (growth.owned);
+  if (growth.loads != NULL)
+    g_array_unref (growth.loads);
+  g_array_unref (growth.origin);
+  g_array_unref (growth.nodes);
 }

@@ -83,7 +83,7 @@ fs_capacity_answer (const FsSnapshot *snapshot, const FsPodShape *pod, int64_t r
   fs_pack_base_loads (snapshot, &options, loads);
   measure_fragmentation (snapshot, loads, answer);
   if (answer->pack.pending > 0)
-    fs_estimate_new_nodes (snapshot, pod, answer->pack.pending, answer->estimates);
+    fs_estimate_new_nodes (snapshot, pod, &options, answer->estimates);
   return answer;
 }
 
@@ -133,4 +133,65 @@ fs_capacity_frontier (const FsSnapshot *snapshot, const FsPodShape *pod,
         break;
     }
   return TRUE;
+}
+
+static const FsNodeAddition *
+addition_at (const FsNodeShapeEstimate *estimate, guint i)
+{
+  return &g_array_index (estimate->additions, FsNodeAddition, i);
+}
+
+/* "up to 3 replicas per node" */
+static void
+append_replicas (GString *text, const FsNodeAddition *addition)
+{
+  gboolean varies = addition->count > 1 && addition->replicas != addition->replicas_per_node * addition->count;
+  g_string_append_printf (text, "%s%" G_GINT64_FORMAT " replica%s per node", varies ? "up to " : "",
+                          addition->replicas_per_node, addition->replicas_per_node == 1 ? "" : "s");
+}
+
+char *
+fs_node_additions_text (const FsNodeShapeEstimate *estimate, const char *purpose)
+{
+  GString *text = g_string_new (NULL);
+  guint n = estimate->additions->len;
+  int64_t total = 0;
+  gboolean same_pool = TRUE, same_replicas = TRUE;
+  for (guint i = 0; i < n; i++)
+    {
+      total += addition_at (estimate, i)->count;
+      same_pool = same_pool && g_strcmp0 (addition_at (estimate, i)->pool, addition_at (estimate, 0)->pool) == 0;
+      same_replicas = same_replicas && addition_at (estimate, i)->replicas_per_node == addition_at (estimate, 0)->replicas_per_node
+                      && addition_at (estimate, i)->replicas == addition_at (estimate, i)->replicas_per_node * addition_at (estimate, i)->count;
+    }
+  g_string_append_printf (text, "%" G_GINT64_FORMAT " node%s of shape %s", total, total == 1 ? "" : "s",
+                          estimate->shape);
+  /* one group: "... in zone a (pool p) PURPOSE, ..."; several: "... PURPOSE: 1 in zone a, ..." */
+  if (n > 1 && purpose != NULL)
+    g_string_append_printf (text, " %s", purpose);
+  for (guint i = 0; i < n; i++)
+    {
+      const FsNodeAddition *addition = addition_at (estimate, i);
+      if (n > 1)
+        g_string_append_printf (text, "%s%" G_GINT64_FORMAT, i == 0 ? ": " : ", ", addition->count);
+      if (addition->zone != NULL)
+        g_string_append_printf (text, " in zone %s", addition->zone);
+      if (addition->pool != NULL && (!same_pool || i == n - 1))
+        g_string_append_printf (text, " (pool %s)", addition->pool);
+      if (!same_replicas)
+        {
+          g_string_append (text, n > 1 ? " with " : ", ");
+          append_replicas (text, addition);
+        }
+    }
+  if (n <= 1 && purpose != NULL)
+    g_string_append_printf (text, " %s", purpose);
+  if (same_replicas && n > 0)
+    {
+      g_string_append (text, ", ");
+      append_replicas (text, addition_at (estimate, 0));
+    }
+  if (estimate->uneven)
+    g_string_append (text, "; uneven across zones: a new node in another zone lets fewer replicas land");
+  return g_string_free (text, FALSE);
 }

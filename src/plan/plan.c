@@ -385,11 +385,11 @@ build_steps (Planner *planner)
 
 /* ---- the message for replicas left Pending ------------------------------------------ */
 
-static char *
-pending_message (Planner *planner, FsPlanCandidate *candidate)
+/* The packing of CANDIDATE's replicas: those it adds beside the old pods when it keeps their
+ * template, else all of them in place of the old pods. */
+static FsPackOptions
+candidate_pack_options (const Planner *planner, const FsPlanCandidate *candidate)
 {
-  const FsSnapshot *snapshot = planner->snapshot;
-  fs_planner_shape_candidate (planner, candidate);
   FsPackOptions options = { .replicas = candidate->replicas };
   if (candidate->same_template)
     options.replicas = MAX (0, candidate->replicas - (int64_t) planner->old_pods->len);
@@ -398,6 +398,15 @@ pending_message (Planner *planner, FsPlanCandidate *candidate)
       options.exclude = fs_workload_owns_pod;
       options.exclude_data = (gpointer) planner->workload;
     }
+  return options;
+}
+
+static char *
+pending_message (Planner *planner, FsPlanCandidate *candidate)
+{
+  const FsSnapshot *snapshot = planner->snapshot;
+  fs_planner_shape_candidate (planner, candidate);
+  FsPackOptions options = candidate_pack_options (planner, candidate);
   FsPackResult result;
   fs_pack (snapshot, &planner->shape, &options, planner->fits, &result);
   g_autoptr (FsReasonCounts) counts = fs_reason_counts_new ();
@@ -791,7 +800,8 @@ fs_plan (const FsSnapshot *snapshot, const FsPlanRequest *request, GError **erro
     {
       answer->target_message = pending_message (&planner, &answer->target);
       fs_planner_shape_candidate (&planner, &answer->target);
-      fs_estimate_new_nodes (snapshot, &planner.shape, answer->target.pending, answer->nodes_needed);
+      FsPackOptions options = candidate_pack_options (&planner, &answer->target);
+      fs_estimate_new_nodes (snapshot, &planner.shape, &options, answer->nodes_needed);
     }
   explain (answer);
   planner_clear (&planner);

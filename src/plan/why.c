@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "fitscale/model/fit.h"
+#include "fitscale/plan/capacity.h"
 #include "fitscale/plan/completeness.h"
 #include "fitscale/model/volumes.h"
 #include "fitscale/plan/why.h"
@@ -15,6 +16,8 @@ clear_fix (gpointer data)
   FsFix *fix = data;
   g_free (fix->text);
   g_free (fix->shape);
+  if (fix->additions != NULL)
+    g_array_unref (fix->additions);
 }
 
 void
@@ -253,31 +256,32 @@ pending_siblings (const FsSnapshot *snapshot, const FsPod *pod)
   return MAX (pending, 1);
 }
 
+/* New nodes that let the owner's Pending pods land, of the shape that needs the fewest:
+ * in the zones and pools where topology spread, affinity and taints let them land. */
 static void
 fix_add_nodes (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
 {
   int64_t pending = pending_siblings (snapshot, diagnosis->pod);
-  g_autoptr (GArray) estimates = g_array_new (FALSE, TRUE, sizeof (FsNodeShapeEstimate));
-  fs_estimate_new_nodes (snapshot, &diagnosis->shape, pending, estimates);
+  g_autoptr (GArray) estimates = fs_node_shape_estimates_new ();
+  FsPackOptions options = { .replicas = pending };
+  fs_estimate_new_nodes (snapshot, &diagnosis->shape, &options, estimates);
   const FsNodeShapeEstimate *best = NULL;
   for (guint i = 0; i < estimates->len; i++)
     {
       const FsNodeShapeEstimate *estimate = &g_array_index (estimates, FsNodeShapeEstimate, i);
-      if (estimate->per_node > 0 && (best == NULL || estimate->nodes_needed < best->nodes_needed))
+      if (estimate->complete && estimate->nodes_needed > 0
+          && (best == NULL || estimate->nodes_needed < best->nodes_needed))
         best = estimate;
     }
-  if (best != NULL)
-    {
-      FsFix *fix = add_fix (diagnosis, FS_FIX_ADD_NODES,
-                            g_strdup_printf ("add %" G_GINT64_FORMAT " node%s of shape %s for the %"
-                                             G_GINT64_FORMAT " Pending pod%s of this owner",
-                                             best->nodes_needed, best->nodes_needed == 1 ? "" : "s",
-                                             best->shape, pending, pending == 1 ? "" : "s"));
-      fix->count = best->nodes_needed;
-      fix->shape = g_strdup (best->shape);
-    }
-  for (guint i = 0; i < estimates->len; i++)
-    g_free (g_array_index (estimates, FsNodeShapeEstimate, i).shape);
+  if (best == NULL)
+    return;
+  g_autofree char *purpose = g_strdup_printf ("for the %" G_GINT64_FORMAT " Pending pod%s of this owner",
+                                              pending, pending == 1 ? "" : "s");
+  g_autofree char *nodes = fs_node_additions_text (best, purpose);
+  FsFix *fix = add_fix (diagnosis, FS_FIX_ADD_NODES, g_strconcat ("add ", nodes, NULL));
+  fix->count = best->nodes_needed;
+  fix->shape = g_strdup (best->shape);
+  fix->additions = g_array_ref (best->additions);
 }
 
 /* The workload at the top of the pod's owner chain (Pod -> ReplicaSet -> Deployment). */

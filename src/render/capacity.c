@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "fitscale/render/capacity.h"
+#include "fitscale/render/nodes-needed.h"
 
 static void
 emit_shape (FsEmitter *emitter, const FsShape *shape)
@@ -59,28 +60,6 @@ emit_fragmentation (FsEmitter *emitter, const FsCapacityAnswer *answer)
   fs_emit_map_close (emitter);
 }
 
-/* New nodes of each existing shape that would hold the rest (null: one cannot hold one). */
-static void
-emit_nodes_needed (FsEmitter *emitter, const GArray *estimates)
-{
-  fs_emit_list_open (emitter);
-  for (guint i = 0; i < estimates->len; i++)
-    {
-      const FsNodeShapeEstimate *estimate = &g_array_index (estimates, FsNodeShapeEstimate, i);
-      fs_emit_map_open (emitter);
-      fs_emit_key (emitter, "shape");
-      fs_emit_string (emitter, estimate->shape);
-      fs_emit_key (emitter, "existing");
-      fs_emit_int (emitter, estimate->existing);
-      fs_emit_key (emitter, "perNode");
-      fs_emit_int (emitter, estimate->per_node);
-      fs_emit_key (emitter, "nodes");
-      estimate->per_node > 0 ? fs_emit_int (emitter, estimate->nodes_needed) : fs_emit_null (emitter);
-      fs_emit_map_close (emitter);
-    }
-  fs_emit_list_close (emitter);
-}
-
 void
 fs_render_capacity (FsEmitter *emitter, const FsSnapshot *snapshot, const FsShape *shape,
                     const FsCapacityAnswer *answer, int64_t replicas)
@@ -108,7 +87,7 @@ fs_render_capacity (FsEmitter *emitter, const FsSnapshot *snapshot, const FsShap
   fs_emit_key (emitter, "fragmentation");
   emit_fragmentation (emitter, answer);
   fs_emit_key (emitter, "nodesNeeded");
-  emit_nodes_needed (emitter, answer->estimates);
+  fs_emit_nodes_needed (emitter, answer->estimates);
   fs_emit_map_close (emitter);
 }
 
@@ -270,20 +249,9 @@ print_nodes (FILE *out, gboolean wide, const FsSnapshot *snapshot, const FsCapac
 static void
 print_estimates (FILE *out, const FsCapacityAnswer *answer)
 {
-  fprintf (out, "New nodes that would hold them (cluster-autoscaler's estimate, per existing node shape):\n");
-  for (guint i = 0; i < answer->estimates->len; i++)
-    {
-      const FsNodeShapeEstimate *estimate = &g_array_index (answer->estimates, FsNodeShapeEstimate, i);
-      if (estimate->per_node > 0)
-        fprintf (out, "  %" G_GINT64_FORMAT " x %s (%" G_GINT64_FORMAT " replica%s per node; %u such node%s now)\n",
-                 estimate->nodes_needed, estimate->shape, estimate->per_node,
-                 estimate->per_node == 1 ? "" : "s", estimate->existing, estimate->existing == 1 ? "" : "s");
-      else
-        {
-          g_autofree char *why = reasons_text (&estimate->verdict);
-          fprintf (out, "  %s: cannot hold one (%s)\n", estimate->shape, why[0] ? why : "no room");
-        }
-    }
+  fprintf (out, "New nodes that would hold them (cluster-autoscaler's estimate, per existing node shape, "
+                "packed with the pod's filters):\n");
+  fs_print_nodes_needed (out, "  ", FALSE, answer->estimates);
 }
 
 void

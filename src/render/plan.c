@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "fitscale/model/quantity.h"
+#include "fitscale/render/nodes-needed.h"
 #include "fitscale/render/plan.h"
 
 static const char *const resources[FS_HVPA_N_RESOURCES] = { "cpu", "memory" };
@@ -147,28 +148,6 @@ emit_sources (FsEmitter *emitter, const FsPlanAnswer *answer)
   fs_emit_map_close (emitter);
 }
 
-/* New nodes of each existing shape that would hold the HVPA point. */
-static void
-emit_nodes_needed (FsEmitter *emitter, const GArray *estimates)
-{
-  fs_emit_list_open (emitter);
-  for (guint i = 0; i < estimates->len; i++)
-    {
-      const FsNodeShapeEstimate *estimate = &g_array_index (estimates, FsNodeShapeEstimate, i);
-      fs_emit_map_open (emitter);
-      fs_emit_key (emitter, "shape");
-      fs_emit_string (emitter, estimate->shape);
-      fs_emit_key (emitter, "existing");
-      fs_emit_int (emitter, estimate->existing);
-      fs_emit_key (emitter, "replicasPerNode");
-      fs_emit_int (emitter, estimate->per_node);
-      fs_emit_key (emitter, "nodes");
-      fs_emit_int (emitter, estimate->nodes_needed);
-      fs_emit_map_close (emitter);
-    }
-  fs_emit_list_close (emitter);
-}
-
 void
 fs_render_plan_fields (FsEmitter *emitter, const FsPlanAnswer *answer)
 {
@@ -196,7 +175,7 @@ fs_render_plan_fields (FsEmitter *emitter, const FsPlanAnswer *answer)
     emit_candidate (emitter, answer, &g_array_index (answer->alternatives, FsPlanCandidate, i));
   fs_emit_list_close (emitter);
   fs_emit_key (emitter, "nodesNeeded");
-  emit_nodes_needed (emitter, answer->nodes_needed);
+  fs_emit_nodes_needed (emitter, answer->nodes_needed);
   fs_emit_key (emitter, "candidates");
   fs_emit_int (emitter, answer->n_candidates);
   fs_emit_key (emitter, "reason");
@@ -421,14 +400,7 @@ print_outcome (FILE *out, const FsPlanAnswer *answer)
   if (answer->target_message != NULL)
     fprintf (out, "The HVPA point leaves %" G_GINT64_FORMAT " replica%s Pending: %s\n", answer->target.pending,
              answer->target.pending == 1 ? "" : "s", answer->target_message);
-  for (guint i = 0; i < answer->nodes_needed->len; i++)
-    {
-      const FsNodeShapeEstimate *estimate = &g_array_index (answer->nodes_needed, FsNodeShapeEstimate, i);
-      if (estimate->nodes_needed > 0)
-        fprintf (out, "  or add %" G_GINT64_FORMAT " node%s of shape %s (%" G_GINT64_FORMAT " replica%s each).\n",
-                 estimate->nodes_needed, estimate->nodes_needed == 1 ? "" : "s", estimate->shape,
-                 estimate->per_node, estimate->per_node == 1 ? "" : "s");
-    }
+  fs_print_nodes_needed (out, "  or add ", TRUE, answer->nodes_needed);
 }
 
 static void

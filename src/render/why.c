@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "fitscale/render/why.h"
+#include "fitscale/render/nodes-needed.h"
 #include "fitscale/model/timeutil.h"
 #include "fitscale/plan/completeness.h"
 
@@ -41,6 +42,11 @@ emit_fix (FsEmitter *emitter, const FsFix *fix)
     {
       fs_emit_key (emitter, fix->kind == FS_FIX_LOWER_REPLICAS ? "replicas" : "nodes");
       fs_emit_int (emitter, fix->count);
+    }
+  if (fix->additions != NULL)
+    {
+      fs_emit_key (emitter, "additions");
+      fs_emit_node_additions (emitter, fix->shape, fix->additions);
     }
   fs_emit_map_close (emitter);
 }

@@ -32,6 +32,9 @@ typedef struct {
   gpointer exclude_data;
   /* How many replicas to place; -1 = as many as fit. */
   int64_t replicas;
+  /* Only the totals (FsPackResult): the per-node placed counts are left 0 (the new-nodes
+   * estimate's trial packings). */
+  gboolean totals_only;
 } FsPackOptions;
 
 /* What bounds the replicas that fit in all. */
@@ -92,24 +95,53 @@ G_END_DECLS
 
 G_BEGIN_DECLS
 
-/* One existing node shape as a template for new nodes (cluster-autoscaler's
- * estimator/binpacking_estimator.go with a node template built from an existing node:
- * its labels, taints and allocatable, and its DaemonSet pods). */
+/* New nodes for replicas that do not fit (cluster-autoscaler's
+ * estimator/binpacking_estimator.go, with node templates built from existing nodes as its
+ * TemplateNodeInfo does for a node group: labels, taints and allocatable, and its DaemonSet
+ * pods).  A template is a group of existing nodes with one shape, pool and zone; a new node
+ * is a copy of its first node (a hostname of its own, Ready, without the node-state and
+ * cordon taints).  The count is found by packing the replicas with fs_pack onto the
+ * existing nodes plus new ones, adding one node at a time of the template whose node lets
+ * the most more replicas land (so topology spread, pod affinity, node affinity and taints
+ * decide which pool and zone help), and the replicas each new node takes are those the
+ * packing puts there. */
+
+/* COUNT new nodes copied from EXAMPLE (one shape, pool and zone). */
+typedef struct {
+  const FsNode *example;      /* the existing node copied */
+  const char *zone;           /* its topology.kubernetes.io/zone, NULL when it has none */
+  const char *pool;           /* its node pool label's value, NULL when it has none */
+  const char *pool_key;       /* that label's key (eks.amazonaws.com/nodegroup, ...) */
+  int64_t count;
+  int64_t replicas;           /* replicas the packing puts on these new nodes in all */
+  int64_t replicas_per_node;  /* the most it puts on one of them */
+} FsNodeAddition;
+
 typedef struct {
   char *shape;                /* the instance-type label, or "cpu=..,memory=.." (owned) */
   const FsNode *example;      /* the first node of this shape */
   guint existing;             /* nodes of this shape now */
-  FsVerdict verdict;          /* one replica on a new node of this shape */
-  int64_t per_node;           /* replicas one new node takes */
-  int64_t nodes_needed;       /* new nodes for PENDING replicas; 0 when per_node is 0 */
+  FsVerdict verdict;          /* one replica on a new node of this shape (its first template
+                               * that takes one, else the first template's verdict) */
+  int64_t per_node;           /* replicas one new node takes by its own filters (resources,
+                               * host ports, the replicas' anti-affinity), before spread */
+  int64_t nodes_needed;       /* new nodes that place every replica; 0 when none do */
+  GArray *additions;          /* FsNodeAddition, in the order first added (owned) */
+  gboolean uneven;            /* the additions differ in count between zones */
+  gboolean complete;          /* the additions place every replica asked for */
+  int64_t unplaced;           /* when not complete: replicas still left over */
 } FsNodeShapeEstimate;
 
-/* An empty array of FsNodeShapeEstimate that frees each entry's shape string with it. */
+/* The most new nodes one estimate adds before it gives up (complete FALSE). */
+#define FS_ESTIMATE_MAX_NEW_NODES 200
+
+/* An empty array of FsNodeShapeEstimate that frees each entry's shape and additions. */
 GArray *fs_node_shape_estimates_new (void);
 
-/* Appends one FsNodeShapeEstimate per node shape to OUT, ordered by shape name.  Each
- * entry's shape string is g_malloc'd (an array from fs_node_shape_estimates_new frees it). */
-void fs_estimate_new_nodes (const FsSnapshot *snapshot, const FsPodShape *pod, int64_t pending,
-                            GArray *out);
+/* Appends one FsNodeShapeEstimate per node shape to OUT, ordered by shape name: the new
+ * nodes of that shape that let fs_pack place OPTIONS->replicas replicas of POD (OPTIONS as
+ * fs_pack takes them; replicas >= 0).  Nothing is appended when they all fit already. */
+void fs_estimate_new_nodes (const FsSnapshot *snapshot, const FsPodShape *pod,
+                            const FsPackOptions *options, GArray *out);
 
 G_END_DECLS

@@ -44,4 +44,10 @@ gboolean fs_capacity_frontier (const FsSnapshot *snapshot, const FsPodShape *pod
                                const FsWorkload *replacing, const char *name, int64_t from,
                                int64_t to, int64_t step, GArray *out, GError **error);
 
+/* The new nodes of ESTIMATE for people, with PURPOSE (may be NULL): "1 node of shape
+ * m5.large in zone eu-west-1b (pool ng-b) PURPOSE, 2 replicas per node", "3 nodes of shape
+ * m5.large PURPOSE: 2 in zone a, 1 in zone b (pool p), 2 replicas per node", and "; uneven
+ * across zones: ..." when they are.  Caller frees. */
+char *fs_node_additions_text (const FsNodeShapeEstimate *estimate, const char *purpose);
+
 G_END_DECLS

@@ -34,6 +34,7 @@ typedef struct {
   int64_t count;          /* ADD_NODES: nodes; LOWER_REPLICAS: replicas; TOLERATE/RELAX/
                            * UNCORDON: nodes it opens */
   char *shape;            /* ADD_NODES: the node shape; TOLERATE_TAINT: the taint */
+  GArray *additions;      /* ADD_NODES: FsNodeAddition, where each group of new nodes goes */
 } FsFix;
 
 typedef struct {
