@@ -37,6 +37,8 @@ measure_fragmentation (const FsSnapshot *snapshot, const FsNodeLoad *loads,
       FsResources free_res = node->allocatable;
       fs_resources_sub (&free_res, &loads[i].requested, NULL);
       free_res.pods = node->allocatable.pods - loads[i].pod_count;
+      /* an overcommitted node has nothing free; it does not lessen the others' room */
+      fs_resources_floor_zero (&free_res);
       answer->eligible_nodes++;
       fs_resources_add (&answer->free_total, &free_res, NULL);
       if (first)

@@ -172,35 +172,42 @@ static char *
 human_amount (const char *name, int64_t amount)
 {
   char text[32];
-  return g_strdup (fs_resource_kind (name) == FS_RES_KIND_MEMORY ? fs_format_bytes_for_people (amount, text)
+  FsResourceKind kind = fs_resource_kind (name);
+  return g_strdup (kind == FS_RES_KIND_MEMORY || kind == FS_RES_KIND_EPHEMERAL ? fs_format_bytes_for_people (amount, text)
                                                                   : fs_format_amount (name, amount, text));
 }
 
+/* One free line: in total, on the largest piece, and what one replica asks. */
+static void
+print_free_line (FILE *out, const char *name, const FsResources *request, const FsCapacityAnswer *answer)
+{
+  int64_t want = fs_resources_get (request, name);
+  int64_t total = fs_resources_get (&answer->free_total, name);
+  int64_t largest = fs_resources_get (&answer->largest_free, name);
+  if (want <= 0)
+    return;
+  g_autofree char *total_text = human_amount (name, total);
+  g_autofree char *largest_text = human_amount (name, largest);
+  g_autofree char *want_text = human_amount (name, want);
+  const char *verdict = largest >= want ? ""
+                        : total >= want ? "  <- room in total, not in one piece"
+                                        : "  <- not enough in total";
+  fprintf (out, "  %-7s %s in total, %s at most on one node; one replica asks %s%s\n", name, total_text,
+           largest_text, want_text, verdict);
+}
+
+/* Every resource one replica requests: cpu, memory, ephemeral-storage and each extended one. */
 static void
 print_fragmentation (FILE *out, const FsPodShape *pod, const FsCapacityAnswer *answer)
 {
   const FsResources *request = &pod->spec->request;
-  struct { const char *name; int64_t want, total, largest; } rows[] = {
-    { "cpu", request->cpu_milli, answer->free_total.cpu_milli, answer->largest_free.cpu_milli },
-    { "memory", request->memory_bytes, answer->free_total.memory_bytes,
-      answer->largest_free.memory_bytes },
-  };
   fprintf (out, "\nFree on the %u node%s this shape may use:\n", answer->eligible_nodes,
            answer->eligible_nodes == 1 ? "" : "s");
-  for (gsize i = 0; i < G_N_ELEMENTS (rows); i++)
-    {
-      if (rows[i].want <= 0)
-        continue;
-      g_autofree char *total = human_amount (rows[i].name, rows[i].total);
-      g_autofree char *largest = human_amount (rows[i].name, rows[i].largest);
-      g_autofree char *want = human_amount (rows[i].name, rows[i].want);
-      const char *verdict = rows[i].largest >= rows[i].want ? ""
-                            : rows[i].total >= rows[i].want
-                                ? "  <- room in total, not in one piece"
-                                : "  <- not enough in total";
-      fprintf (out, "  %-7s %s in total, %s at most on one node; one replica asks %s%s\n",
-               rows[i].name, total, largest, want, verdict);
-    }
+  static const char *const fixed[] = { "cpu", "memory", "ephemeral-storage" };
+  for (gsize i = 0; i < G_N_ELEMENTS (fixed); i++)
+    print_free_line (out, fixed[i], request, answer);
+  for (guint i = 0; i < request->n_extended; i++)
+    print_free_line (out, request->extended[i].name, request, answer);
 }
 
 /* "cpu=500m,memory=3Gi,nvidia.com/gpu=1" ("" for nothing). */
@@ -214,6 +221,9 @@ request_text (const FsPodShape *pod)
   if (pod->spec->request.memory_bytes > 0)
     g_string_append_printf (text, "%smemory=%s", text->len ? "," : "",
                             fs_format_amount ("memory", pod->spec->request.memory_bytes, amount));
+  if (pod->spec->request.ephemeral_bytes > 0)
+    g_string_append_printf (text, "%sephemeral-storage=%s", text->len ? "," : "",
+                            fs_format_amount ("ephemeral-storage", pod->spec->request.ephemeral_bytes, amount));
   for (guint i = 0; i < pod->spec->request.n_extended; i++)
     g_string_append_printf (text, "%s%s=%" G_GINT64_FORMAT, text->len ? "," : "",
                             pod->spec->request.extended[i].name, pod->spec->request.extended[i].value);
@@ -263,7 +273,8 @@ print_nodes (FILE *out, gboolean wide, const FsSnapshot *snapshot, const FsCapac
 static void
 print_estimates (FILE *out, const FsCapacityAnswer *answer)
 {
-  fprintf (out, "New nodes that would hold them (cluster-autoscaler's estimate, per existing node shape):\n");
+  fprintf (out, "New nodes for the %" G_GINT64_FORMAT " Pending replica%s (cluster-autoscaler's estimate, per "
+           "existing node shape):\n", answer->pack.pending, answer->pack.pending == 1 ? "" : "s");
   for (guint i = 0; i < answer->estimates->len; i++)
     {
       const FsNodeShapeEstimate *estimate = &g_array_index (answer->estimates, FsNodeShapeEstimate, i);

@@ -146,9 +146,9 @@ fs_render_hvpa_table (FILE *file, const FsHvpaAnswer *answer, FsHvpaSemantics se
 {
   const FsHvpaOutput *out = &answer->output;
   const FsHvpaInput *in = &answer->input;
-  fprintf (file, "Hvpa %s/%s (%s semantics) scales %s: %d replicas now", answer->hvpa->namespace,
+  fprintf (file, "Hvpa %s/%s (%s semantics) scales %s: %d replica%s now", answer->hvpa->namespace,
            answer->hvpa->name, fs_hvpa_semantics_name (semantics),
-           answer->target->name, in->current_replicas);
+           answer->target->name, in->current_replicas, in->current_replicas == 1 ? "" : "s");
   if (in->has_hpa_status)
     fprintf (file, ", the HPA wants %d%s", in->desired_replicas, in->hpa_scaling_limited ? " (limited)" : "");
   fprintf (file, ".\n");

@@ -372,7 +372,12 @@ print_rollout (FILE *out, const FsPlanAnswer *answer)
   const FsPlanRollout *rollout = &answer->rollout;
   if (!rollout->needed)
     {
-      fprintf (out, "Rollout: none; the requests stay, the replicas change in place.\n");
+      if (answer->plan.replicas == answer->current.replicas)
+        fprintf (out, "Rollout: none; nothing changes.\n");
+      else
+        fprintf (out, "Rollout: none; the requests stay, so no pod is replaced: %s.\n",
+                 answer->plan.replicas > answer->current.replicas ? "new pods are added beside the running ones"
+                                                                 : "pods are removed, the others keep running");
       return;
     }
   if (strcmp (rollout->strategy, "RollingUpdate") != 0)
@@ -388,8 +393,8 @@ print_rollout (FILE *out, const FsPlanAnswer *answer)
     fprintf (out, "completes in %d controller sync%s.\n", rollout->syncs, rollout->syncs == 1 ? "" : "s");
   else
     {
-      fprintf (out, "stops after %d syncs with %d old and %d new pods available, %d new Pending",
-               rollout->syncs, rollout->stuck.old_available, rollout->stuck.new_available,
+      fprintf (out, "stops after %d controller sync%s with %d old and %d new pods available, %d new Pending",
+               rollout->syncs, rollout->syncs == 1 ? "" : "s", rollout->stuck.old_available, rollout->stuck.new_available,
                rollout->stuck.new_replicas - rollout->stuck.new_available);
       if (rollout->has_fix)
         fprintf (out, "; with maxSurge %d and maxUnavailable %d it completes.\n", rollout->fix.surge,
@@ -425,9 +430,10 @@ print_outcome (FILE *out, const FsPlanAnswer *answer)
     {
       const FsNodeShapeEstimate *estimate = &g_array_index (answer->nodes_needed, FsNodeShapeEstimate, i);
       if (estimate->nodes_needed > 0)
-        fprintf (out, "  or add %" G_GINT64_FORMAT " node%s of shape %s (%" G_GINT64_FORMAT " replica%s each).\n",
-                 estimate->nodes_needed, estimate->nodes_needed == 1 ? "" : "s", estimate->shape,
-                 estimate->per_node, estimate->per_node == 1 ? "" : "s");
+        fprintf (out, "  %" G_GINT64_FORMAT " new node%s of shape %s would hold %s (%" G_GINT64_FORMAT
+                 " replica%s a node).\n", estimate->nodes_needed, estimate->nodes_needed == 1 ? "" : "s",
+                 estimate->shape, answer->target.pending == 1 ? "it" : "them", estimate->per_node,
+                 estimate->per_node == 1 ? "" : "s");
     }
 }
 
