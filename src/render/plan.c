@@ -1,6 +1,7 @@
 /* fitscale — the plan's answer documents (see include/fitscale/render/plan.h). */
 #include "config.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -321,7 +322,8 @@ add_row (FsTable *table, const char *label, const FsPlanAnswer *answer, const Fs
   g_autofree char *requests = requests_text (answer, candidate);
   g_autofree char *fits = g_strdup_printf ("%" G_GINT64_FORMAT, MIN (candidate->capacity, candidate->replicas));
   g_autofree char *pending = g_strdup_printf ("%" G_GINT64_FORMAT, candidate->pending);
-  g_autofree char *served = g_strdup_printf ("%.0f%%", candidate->served * 100 - 0.4999);
+  /* rounded down, so that less than all is never 100 %, and none is 0 %, not -0 % */
+  g_autofree char *served = g_strdup_printf ("%.0f%%", floor (MIN (candidate->served, 1.0) * 100 + 1e-9));
   g_autofree char *distance = g_strdup_printf ("%.3f", candidate->distance);
   const char *cells[] = { label, replicas, requests, fits, pending, served, distance };
   fs_table_add_row (table, cells);
@@ -357,9 +359,12 @@ print_header (FILE *out, const FsPlanAnswer *answer)
   if (answer->hvpa.vpa != NULL)
     fprintf (out, "; VPA %s", answer->hvpa.vpa->name);
   fprintf (out, ".\n");
-  if (answer->from_hvpa)
+  if (answer->from_hvpa && answer->hvpa.output.stage >= 0)
     fprintf (out, "Hvpa %s: stage %d, vpaWeight %.2f.\n", answer->hvpa.hvpa->name, answer->hvpa.output.stage + 1,
              answer->stage_weight);
+  else if (answer->from_hvpa)
+    fprintf (out, "Hvpa %s: no stage covers %d replica%s, so vpaWeight %.2f.\n", answer->hvpa.hvpa->name,
+             in->current_replicas, in->current_replicas == 1 ? "" : "s", answer->stage_weight);
   else
     fprintf (out, "No Hvpa: one stage over replicas %d..%d, vpaWeight %.2f.\n", in->spec.min_replicas,
              in->spec.max_replicas, answer->stage_weight);
@@ -376,8 +381,7 @@ print_rollout (FILE *out, const FsPlanAnswer *answer)
         fprintf (out, "Rollout: none; nothing changes.\n");
       else
         fprintf (out, "Rollout: none; the requests stay, so no pod is replaced: %s.\n",
-                 answer->plan.replicas > answer->current.replicas ? "new pods are added beside the running ones"
-                                                                 : "pods are removed, the others keep running");
+                 answer->plan.replicas > answer->current.replicas ? "pods are only added" : "pods are only removed");
       return;
     }
   if (strcmp (rollout->strategy, "RollingUpdate") != 0)
