@@ -289,6 +289,11 @@ check "sentences: capacity with ephemeral-storage" 0 "$bin" capacity -q -S "$gpu
 contains "capacity Shape: ephemeral-storage in the effective request" "effective request cpu=100m,ephemeral-storage=1Gi" out
 check "sentences: capacity -o json for 5 GPUs" 1 "$bin" capacity -q -S "$gpu" --from deployment/train -n ml --replicas 2 -o json
 expect "capacity json: the GPU in freeTotal and largestFree" '.fragmentation.freeTotal["nvidia.com/gpu"] == "1" and .fragmentation.largestFree["nvidia.com/gpu"] == "1" and .nodesNeeded[0].nodes == null'
+# capacity "(limited by node filters)" and "No node this shape may use": every node tainted, room everywhere
+check "sentences: capacity where every node is tainted" 1 "$bin" capacity -q -S "$data/tainted-only.yaml" --request cpu=1 --replicas 2
+contains "capacity total: not limited by resources" "0 replicas fit in all (limited by node filters)." out
+contains "capacity free: no node it may use" "No node this shape may use: each rejects it for another reason than room." out
+lacks "capacity free: no 'not enough in total'" "not enough in total" out
 # plan SERVED: Pending replicas serve nothing
 check "sentences: plan statefulset/kafka" 1 "$bin" plan -q -S "$kafka" statefulset/kafka -n data
 contains "plan SERVED: 2 of 3 scheduled is 66 %, not 100 %" "HVPA point   3          kafka:cpu=2,memory=4Gi   2     1         66%      0.000" out

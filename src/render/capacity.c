@@ -201,6 +201,11 @@ static void
 print_fragmentation (FILE *out, const FsPodShape *pod, const FsCapacityAnswer *answer)
 {
   const FsResources *request = &pod->spec->request;
+  if (answer->eligible_nodes == 0)
+    {
+      fprintf (out, "\nNo node this shape may use: each rejects it for another reason than room.\n");
+      return;
+    }
   fprintf (out, "\nFree on the %u node%s this shape may use:\n", answer->eligible_nodes,
            answer->eligible_nodes == 1 ? "" : "s");
   static const char *const fixed[] = { "cpu", "memory", "ephemeral-storage" };

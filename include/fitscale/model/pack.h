@@ -41,10 +41,11 @@ typedef enum {
   FS_PACK_LIMIT_AFFINITY,         /* the replicas' affinity to themselves: all in one domain */
   FS_PACK_LIMIT_TOPOLOGY_SPREAD,  /* a DoNotSchedule topology spread constraint's maxSkew */
   FS_PACK_LIMIT_HOST_PORTS,       /* NodePorts: ports held keep nodes empty, or to one replica */
+  FS_PACK_LIMIT_NODE_FILTERS,     /* no node admits one replica, and none for want of room */
 } FsPackLimit;
 
 /* The limit as the answers name it: "resources", "pod anti-affinity", "pod affinity",
- * "topology spread", "host ports (NodePorts)". */
+ * "topology spread", "host ports (NodePorts)", "node filters". */
 const char *fs_pack_limit_name (FsPackLimit limit);
 
 typedef struct {
