@@ -294,6 +294,9 @@ check "sentences: capacity where every node is tainted" 1 "$bin" capacity -q -S 
 contains "capacity total: not limited by resources" "0 replicas fit in all (limited by node filters)." out
 contains "capacity free: no node it may use" "No node this shape may use: each rejects it for another reason than room." out
 lacks "capacity free: no 'not enough in total'" "not enough in total" out
+# capacity table: the nodes a long list leaves out are counted
+check "sentences: capacity on 22 nodes, 21 tainted" 0 "$bin" capacity -q -S "$data/many-tainted.yaml" --request cpu=1
+contains "capacity table: says what it leaves out" "(and 21 nodes that reject it for another reason than room; -o wide lists them)" out
 # plan SERVED: Pending replicas serve nothing
 check "sentences: plan statefulset/kafka" 1 "$bin" plan -q -S "$kafka" statefulset/kafka -n data
 contains "plan SERVED: 2 of 3 scheduled is 66 %, not 100 %" "HVPA point   3          kafka:cpu=2,memory=4Gi   2     1         66%      0.000" out

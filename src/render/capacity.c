@@ -256,6 +256,7 @@ print_nodes (FILE *out, gboolean wide, const FsSnapshot *snapshot, const FsCapac
   static const char *const headers[] = { "NODE", "FITS", "PLACED", "WHY NOT MORE" };
   g_autoptr (FsTable) table = fs_table_new (replicas >= 0 ? 4 : 3, replicas >= 0 ? headers
                                             : (const char *const[]){ "NODE", "FITS", "WHY NOT MORE" });
+  guint hidden = 0;
   for (guint i = 0; i < answer->n_nodes; i++)
     {
       const FsNodeFit *fit = &answer->nodes[i];
@@ -266,12 +267,18 @@ print_nodes (FILE *out, gboolean wide, const FsSnapshot *snapshot, const FsCapac
                                                  : g_strdup ("");
       if (!wide && fit->capacity == 0 && fit->verdict.filter != FS_FILTER_PASS
           && fit->verdict.filter != FS_FILTER_NODE_RESOURCES_FIT && answer->n_nodes > 20)
-        continue; /* long lists: show the nodes that matter; -o wide shows all */
+        {
+          hidden++; /* long lists: show the nodes that matter; -o wide shows all */
+          continue;
+        }
       const char *with_placed[] = { snapshot->nodes[i].name, fits, placed, why[0] ? why : "-" };
       const char *without[] = { snapshot->nodes[i].name, fits, why[0] ? why : "-" };
       fs_table_add_row (table, replicas >= 0 ? with_placed : without);
     }
   fs_table_print (table, out);
+  if (hidden > 0)
+    fprintf (out, "(and %u node%s that reject%s it for another reason than room; -o wide lists %s)\n", hidden,
+             hidden == 1 ? "" : "s", hidden == 1 ? "s" : "", hidden == 1 ? "it" : "them");
 }
 
 /* New nodes of each existing shape that would hold the replicas left Pending. */
