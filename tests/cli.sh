@@ -297,6 +297,10 @@ lacks "capacity free: no 'not enough in total'" "not enough in total" out
 # capacity table: the nodes a long list leaves out are counted
 check "sentences: capacity on 22 nodes, 21 tainted" 0 "$bin" capacity -q -S "$data/many-tainted.yaml" --request cpu=1
 contains "capacity table: says what it leaves out" "(and 21 nodes that reject it for another reason than room; -o wide lists them)" out
+# plan "VPA target for C: cpu X, memory Y[ (lowerBound Z)]." (--vpa-target gives no bound: none printed)
+check "sentences: plan with --vpa-target" 1 "$bin" plan -q -S "$kafka" statefulset/kafka -n data --vpa-target kafka:cpu=1 --vpa-weight 1
+contains "plan: the target without a bound" "VPA target for kafka: cpu 1, memory 4Gi." out
+contains "plan reason: none of 50 pairs, 2 of 3 schedule" "None of the 50 pairs evaluated schedules every replica: the workload stays as it is, and 2 of its 3 replicas schedule." out
 # plan SERVED: Pending replicas serve nothing
 check "sentences: plan statefulset/kafka" 1 "$bin" plan -q -S "$kafka" statefulset/kafka -n data
 contains "plan SERVED: 2 of 3 scheduled is 66 %, not 100 %" "HVPA point   3          kafka:cpu=2,memory=4Gi   2     1         66%      0.000" out

@@ -336,11 +336,13 @@ print_vpa_targets (FILE *out, const FsHvpaInput *in)
     if (in->containers[i].has_recommendation)
       {
         char cpu[32], memory[32], lower[32];
-        fprintf (out, "VPA target for %s: cpu %s, memory %s (lowerBound %s).\n", in->containers[i].name,
+        fprintf (out, "VPA target for %s: cpu %s, memory %s", in->containers[i].name,
                  fs_format_amount ("cpu", in->containers[i].target[FS_HVPA_CPU], cpu),
-                 fs_format_amount ("memory", in->containers[i].target[FS_HVPA_MEMORY], memory),
-                 in->containers[i].lower_bound[FS_HVPA_MEMORY] > 0
-                     ? fs_format_amount ("memory", in->containers[i].lower_bound[FS_HVPA_MEMORY], lower) : "-");
+                 fs_format_amount ("memory", in->containers[i].target[FS_HVPA_MEMORY], memory));
+        if (in->containers[i].lower_bound[FS_HVPA_MEMORY] > 0) /* none with --vpa-target */
+          fprintf (out, " (lowerBound %s)",
+                   fs_format_amount ("memory", in->containers[i].lower_bound[FS_HVPA_MEMORY], lower));
+        fprintf (out, ".\n");
       }
 }
 
