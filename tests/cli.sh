@@ -301,6 +301,10 @@ contains "capacity table: says what it leaves out" "(and 21 nodes that reject it
 check "sentences: plan with --vpa-target" 1 "$bin" plan -q -S "$kafka" statefulset/kafka -n data --vpa-target kafka:cpu=1 --vpa-weight 1
 contains "plan: the target without a bound" "VPA target for kafka: cpu 1, memory 4Gi." out
 contains "plan reason: none of 50 pairs, 2 of 3 schedule" "None of the 50 pairs evaluated schedules every replica: the workload stays as it is, and 2 of its 3 replicas schedule." out
+# plan "Rollout: RollingUpdate, one pod at a time (maxUnavailable N) ...": a StatefulSet has no maxSurge
+check "sentences: plan a StatefulSet's new requests" 0 "$bin" plan -q -S "$data/plan/db-statefulset.yaml" statefulset/db -n data --vpa-target db:cpu=2 --vpa-weight 1
+contains "plan rollout: one pod at a time" "Rollout: RollingUpdate, one pod at a time (maxUnavailable 1) completes in 4 controller syncs." out
+lacks "plan rollout: no maxSurge for a StatefulSet" "maxSurge" out
 # plan SERVED: Pending replicas serve nothing
 check "sentences: plan statefulset/kafka" 1 "$bin" plan -q -S "$kafka" statefulset/kafka -n data
 contains "plan SERVED: 2 of 3 scheduled is 66 %, not 100 %" "HVPA point   3          kafka:cpu=2,memory=4Gi   2     1         66%      0.000" out

@@ -728,10 +728,18 @@ explain (FsPlanAnswer *answer)
     }
   if (answer->rollout.needed && !answer->rollout.completes && plan->schedulable)
     {
-      g_string_append_printf (text, " Its rolling update (maxSurge %d, maxUnavailable %d) stops with %d old and %d new "
-                              "pods available", answer->rollout.limits.surge, answer->rollout.limits.unavailable,
-                              answer->rollout.stuck.old_available, answer->rollout.stuck.new_available);
-      if (answer->rollout.has_fix)
+      gboolean stateful = answer->workload->kind == FS_WORKLOAD_STATEFULSET; /* it has no maxSurge */
+      if (stateful)
+        g_string_append_printf (text, " Its rolling update (one pod at a time, maxUnavailable %d)",
+                                answer->rollout.limits.unavailable);
+      else
+        g_string_append_printf (text, " Its rolling update (maxSurge %d, maxUnavailable %d)", answer->rollout.limits.surge,
+                                answer->rollout.limits.unavailable);
+      g_string_append_printf (text, " stops with %d old and %d new pods available", answer->rollout.stuck.old_available,
+                              answer->rollout.stuck.new_available);
+      if (answer->rollout.has_fix && stateful)
+        g_string_append_printf (text, "; with maxUnavailable %d it completes.", answer->rollout.fix.unavailable);
+      else if (answer->rollout.has_fix)
         g_string_append_printf (text, "; with maxSurge %d and maxUnavailable %d it completes.", answer->rollout.fix.surge,
                                 answer->rollout.fix.unavailable);
       else

@@ -393,8 +393,12 @@ print_rollout (FILE *out, const FsPlanAnswer *answer)
                                                             : "every old pod goes first, then the final state above");
       return;
     }
-  fprintf (out, "Rollout: RollingUpdate with maxSurge %d, maxUnavailable %d ", rollout->limits.surge,
-           rollout->limits.unavailable);
+  gboolean stateful = answer->workload->kind == FS_WORKLOAD_STATEFULSET;
+  if (stateful) /* no maxSurge: it deletes a pod, then creates its successor */
+    fprintf (out, "Rollout: RollingUpdate, one pod at a time (maxUnavailable %d) ", rollout->limits.unavailable);
+  else
+    fprintf (out, "Rollout: RollingUpdate with maxSurge %d, maxUnavailable %d ", rollout->limits.surge,
+             rollout->limits.unavailable);
   if (rollout->completes)
     fprintf (out, "completes in %d controller sync%s.\n", rollout->syncs, rollout->syncs == 1 ? "" : "s");
   else
@@ -402,7 +406,10 @@ print_rollout (FILE *out, const FsPlanAnswer *answer)
       fprintf (out, "stops after %d controller sync%s with %d old and %d new pods available, %d new Pending",
                rollout->syncs, rollout->syncs == 1 ? "" : "s", rollout->stuck.old_available, rollout->stuck.new_available,
                rollout->stuck.new_replicas - rollout->stuck.new_available);
-      if (rollout->has_fix)
+      if (rollout->has_fix && stateful)
+        fprintf (out, "; with maxUnavailable %d (spec.updateStrategy.rollingUpdate.maxUnavailable, feature gate "
+                 "MaxUnavailableStatefulSet) it completes.\n", rollout->fix.unavailable);
+      else if (rollout->has_fix)
         fprintf (out, "; with maxSurge %d and maxUnavailable %d it completes.\n", rollout->fix.surge,
                  rollout->fix.unavailable);
       else
