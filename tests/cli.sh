@@ -305,6 +305,21 @@ contains "plan reason: none of 50 pairs, 2 of 3 schedule" "None of the 50 pairs 
 check "sentences: plan a StatefulSet's new requests" 0 "$bin" plan -q -S "$data/plan/db-statefulset.yaml" statefulset/db -n data --vpa-target db:cpu=2 --vpa-weight 1
 contains "plan rollout: one pod at a time" "Rollout: RollingUpdate, one pod at a time (maxUnavailable 1) completes in 4 controller syncs." out
 lacks "plan rollout: no maxSurge for a StatefulSet" "maxSurge" out
+# plan and capacity first: "The scheduler recorded for pod NS/NAME: MSG" / "Its reasons include ..., from a filter fitscale does not model"
+pvc="$data/plan/db-unbound-pvc.yaml"
+check "sentences: plan a StatefulSet whose pod waits for its claim" 0 "$bin" plan -q -S "$pvc" statefulset/db -n data
+contains "plan: the recorded verdict first" 'The scheduler recorded for pod data/db-0: 0/1 nodes are available: pod has unbound immediate PersistentVolumeClaims.' out
+contains "plan: the reason not modelled" 'Its reasons include "pod has unbound immediate PersistentVolumeClaims", from a filter fitscale does not model: the answer below does not count it.' out
+contains "plan reason: scheduled here may stay Pending" 'The scheduler recorded for db-0 a reason from a filter fitscale does not model ("pod has unbound immediate PersistentVolumeClaims"): replicas counted here as scheduled may stay Pending.' out
+if head -1 "$tmp/out" | grep -q '^The scheduler recorded'; then ok "plan: the note is the first line"; else not_ok "plan: the note is the first line"; fi
+check "sentences: plan -o json, the claim not modelled" 0 "$bin" plan -q -S "$pvc" statefulset/db -n data -o json
+expect "plan json: unmodelledReasons and the recorded message" '.unmodelledReasons == ["pod has unbound immediate PersistentVolumeClaims"] and (.recordedMessage | startswith("0/1 nodes are available: pod has unbound"))'
+check "sentences: capacity --from the StatefulSet whose pod waits for its claim" 0 "$bin" capacity -q -S "$pvc" --from statefulset/db -n data
+contains "capacity: the reason not modelled, first" 'Its reasons include "pod has unbound immediate PersistentVolumeClaims", from a filter fitscale does not model' out
+check "sentences: capacity -o json, the claim not modelled" 0 "$bin" capacity -q -S "$pvc" --from statefulset/db -n data -o json
+expect "capacity json: unmodelledReasons" '.unmodelledReasons == ["pod has unbound immediate PersistentVolumeClaims"]'
+check "sentences: capacity of a shape reads no recorded verdict" 0 "$bin" capacity -q -S "$pvc" --request cpu=1 -o json
+expect "capacity json: none without a workload" '.unmodelledReasons == [] and .recordedMessage == null'
 # plan SERVED: Pending replicas serve nothing
 check "sentences: plan statefulset/kafka" 1 "$bin" plan -q -S "$kafka" statefulset/kafka -n data
 contains "plan SERVED: 2 of 3 scheduled is 66 %, not 100 %" "HVPA point   3          kafka:cpu=2,memory=4Gi   2     1         66%      0.000" out

@@ -5,6 +5,7 @@
 
 #include "fitscale/plan/capacity.h"
 #include "fitscale/model/error.h"
+#include "fitscale/plan/why.h"
 
 void
 fs_capacity_answer_free (FsCapacityAnswer *answer)
@@ -13,6 +14,7 @@ fs_capacity_answer_free (FsCapacityAnswer *answer)
     return;
   g_free (answer->nodes);
   g_array_unref (answer->estimates);
+  g_ptr_array_unref (answer->unmodelled);
   g_free (answer);
 }
 
@@ -61,6 +63,23 @@ pack_options (const FsWorkload *replacing, int64_t replicas)
   return options;
 }
 
+const FsPod *
+fs_workload_unmodelled (const FsSnapshot *snapshot, const FsWorkload *workload, GPtrArray *reasons)
+{
+  for (guint i = 0; workload != NULL && workload->selector != NULL && i < snapshot->n_pods; i++)
+    {
+      const FsPod *pod = &snapshot->pods[i];
+      if (pod->node_index >= 0 || pod->scheduled_message == NULL
+          || !fs_workload_owns_pod (pod, (gpointer) workload))
+        continue;
+      guint before = reasons->len;
+      fs_message_unmodelled_reasons (pod->scheduled_message, reasons);
+      if (reasons->len > before)
+        return pod;
+    }
+  return NULL;
+}
+
 guint
 fs_capacity_replaced_pods (const FsSnapshot *snapshot, const FsWorkload *replacing)
 {
@@ -79,6 +98,8 @@ fs_capacity_answer (const FsSnapshot *snapshot, const FsPodShape *pod, int64_t r
   answer->n_nodes = snapshot->n_nodes;
   answer->nodes = g_new0 (FsNodeFit, snapshot->n_nodes + 1);
   answer->estimates = fs_node_shape_estimates_new ();
+  answer->unmodelled = g_ptr_array_new_with_free_func (g_free);
+  answer->recorded_pod = fs_workload_unmodelled (snapshot, replacing, answer->unmodelled);
   FsPackOptions options = pack_options (replacing, replicas);
   fs_pack (snapshot, pod, &options, answer->nodes, &answer->pack);
   g_autofree FsNodeLoad *loads = g_new (FsNodeLoad, snapshot->n_nodes + 1);

@@ -751,6 +751,10 @@ explain (FsPlanAnswer *answer)
           g_string_append (text, ") is the best pair whose update completes.");
         }
     }
+  if (answer->recorded_pod != NULL)
+    g_string_append_printf (text, " The scheduler recorded for %s a reason from a filter fitscale does not model "
+                            "(\"%s\"): replicas counted here as scheduled may stay Pending.",
+                            answer->recorded_pod->name, (const char *) answer->unmodelled->pdata[0]);
   answer->reason = g_string_free (text, FALSE);
 }
 
@@ -775,6 +779,8 @@ fs_plan_answer_free (FsPlanAnswer *answer)
     g_array_unref (answer->alternatives);
   if (answer->nodes_needed != NULL)
     g_array_unref (answer->nodes_needed);
+  if (answer->unmodelled != NULL)
+    g_ptr_array_unref (answer->unmodelled);
   g_free (answer);
 }
 
@@ -785,8 +791,10 @@ fs_plan (const FsSnapshot *snapshot, const FsPlanRequest *request, GError **erro
   answer->request = *request;
   answer->alternatives = g_array_new (FALSE, TRUE, sizeof (FsPlanCandidate));
   answer->nodes_needed = fs_node_shape_estimates_new ();
+  answer->unmodelled = g_ptr_array_new_with_free_func (g_free);
   if (!gather_inputs (snapshot, answer, error) || !apply_overrides (snapshot, answer, error))
     return NULL;
+  answer->recorded_pod = fs_workload_unmodelled (snapshot, answer->workload, answer->unmodelled);
   FsHvpaOutput *out = &answer->hvpa.output;
   out->containers = answer->hvpa.results;
   fs_hvpa_decide (&answer->hvpa.input, request->semantics, out);

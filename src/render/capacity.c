@@ -109,7 +109,35 @@ fs_render_capacity (FsEmitter *emitter, const FsSnapshot *snapshot, const FsShap
   emit_fragmentation (emitter, answer);
   fs_emit_key (emitter, "nodesNeeded");
   emit_nodes_needed (emitter, answer->estimates);
+  fs_render_unmodelled_fields (emitter, answer->recorded_pod, answer->unmodelled);
   fs_emit_map_close (emitter);
+}
+
+void
+fs_render_unmodelled_fields (FsEmitter *emitter, const FsPod *pod, const GPtrArray *reasons)
+{
+  fs_emit_key (emitter, "unmodelledReasons"); /* docs/filters.md */
+  fs_emit_list_open (emitter);
+  for (guint i = 0; i < reasons->len; i++)
+    fs_emit_string (emitter, reasons->pdata[i]);
+  fs_emit_list_close (emitter);
+  fs_emit_key (emitter, "recordedMessage");
+  fs_emit_string (emitter, pod != NULL ? pod->scheduled_message : NULL);
+}
+
+void
+fs_render_unmodelled_note (FILE *out, const FsPod *pod, const GPtrArray *reasons)
+{
+  if (pod == NULL)
+    return;
+  GString *quoted = g_string_new (NULL);
+  for (guint i = 0; i < reasons->len; i++)
+    g_string_append_printf (quoted, "%s\"%s\"", i == 0 ? "" : i + 1 == reasons->len ? " and " : ", ",
+                            (const char *) reasons->pdata[i]);
+  fprintf (out, "The scheduler recorded for pod %s/%s: %s\n", pod->namespace, pod->name, pod->scheduled_message);
+  fprintf (out, "Its reasons include %s, from %s fitscale does not model: the answer below does not count %s.\n\n",
+           quoted->str, reasons->len == 1 ? "a filter" : "filters", reasons->len == 1 ? "it" : "them");
+  g_string_free (quoted, TRUE);
 }
 
 /* ---- --vary --------------------------------------------------------------------------- */
@@ -306,6 +334,7 @@ void
 fs_render_capacity_table (FILE *out, gboolean wide, const FsSnapshot *snapshot, const FsShape *shape,
                           const FsCapacityAnswer *answer, int64_t replicas)
 {
+  fs_render_unmodelled_note (out, answer->recorded_pod, answer->unmodelled);
   print_shape (out, snapshot, shape);
   print_nodes (out, wide, snapshot, answer, replicas);
   fprintf (out, "\n%" G_GINT64_FORMAT " replica%s fit%s in all (limited by %s).\n", answer->pack.capacity,

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "fitscale/model/quantity.h"
+#include "fitscale/render/capacity.h"
 #include "fitscale/render/plan.h"
 
 static const char *const resources[FS_HVPA_N_RESOURCES] = { "cpu", "memory" };
@@ -202,6 +203,7 @@ fs_render_plan_fields (FsEmitter *emitter, const FsPlanAnswer *answer)
   fs_emit_int (emitter, answer->n_candidates);
   fs_emit_key (emitter, "reason");
   fs_emit_string (emitter, answer->reason);
+  fs_render_unmodelled_fields (emitter, answer->recorded_pod, answer->unmodelled);
 }
 
 void
@@ -465,6 +467,7 @@ print_alternatives (FILE *out, const FsPlanAnswer *answer)
 void
 fs_render_plan_table (FILE *out, const FsPlanAnswer *answer)
 {
+  fs_render_unmodelled_note (out, answer->recorded_pod, answer->unmodelled);
   print_header (out, answer);
   fprintf (out, "\n");
   print_candidates (out, answer);
