@@ -320,6 +320,11 @@ check "sentences: capacity -o json, the claim not modelled" 0 "$bin" capacity -q
 expect "capacity json: unmodelledReasons" '.unmodelledReasons == ["pod has unbound immediate PersistentVolumeClaims"]'
 check "sentences: capacity of a shape reads no recorded verdict" 0 "$bin" capacity -q -S "$pvc" --request cpu=1 -o json
 expect "capacity json: none without a workload" '.unmodelledReasons == [] and .recordedMessage == null'
+# capacity with no node: "(limited by no nodes)", "The snapshot holds no node.", no estimate to make
+check "sentences: capacity on a snapshot without nodes" 1 "$bin" capacity -q -S "$fixtures/eks-arm64-podlist.json" --request cpu=1 --replicas 1
+contains "capacity total: limited by no nodes" "0 replicas fit in all (limited by no nodes)." out
+contains "capacity free: no node" "The snapshot holds no node." out
+contains "capacity new nodes: none to copy" "  none: the snapshot holds no node to copy" out
 # plan SERVED: Pending replicas serve nothing
 check "sentences: plan statefulset/kafka" 1 "$bin" plan -q -S "$kafka" statefulset/kafka -n data
 contains "plan SERVED: 2 of 3 scheduled is 66 %, not 100 %" "HVPA point   3          kafka:cpu=2,memory=4Gi   2     1         66%      0.000" out

@@ -627,6 +627,8 @@ fs_pack_limit_name (FsPackLimit limit)
       return "host ports (NodePorts)";
     case FS_PACK_LIMIT_NODE_FILTERS:
       return "node filters";
+    case FS_PACK_LIMIT_NO_NODES:
+      return "no nodes";
     case FS_PACK_LIMIT_RESOURCES:
     default:
       return "resources";
@@ -702,7 +704,7 @@ fs_pack (const FsSnapshot *snapshot, const FsPodShape *pod, const FsPackOptions 
   /* every node rejects one replica for something other than room (taints, affinity, ...):
    * not resources */
   if (result->limited_by == FS_PACK_LIMIT_RESOURCES && result->nodes_passing == 0 && !short_of_room)
-    result->limited_by = FS_PACK_LIMIT_NODE_FILTERS;
+    result->limited_by = snapshot->n_nodes == 0 ? FS_PACK_LIMIT_NO_NODES : FS_PACK_LIMIT_NODE_FILTERS;
   result->capacity = total;
   int64_t wanted = options->replicas < 0 ? total : MIN (options->replicas, total);
   result->placed = wanted;

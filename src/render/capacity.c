@@ -229,6 +229,11 @@ static void
 print_fragmentation (FILE *out, const FsPodShape *pod, const FsCapacityAnswer *answer)
 {
   const FsResources *request = &pod->spec->request;
+  if (answer->n_nodes == 0)
+    {
+      fprintf (out, "\nThe snapshot holds no node.\n");
+      return;
+    }
   if (answer->eligible_nodes == 0)
     {
       fprintf (out, "\nNo node this shape may use: each rejects it for another reason than room.\n");
@@ -315,6 +320,8 @@ print_estimates (FILE *out, const FsCapacityAnswer *answer)
 {
   fprintf (out, "New nodes for the %" G_GINT64_FORMAT " Pending replica%s (cluster-autoscaler's estimate, per "
            "existing node shape):\n", answer->pack.pending, answer->pack.pending == 1 ? "" : "s");
+  if (answer->estimates->len == 0)
+    fprintf (out, "  none: the snapshot holds no node to copy\n");
   for (guint i = 0; i < answer->estimates->len; i++)
     {
       const FsNodeShapeEstimate *estimate = &g_array_index (answer->estimates, FsNodeShapeEstimate, i);
