@@ -132,7 +132,7 @@ check "hvpa: the design's Example 1" 0 "$bin" hvpa -q -S "$data/hvpa-design" def
 expect "hvpa: stage 3..7, weight 0.6, 5 replicas" '.stage == 1 and .vpaWeight == 0.6 and .replicas == 5 and .hpaDesiredReplicas == 6'
 expect "hvpa: memory to 1600Mi, cpu blocked by MinChange" '.containers[0].requests == {"cpu":"100m","memory":"1600Mi"} and .containers[0].weightedRequests.cpu == "160m" and ([.blocked[].reason] == ["MinChange"])'
 check "hvpa --curve" 0 "$bin" hvpa -q -S "$data/hvpa-design" default/hvpa-sample --curve
-contains "hvpa: the curve's rows" "10         2       1.00         2000Mi" out
+contains "hvpa: the curve's rows" "10         3       1.00         2000Mi" out
 check "hvpa --semantics hvpa rejects the design's fraction" 0 "$bin" hvpa -q -S "$data/hvpa-design" default/hvpa-sample --semantics hvpa -o json
 expect "hvpa: 0.6 is no integer percent" '.valid == false'
 check "hvpa: the sample's target is missing" 2 "$bin" hvpa -q -S "$fixtures/hvpa-v1alpha1-sample.yaml" default/hvpa-sample
@@ -369,6 +369,11 @@ contains "plan rollout: a scale up, no replacement" "Rollout: none; the requests
 # hvpa "Stage ... (this stage's own is W; ...)": a 100 stage lends another's weight
 check "sentences: hvpa a stage of 100" 0 "$bin" hvpa -q -S "$data/hvpa-gap/hvpa-100.yaml" -S "$data/hvpa-design/cluster.yaml" default/hvpa-sample --now 2026-12-02T12:00:00Z --semantics hvpa
 contains "hvpa: the weight a 100 stage lends" "Stage 2 of 3 (replicas 4..5), vpaWeight 0.60 (this stage's own is 1.00; the HPA wants more, so that of the next stage below 1.00)" out
+# hvpa --curve STAGE: numbered as "Stage 2 of 3 (replicas 3..7)" is, from 1
+check "sentences: hvpa --curve stages" 0 "$bin" hvpa -q -S "$data/hvpa-design" default/hvpa-sample --curve
+contains "hvpa curve: replicas 3 are stage 2" "3          2       0.60         160m" out
+check "sentences: hvpa --curve with a gap" 0 "$bin" hvpa -q -S "$data/hvpa-gap/hvpa.yaml" -S "$data/hvpa-design/cluster.yaml" default/hvpa-sample --curve
+contains "hvpa curve: no stage is -" "4          -       0.00         100m" out
 # hvpa "The Hvpa is invalid: ..."
 check "sentences: hvpa invalid under the controller's rules" 0 "$bin" hvpa -q -S "$data/hvpa-design" default/hvpa-sample --semantics hvpa
 contains "hvpa: invalid, and why" "The Hvpa is invalid: interval 1: vpaWeight 0.6 is not an integer percent (0..100)" out

@@ -189,7 +189,8 @@ print_curve_table (FILE *file, FsHvpaResource r, const FsHvpaCurvePoint *points,
   for (guint p = 0; p < n; p++)
     {
       g_autofree char *replicas = g_strdup_printf ("%d", points[p].replicas);
-      g_autofree char *stage = g_strdup_printf ("%d", points[p].stage);
+      /* numbered from 1, as "Stage 2 of 3" above; "-" where no stage covers the count */
+      g_autofree char *stage = points[p].stage >= 0 ? g_strdup_printf ("%d", points[p].stage + 1) : g_strdup ("-");
       g_autofree char *weight = g_strdup_printf ("%.2f", points[p].weight);
       g_autofree char *request = amount_text (r, points[p].request);
       const char *cells[] = { replicas, stage, weight, request };
