@@ -325,6 +325,11 @@ check "sentences: capacity on a snapshot without nodes" 1 "$bin" capacity -q -S 
 contains "capacity total: limited by no nodes" "0 replicas fit in all (limited by no nodes)." out
 contains "capacity free: no node" "The snapshot holds no node." out
 contains "capacity new nodes: none to copy" "  none: the snapshot holds no node to copy" out
+# capacity "--replicas 1: it fits / it does not fit; ..."
+check "sentences: capacity --replicas 1 of a 5-GPU pod" 1 "$bin" capacity -q -S "$gpu" --from deployment/train -n ml --replicas 1
+contains "capacity --replicas 1: it does not fit" "--replicas 1: it does not fit; 0 placed, 1 would stay Pending." out
+check "sentences: capacity --replicas 1 that fits" 0 "$bin" capacity -q -S "$gpu" --request cpu=1 --replicas 1
+contains "capacity --replicas 1: it fits" "--replicas 1: it fits; 1 placed, 0 would stay Pending." out
 # plan SERVED: Pending replicas serve nothing
 check "sentences: plan statefulset/kafka" 1 "$bin" plan -q -S "$kafka" statefulset/kafka -n data
 contains "plan SERVED: 2 of 3 scheduled is 66 %, not 100 %" "HVPA point   3          kafka:cpu=2,memory=4Gi   2     1         66%      0.000" out

@@ -351,7 +351,9 @@ fs_render_capacity_table (FILE *out, gboolean wide, const FsSnapshot *snapshot, 
   if (replicas < 0)
     return;
   fprintf (out, "\n--replicas %" G_GINT64_FORMAT ": %s; %" G_GINT64_FORMAT " placed, %" G_GINT64_FORMAT
-           " would stay Pending.\n", replicas, answer->pack.pending == 0 ? "all fit" : "they do not all fit",
+           " would stay Pending.\n", replicas,
+           answer->pack.pending == 0 ? (replicas == 1 ? "it fits" : "all fit")
+                                     : (replicas == 1 ? "it does not fit" : "they do not all fit"),
            answer->pack.placed, answer->pack.pending);
   if (answer->pack.pending == 0)
     return;
