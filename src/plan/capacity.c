@@ -63,6 +63,33 @@ pack_options (const FsWorkload *replacing, int64_t replicas)
   return options;
 }
 
+/* The volume plugins' reasons of a recorded message ("0/3 nodes are available: 1 node(s) had
+ * volume node affinity conflict, ...").  A StatefulSet's replicas get their claims from its
+ * volumeClaimTemplates, which fitscale does not read (docs/filters.md), so its template
+ * answers cannot reproduce them. */
+static void
+volume_reasons (const char *message, GPtrArray *out)
+{
+  const char *body = strstr (message, "are available: ");
+  if (body == NULL)
+    return;
+  body += strlen ("are available: ");
+  const char *preemption = strstr (body, " preemption: ");
+  g_autofree char *reasons = preemption != NULL ? g_strndup (body, preemption - body) : g_strdup (body);
+  gsize len = strlen (g_strchomp (reasons));
+  if (len > 0 && reasons[len - 1] == '.')
+    reasons[len - 1] = '\0';
+  g_auto (GStrv) items = g_strsplit (reasons, ", ", -1);
+  for (guint i = 0; items[i] != NULL; i++)
+    {
+      const char *reason = items[i];
+      while (g_ascii_isdigit (*reason) || *reason == ' ')
+        reason++;
+      if (fs_fit_reason_is_volume (reason))
+        g_ptr_array_add (out, g_strdup (reason));
+    }
+}
+
 const FsPod *
 fs_workload_unmodelled (const FsSnapshot *snapshot, const FsWorkload *workload, GPtrArray *reasons)
 {
@@ -74,6 +101,8 @@ fs_workload_unmodelled (const FsSnapshot *snapshot, const FsWorkload *workload, 
         continue;
       guint before = reasons->len;
       fs_message_unmodelled_reasons (pod->scheduled_message, reasons);
+      if (workload->kind == FS_WORKLOAD_STATEFULSET)
+        volume_reasons (pod->scheduled_message, reasons);
       if (reasons->len > before)
         return pod;
     }

@@ -135,8 +135,8 @@ fs_render_unmodelled_note (FILE *out, const FsPod *pod, const GPtrArray *reasons
     g_string_append_printf (quoted, "%s\"%s\"", i == 0 ? "" : i + 1 == reasons->len ? " and " : ", ",
                             (const char *) reasons->pdata[i]);
   fprintf (out, "The scheduler recorded for pod %s/%s: %s\n", pod->namespace, pod->name, pod->scheduled_message);
-  fprintf (out, "Its reasons include %s, from %s fitscale does not model: the answer below does not count %s.\n\n",
-           quoted->str, reasons->len == 1 ? "a filter" : "filters", reasons->len == 1 ? "it" : "them");
+  fprintf (out, "Its reasons include %s, which the answer below does not count (docs/filters.md, \"Not "
+           "modelled\").\n\n", quoted->str);
   g_string_free (quoted, TRUE);
 }
 

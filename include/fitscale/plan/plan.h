@@ -94,7 +94,7 @@ typedef struct {
   FsPlanCandidate *steps;       /* per request step (replicas unset): the --curve grid */
   guint n_candidates;           /* pairs evaluated */
   const FsPod *recorded_pod;     /* a Pending pod of the workload whose recorded verdict has */
-  GPtrArray *unmodelled;        /* these reasons from filters fitscale does not model */
+  GPtrArray *unmodelled;        /* these reasons the plan cannot reproduce (fs_workload_unmodelled) */
   guint n_serving;              /* of those, the pairs that schedule every replica and serve
                                  * the whole demand */
 } FsPlanAnswer;
