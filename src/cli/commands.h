@@ -50,6 +50,11 @@ void fs_cli_common_clear (FsCommonOptions *options);
  * to stderr for COMMAND unless -q. */
 FsSnapshot *fs_cli_load (const char *command, FsCommonOptions *options, guint resources,
                          GError **error);
+/* What an answer for pods of SPEC (NAME: "pod default/web-0", "deployment/web") cannot say,
+ * with OPTIONS' other warnings, on stderr for COMMAND (even with -q): a filter fitscale does
+ * not model that SPEC needs (plan/completeness.h fs_pod_spec_warnings). */
+void fs_cli_warn_spec (const char *command, FsCommonOptions *options, const FsPodSpec *spec,
+                       const char *name);
 /* After fs_kube_live_open (kube/live.h) on OPTIONS' connection flags: takes the kubeconfig
  * context's namespace into OPTIONS and, unless -q, notes on stderr the APIs the cluster does
  * not serve. */

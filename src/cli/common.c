@@ -212,3 +212,19 @@ fs_cli_parse_selector (const char *text, FsLabelSelector **selector, GError **er
     g_prefix_error (error, "-l: ");
   return *selector != NULL;
 }
+
+/* Printed on stderr as warn_incomplete prints the snapshot's; OPTIONS is where an
+ * answer's warnings gather once its JSON carries them. */
+void
+fs_cli_warn_spec (const char *command, FsCommonOptions *options, const FsPodSpec *spec,
+                  const char *name)
+{
+  (void) options;
+  g_autoptr (GArray) warnings = g_array_new (FALSE, TRUE, sizeof (FsWarning));
+  fs_pod_spec_warnings (spec, name, warnings);
+  for (guint i = 0; i < warnings->len; i++)
+    {
+      fprintf (stderr, "fitscale %s: warning: %s\n", command, g_array_index (warnings, FsWarning, i).text);
+      g_free (g_array_index (warnings, FsWarning, i).text);
+    }
+}
