@@ -132,7 +132,7 @@ check "hvpa: the design's Example 1" 0 "$bin" hvpa -q -S "$data/hvpa-design" def
 expect "hvpa: stage 3..7, weight 0.6, 5 replicas" '.stage == 1 and .vpaWeight == 0.6 and .replicas == 5 and .hpaDesiredReplicas == 6'
 expect "hvpa: memory to 1600Mi, cpu blocked by MinChange" '.containers[0].requests == {"cpu":"100m","memory":"1600Mi"} and .containers[0].weightedRequests.cpu == "160m" and ([.blocked[].reason] == ["MinChange"])'
 check "hvpa --curve" 0 "$bin" hvpa -q -S "$data/hvpa-design" default/hvpa-sample --curve
-contains "hvpa: the curve's rows" "10         2       1.00         2000Mi" out
+contains "hvpa: the curve's rows" "10         3       1.00         2000Mi" out
 check "hvpa --semantics hvpa rejects the design's fraction" 0 "$bin" hvpa -q -S "$data/hvpa-design" default/hvpa-sample --semantics hvpa -o json
 expect "hvpa: 0.6 is no integer percent" '.valid == false'
 check "hvpa: the sample's target is missing" 2 "$bin" hvpa -q -S "$fixtures/hvpa-v1alpha1-sample.yaml" default/hvpa-sample
@@ -509,5 +509,131 @@ expect "capacity: the tainted GPU pool cannot take one" '[.nodesNeeded[] | selec
 check "capacity table: web's 12 replicas (exit 1)" 1 "$bin" capacity -q -S "$zones" --from deployment/web -n shop --replicas 12
 contains "capacity table: the addition with its zone and maxSkew's replicas" "  1 node of shape m5.large in zone eu-west-1c (pool web-ng), 2 replicas per node; uneven across zones" out
 contains "capacity table: the GPU pool's taint" "  g4dn.xlarge: a new node cannot hold one (node(s) had untolerated taint {nvidia.com/gpu: true})" out
+
+# ---- every sentence true: hvpa, plan and capacity (issue 16, bullet 7) ----
+# each block names the template it pins, on a scenario where it is printed
+kafka="$data/plan/kafka-anti-affinity.yaml" gpu="$data/plan/gpu-nowhere.yaml"
+# capacity "WHY NOT MORE": a node that takes one replica is held by the replicas' anti-affinity, not resources
+check "sentences: capacity --from statefulset/kafka" 0 "$bin" capacity -q -S "$kafka" --from statefulset/kafka -n data
+contains "capacity WHY NOT MORE: anti-affinity on a node with 8 cpu free" "a      1      node(s) didn't match pod anti-affinity rules" out
+lacks "capacity WHY NOT MORE: no Insufficient cpu" "Insufficient" out
+# capacity "N replica(s) fit(s) in all (limited by X)"
+contains "capacity total: 2 fit, limited by anti-affinity" "2 replicas fit in all (limited by pod anti-affinity)." out
+# capacity "The workload's N existing pod(s) on nodes is/are not counted"
+contains "capacity: the replaced pods" "The workload's 2 existing pods on nodes are not counted: the replicas replace them." out
+# capacity "Free on the N node(s) this shape may use": not the node its taint keeps it from
+contains "capacity free: the tainted node is not one the shape may use" "Free on the 2 nodes this shape may use:" out
+# capacity "X in total": an overcommitted node has nothing free and takes nothing from the others
+check "sentences: capacity on an overcommitted node" 0 "$bin" capacity -q -S "$data/overcommitted.yaml" --request cpu=1500m,memory=1Gi
+contains "capacity in total: 2 cpu on b and c, a's -1 not summed" "cpu     2 in total, 1 at most on one node; one replica asks 1500m  <- room in total, not in one piece" out
+check "sentences: capacity -o json on an overcommitted node" 0 "$bin" capacity -q -S "$data/overcommitted.yaml" --request cpu=1500m,memory=1Gi -o json
+expect "capacity freeTotal: no negative free summed" '.fragmentation.freeTotal.cpu == "2" and .fragmentation.largestFree.cpu == "1"'
+# capacity free lines: every requested resource, GPUs and ephemeral-storage too (bullet 5)
+check "sentences: capacity --from a 5-GPU workload" 1 "$bin" capacity -q -S "$gpu" --from deployment/train -n ml --replicas 2
+contains "capacity free: the GPU line, not enough in total" "nvidia.com/gpu 1 in total, 1 at most on one node; one replica asks 5  <- not enough in total" out
+lacks "capacity free: no room in total for GPUs that do not exist" "room in total, not in one piece" out
+contains "capacity Shape: the GPU in the effective request" "effective request cpu=1,memory=2Gi,nvidia.com/gpu=5" out
+# capacity "--replicas N: ...; X placed, Y would stay Pending." and the new-node lines
+contains "capacity --replicas: none placed" "--replicas 2: they do not all fit; 0 placed, 2 would stay Pending." out
+contains "capacity new nodes: the header counts the Pending" "New nodes for the 2 Pending replicas (cluster-autoscaler's estimate, per existing node shape, packed with the pod's filters):" out
+contains "capacity new nodes: a shape that cannot hold one" "  g4dn.xlarge: a new node cannot hold one (Insufficient nvidia.com/gpu)" out
+check "sentences: capacity with ephemeral-storage" 0 "$bin" capacity -q -S "$gpu" --request cpu=100m,ephemeral-storage=1Gi
+contains "capacity Shape: ephemeral-storage in the effective request" "effective request cpu=100m,ephemeral-storage=1Gi" out
+check "sentences: capacity -o json for 5 GPUs" 1 "$bin" capacity -q -S "$gpu" --from deployment/train -n ml --replicas 2 -o json
+expect "capacity json: the GPU in freeTotal and largestFree" '.fragmentation.freeTotal["nvidia.com/gpu"] == "1" and .fragmentation.largestFree["nvidia.com/gpu"] == "1" and .nodesNeeded[0].nodes == null'
+# capacity "(limited by node filters)" and "No node this shape may use": every node tainted, room everywhere
+check "sentences: capacity where every node is tainted" 1 "$bin" capacity -q -S "$data/tainted-only.yaml" --request cpu=1 --replicas 2
+contains "capacity total: not limited by resources" "0 replicas fit in all (limited by node filters)." out
+contains "capacity free: no node it may use" "No node this shape may use: each rejects it by a filter other than NodeResourcesFit (the table above)." out
+lacks "capacity free: no 'not enough in total'" "not enough in total" out
+# capacity table: the nodes a long list leaves out are counted
+check "sentences: capacity on 22 nodes, 21 tainted" 0 "$bin" capacity -q -S "$data/many-tainted.yaml" --request cpu=1
+contains "capacity table: says what it leaves out" "(and 21 nodes that reject it for another reason than room; -o wide lists them)" out
+# plan "VPA target for C: cpu X, memory Y[ (lowerBound Z)]." (--vpa-target gives no bound: none printed)
+check "sentences: plan with --vpa-target" 1 "$bin" plan -q -S "$kafka" statefulset/kafka -n data --vpa-target kafka:cpu=1 --vpa-weight 1
+contains "plan: the target without a bound" "VPA target for kafka: cpu 1, memory 4Gi." out
+contains "plan reason: none of 50 pairs, 2 of 3 schedule" "None of the 50 pairs evaluated schedules every replica: the workload stays as it is, and 2 of its 3 replicas schedule." out
+# plan "Rollout: RollingUpdate, one pod at a time (maxUnavailable N) ...": a StatefulSet has no maxSurge
+check "sentences: plan a StatefulSet's new requests" 0 "$bin" plan -q -S "$data/plan/db-statefulset.yaml" statefulset/db -n data --vpa-target db:cpu=2 --vpa-weight 1
+contains "plan rollout: one pod at a time" "Rollout: RollingUpdate, one pod at a time (maxUnavailable 1) completes in 4 controller syncs." out
+lacks "plan rollout: no maxSurge for a StatefulSet" "maxSurge" out
+# plan and capacity first: "The scheduler recorded for pod NS/NAME: MSG" / "Its reasons include ..., which the answer below does not count"
+# (a StatefulSet's claims come from its volumeClaimTemplates, which fitscale does not read)
+pvc="$data/plan/db-unbound-pvc.yaml"
+check "sentences: plan a StatefulSet whose pod waits for its claim" 0 "$bin" plan -q -S "$pvc" statefulset/db -n data
+contains "plan: the recorded verdict first" 'The scheduler recorded for pod data/db-0: 0/1 nodes are available: pod has unbound immediate PersistentVolumeClaims.' out
+contains "plan: the reason not modelled" 'Its reasons include "pod has unbound immediate PersistentVolumeClaims", which the answer below does not count (docs/filters.md, "Not modelled").' out
+contains "plan reason: scheduled here may stay Pending" 'The scheduler recorded for db-0 a reason this plan does not count ("pod has unbound immediate PersistentVolumeClaims"): replicas counted here as scheduled may stay Pending.' out
+if head -1 "$tmp/out" | grep -q '^The scheduler recorded'; then ok "plan: the note is the first line"; else not_ok "plan: the note is the first line"; fi
+check "sentences: plan -o json, the claim not modelled" 0 "$bin" plan -q -S "$pvc" statefulset/db -n data -o json
+expect "plan json: unmodelledReasons and the recorded message" '.unmodelledReasons == ["pod has unbound immediate PersistentVolumeClaims"] and (.recordedMessage | startswith("0/1 nodes are available: pod has unbound"))'
+check "sentences: capacity --from the StatefulSet whose pod waits for its claim" 0 "$bin" capacity -q -S "$pvc" --from statefulset/db -n data
+contains "capacity: the reason not modelled, first" 'Its reasons include "pod has unbound immediate PersistentVolumeClaims", which the answer below does not count' out
+check "sentences: capacity -o json, the claim not modelled" 0 "$bin" capacity -q -S "$pvc" --from statefulset/db -n data -o json
+expect "capacity json: unmodelledReasons" '.unmodelledReasons == ["pod has unbound immediate PersistentVolumeClaims"]'
+check "sentences: capacity of a shape reads no recorded verdict" 0 "$bin" capacity -q -S "$pvc" --request cpu=1 -o json
+expect "capacity json: none without a workload" '.unmodelledReasons == [] and .recordedMessage == null'
+# capacity with no node: "(limited by no nodes)", "The snapshot holds no node.", no estimate to make
+check "sentences: capacity on a snapshot without nodes" 1 "$bin" capacity -q -S "$fixtures/eks-arm64-podlist.json" --request cpu=1 --replicas 1
+contains "capacity total: limited by no nodes" "0 replicas fit in all (limited by no nodes)." out
+contains "capacity free: no node" "The snapshot holds no node." out
+contains "capacity new nodes: none to copy" "  none: the snapshot holds no node to copy" out
+# capacity "--replicas 1: it fits / it does not fit; ..."
+check "sentences: capacity --replicas 1 of a 5-GPU pod" 1 "$bin" capacity -q -S "$gpu" --from deployment/train -n ml --replicas 1
+contains "capacity --replicas 1: it does not fit" "--replicas 1: it does not fit; 0 placed, 1 would stay Pending." out
+check "sentences: capacity --replicas 1 that fits" 0 "$bin" capacity -q -S "$gpu" --request cpu=1 --replicas 1
+contains "capacity --replicas 1: it fits" "--replicas 1: it fits; 1 placed, 0 would stay Pending." out
+# plan SERVED: Pending replicas serve nothing
+check "sentences: plan statefulset/kafka" 1 "$bin" plan -q -S "$kafka" statefulset/kafka -n data
+contains "plan SERVED: 2 of 3 scheduled is 66 %, not 100 %" "HVPA point   3          kafka:cpu=2,memory=4Gi   2     1         66%      0.000" out
+# plan reason, infeasible with some replicas scheduled
+contains "plan reason: how many schedule" "The one pair evaluated does not schedule every replica: the workload stays as it is, and 2 of its 3 replicas schedule." out
+lacks "plan reason: not \"Not one replica\"" "Not one replica" out
+# plan "N new node(s) of shape S would hold it/them (K replica(s) a node)."
+contains "plan new nodes: one node holds the one Pending replica" "  New nodes that would hold it: 1 node of shape m5.2xlarge in zone z1, 1 replica per node" out
+# plan "Rollout: none; nothing changes."
+contains "plan rollout: nothing changes" "Rollout: none; nothing changes." out
+check "sentences: plan -o json statefulset/kafka" 1 "$bin" plan -q -S "$kafka" statefulset/kafka -n data -o json
+expect "plan servedFraction: 2 of 3" '.hvpa.servedFraction == 0.6667 and .current.servedFraction == 0.6667 and .hvpa.pending == 1'
+# plan reason when not one replica schedules; SERVED 0 %, not -0 %
+check "sentences: plan of a 5-GPU workload" 1 "$bin" plan -q -S "$gpu" deployment/train -n ml
+contains "plan reason: not one of them schedules" "the workload stays as it is, and not one of its 2 replicas schedules." out
+contains "plan SERVED: 0 %" "current      2          main:cpu=1,memory=2Gi   0     2         0%       0.000" out
+lacks "plan SERVED: no -0 %" "-0%" out
+lacks "plan new nodes: no shape holds a 5-GPU replica, none offered" "would hold" out
+# plan reason, adjusted: "of the N pairs evaluated, M do"
+check "sentences: plan on the example" 0 "$bin" plan -q -S "$ex" deployment/rag-api -n production
+contains "plan reason: the pairs that serve, counted apart from those evaluated" "of the 250 pairs evaluated, 9 do, and it is the closest" out
+contains "plan rollout: controller syncs" "stops after 2 controller syncs with 2 old and 2 new pods available, 4 new Pending" out
+check "sentences: plan -o json on the example" 0 "$bin" plan -q -S "$ex" deployment/rag-api -n production -o json
+expect "plan json: 250 pairs evaluated, P* serves 2 of 6" '.candidates == 250 and .hvpa.servedFraction == 0.3333 and .plan.servedFraction == 1'
+# plan "Rollout: none; the requests stay, so no pod is replaced: pods are only added/removed."
+check "sentences: plan scales edge down" 0 "$bin" plan -q -S "$hostport" -S "$data/hostport-hpa.yaml" deployment/edge -n web
+contains "plan rollout: a scale, no replacement" "Rollout: none; the requests stay, so no pod is replaced: pods are only removed." out
+# plan reason, an update that stops: "before it completes", pods "available"
+check "sentences: plan with overrides" 0 "$bin" plan -q -S "$ex" deployment/rag-api -n production --hpa-desired 4 --vpa-target rag-api:memory=3Gi --vpa-weight 1
+contains "plan reason: the update stops before it completes" "its final state fits, but its rolling update stops before it completes. Its rolling update (maxSurge 2, maxUnavailable 1) stops with 2 old and 2 new pods available" out
+# hvpa "blocked: ...": amounts as quantities
+check "sentences: hvpa blocked" 0 "$bin" hvpa -q -S "$data/hvpa-design" default/hvpa-sample --now 2026-12-02T12:00:00Z
+contains "hvpa blocked: 100m -> 160m, not 100 -> 160" "blocked: MinChange (requests): resource-consumer/cpu 100m -> 160m" out
+contains "hvpa header and stage" "Stage 2 of 3 (replicas 3..7), vpaWeight 0.60: replicas 5 (weighted 5)." out
+# hvpa "No stage covers N replica(s), so vpaWeight 0"
+check "sentences: hvpa with a gap in its stages" 0 "$bin" hvpa -q -S "$data/hvpa-gap/hvpa.yaml" -S "$data/hvpa-design/cluster.yaml" default/hvpa-sample --now 2026-12-02T12:00:00Z
+contains "hvpa: no stage" "No stage covers 4 replicas, so vpaWeight 0: replicas 6 (weighted 6)." out
+# plan "Hvpa NAME: no stage covers N replica(s), so vpaWeight W." (it said "stage 0")
+check "sentences: plan with a gap in the Hvpa's stages" 0 "$bin" plan -q -S "$data/hvpa-gap/hvpa.yaml" -S "$data/hvpa-design/cluster.yaml" -S "$data/plan/tight-nodes.yaml" hvpa/hvpa-sample
+contains "plan: no stage" "Hvpa hvpa-sample: no stage covers 4 replicas, so vpaWeight 0.00." out
+contains "plan rollout: a scale up, no replacement" "Rollout: none; the requests stay, so no pod is replaced: pods are only added." out
+# hvpa "Stage ... (this stage's own is W; ...)": a 100 stage lends another's weight
+check "sentences: hvpa a stage of 100" 0 "$bin" hvpa -q -S "$data/hvpa-gap/hvpa-100.yaml" -S "$data/hvpa-design/cluster.yaml" default/hvpa-sample --now 2026-12-02T12:00:00Z --semantics hvpa
+contains "hvpa: the weight a 100 stage lends" "Stage 2 of 3 (replicas 4..5), vpaWeight 0.60 (this stage's own is 1.00; the HPA wants more, so that of the next stage below 1.00)" out
+# hvpa --curve STAGE: numbered as "Stage 2 of 3 (replicas 3..7)" is, from 1
+check "sentences: hvpa --curve stages" 0 "$bin" hvpa -q -S "$data/hvpa-design" default/hvpa-sample --curve
+contains "hvpa curve: replicas 3 are stage 2" "3          2       0.60         160m" out
+check "sentences: hvpa --curve with a gap" 0 "$bin" hvpa -q -S "$data/hvpa-gap/hvpa.yaml" -S "$data/hvpa-design/cluster.yaml" default/hvpa-sample --curve
+contains "hvpa curve: no stage is -" "4          -       0.00         100m" out
+# hvpa "The Hvpa is invalid: ..."
+check "sentences: hvpa invalid under the controller's rules" 0 "$bin" hvpa -q -S "$data/hvpa-design" default/hvpa-sample --semantics hvpa
+contains "hvpa: invalid, and why" "The Hvpa is invalid: interval 1: vpaWeight 0.6 is not an integer percent (0..100)" out
 
 tap_end

@@ -1068,6 +1068,24 @@ test_default_requests_limit (void **state)
   assert_resources_equal ("requests after a failure", &c.requests, &before.requests);
 }
 
+/* fs_resources_floor_zero: a node overcommitted in cpu and a GPU has nothing free of them, and
+ * the rest of what it has free is kept (issue 16: capacity summed negative free). */
+static void
+test_floor_zero (void **state)
+{
+  FsResources free_res = RES ({ "cpu", 2000 }, { "memory", 1024 }, { "nvidia.com/gpu", 1 });
+  FsResources used = RES ({ "cpu", 3000 }, { "memory", 24 }, { "nvidia.com/gpu", 2 });
+  assert_true (fs_resources_sub (&free_res, &used, NULL));
+  assert_int_equal (free_res.cpu_milli, -1000);
+  fs_resources_floor_zero (&free_res);
+  assert_int_equal (free_res.cpu_milli, 0);
+  assert_int_equal (free_res.memory_bytes, 1000);
+  assert_int_equal (fs_resources_get (&free_res, "nvidia.com/gpu"), 0);
+  FsResources total = RES ({ "cpu", 1000 });
+  assert_true (fs_resources_add (&total, &free_res, NULL));
+  assert_int_equal (total.cpu_milli, 1000);
+}
+
 /* fitscale-only: the rounding helpers saturate at the int64 edges instead of wrapping (the
  * (amount / MiB + 1) * MiB of a 100Pi VPA target wrapped negative and flipped the plan). */
 static void
@@ -1128,6 +1146,7 @@ main (void)
     cmocka_unit_test (test_default_requests_pod),
     cmocka_unit_test (test_default_requests_all_kinds),
     cmocka_unit_test (test_default_requests_limit),
+    cmocka_unit_test (test_floor_zero),
   };
   return cmocka_run_group_tests (tests, NULL, NULL);
 }

@@ -47,12 +47,28 @@ test_infeasible_plan_says_how_many_schedule (void **state)
   assert_non_null (strstr (answer->reason, "2 of its 3 replicas schedule"));
 }
 
+/* plan statefulset/kafka: the SERVED column said 100 % for the HVPA point and the workload
+ * as it runs, with one of their three replicas Pending: a Pending replica serves nothing. */
+static void
+test_pending_replicas_serve_nothing (void **state)
+{
+  g_autoptr (FsSnapshot) snapshot = test_load_files (KAFKA, NULL);
+  FsPlanRequest request = { .kind = "statefulset", .namespace = "data", .name = "kafka" };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (FsPlanAnswer) answer = fs_plan (snapshot, &request, &error);
+  assert_non_null (answer);
+  assert_int_equal (answer->target.pending, 1);
+  assert_true (answer->target.served > 0.666 && answer->target.served < 0.667);
+  assert_true (answer->current.served > 0.666 && answer->current.served < 0.667);
+}
+
 int
 main (void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test (test_anti_affinity_is_why_a_node_takes_no_more),
     cmocka_unit_test (test_infeasible_plan_says_how_many_schedule),
+    cmocka_unit_test (test_pending_replicas_serve_nothing),
   };
   return cmocka_run_group_tests (tests, NULL, NULL);
 }

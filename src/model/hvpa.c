@@ -76,6 +76,7 @@
 #include <string.h>
 
 #include "fitscale/model/hvpa.h"
+#include "fitscale/model/resources.h"
 #include "fitscale/model/selector.h"
 
 #define MICRO INT64_C (1000000)
@@ -529,10 +530,11 @@ static void
 note_vertical (VerticalBlocks *vb, FsHvpaBlockedReason reason, const char *container,
                FsHvpaResource resource, int64_t current, int64_t weighted)
 {
-  char item[128];
-  snprintf (item, sizeof item, "%s%s/%s %" G_GINT64_FORMAT " -> %" G_GINT64_FORMAT,
-            vb->hit[reason] ? "; " : "", container ? container : "", resource_names[resource],
-            current, weighted);
+  char item[128], from[32], to[32];
+  /* the amounts as quantities ("100m -> 160m"): a bare 100 would read as 100 cpus */
+  snprintf (item, sizeof item, "%s%s/%s %s -> %s", vb->hit[reason] ? "; " : "", container ? container : "",
+            resource_names[resource], fs_format_amount (resource_names[resource], current, from),
+            fs_format_amount (resource_names[resource], weighted, to));
   vb->hit[reason] = TRUE;
   g_strlcat (vb->text[reason], item, sizeof vb->text[reason]);
 }

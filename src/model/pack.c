@@ -729,6 +729,10 @@ fs_pack_limit_name (FsPackLimit limit)
       return "host ports (NodePorts)";
     case FS_PACK_LIMIT_VOLUMES:
       return "volumes";
+    case FS_PACK_LIMIT_NODE_FILTERS:
+      return "node filters";
+    case FS_PACK_LIMIT_NO_NODES:
+      return "no nodes";
     case FS_PACK_LIMIT_RESOURCES:
     default:
       return "resources";
@@ -798,8 +802,16 @@ fs_pack (const FsSnapshot *snapshot, const FsPodShape *pod, const FsPackOptions 
         }
     }
 
+  gboolean short_of_room = FALSE;
   for (guint i = 0; i < snapshot->n_nodes; i++)
-    result->nodes_passing += nodes[i].verdict.filter == FS_FILTER_PASS;
+    {
+      result->nodes_passing += nodes[i].verdict.filter == FS_FILTER_PASS;
+      short_of_room = short_of_room || nodes[i].verdict.filter == FS_FILTER_NODE_RESOURCES_FIT;
+    }
+  /* every node rejects one replica for something other than room (taints, affinity, ...):
+   * not resources */
+  if (result->limited_by == FS_PACK_LIMIT_RESOURCES && result->nodes_passing == 0 && !short_of_room)
+    result->limited_by = snapshot->n_nodes == 0 ? FS_PACK_LIMIT_NO_NODES : FS_PACK_LIMIT_NODE_FILTERS;
   result->capacity = total;
   int64_t wanted = options->replicas < 0 ? total : MIN (options->replicas, total);
   result->placed = wanted;

@@ -401,6 +401,19 @@ fs_resources_max (FsResources *a, const FsResources *b, GError **error)
   return combine (a, b, combine_max, error);
 }
 
+void
+fs_resources_floor_zero (FsResources *res)
+{
+  g_return_if_fail (res != NULL);
+  for (gsize i = 0; i < G_N_ELEMENTS (fixed_resources); i++)
+    {
+      int64_t *slot = fixed_slot (res, fixed_resources[i]);
+      *slot = MAX (*slot, 0);
+    }
+  for (guint i = 0; i < res->n_extended; i++)
+    res->extended[i].value = MAX (res->extended[i].value, 0);
+}
+
 /* Same given resources with the same amounts (like equality.Semantic.DeepEqual on two
  * ResourceLists: a resource given as 0 differs from one not given). */
 gboolean

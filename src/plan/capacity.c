@@ -5,6 +5,7 @@
 
 #include "fitscale/plan/capacity.h"
 #include "fitscale/model/error.h"
+#include "fitscale/plan/why.h"
 
 void
 fs_capacity_answer_free (FsCapacityAnswer *answer)
@@ -13,6 +14,7 @@ fs_capacity_answer_free (FsCapacityAnswer *answer)
     return;
   g_free (answer->nodes);
   g_array_unref (answer->estimates);
+  g_ptr_array_unref (answer->unmodelled);
   g_free (answer);
 }
 
@@ -37,6 +39,8 @@ measure_fragmentation (const FsSnapshot *snapshot, const FsNodeLoad *loads,
       FsResources free_res = node->allocatable;
       fs_resources_sub (&free_res, &loads[i].requested, NULL);
       free_res.pods = node->allocatable.pods - loads[i].pod_count;
+      /* an overcommitted node has nothing free; it does not lessen the others' room */
+      fs_resources_floor_zero (&free_res);
       answer->eligible_nodes++;
       fs_resources_add (&answer->free_total, &free_res, NULL);
       if (first)
@@ -59,6 +63,52 @@ pack_options (const FsWorkload *replacing, int64_t replicas)
   return options;
 }
 
+/* The volume plugins' reasons of a recorded message ("0/3 nodes are available: 1 node(s) had
+ * volume node affinity conflict, ...").  A StatefulSet's replicas get their claims from its
+ * volumeClaimTemplates, which fitscale does not read (docs/filters.md), so its template
+ * answers cannot reproduce them. */
+static void
+volume_reasons (const char *message, GPtrArray *out)
+{
+  const char *body = strstr (message, "are available: ");
+  if (body == NULL)
+    return;
+  body += strlen ("are available: ");
+  const char *preemption = strstr (body, " preemption: ");
+  g_autofree char *reasons = preemption != NULL ? g_strndup (body, preemption - body) : g_strdup (body);
+  gsize len = strlen (g_strchomp (reasons));
+  if (len > 0 && reasons[len - 1] == '.')
+    reasons[len - 1] = '\0';
+  g_auto (GStrv) items = g_strsplit (reasons, ", ", -1);
+  for (guint i = 0; items[i] != NULL; i++)
+    {
+      const char *reason = items[i];
+      while (g_ascii_isdigit (*reason) || *reason == ' ')
+        reason++;
+      if (fs_fit_reason_is_volume (reason))
+        g_ptr_array_add (out, g_strdup (reason));
+    }
+}
+
+const FsPod *
+fs_workload_unmodelled (const FsSnapshot *snapshot, const FsWorkload *workload, GPtrArray *reasons)
+{
+  for (guint i = 0; workload != NULL && workload->selector != NULL && i < snapshot->n_pods; i++)
+    {
+      const FsPod *pod = &snapshot->pods[i];
+      if (pod->node_index >= 0 || pod->scheduled_message == NULL
+          || !fs_workload_owns_pod (pod, (gpointer) workload))
+        continue;
+      guint before = reasons->len;
+      fs_message_unmodelled_reasons (pod->scheduled_message, reasons);
+      if (workload->kind == FS_WORKLOAD_STATEFULSET)
+        volume_reasons (pod->scheduled_message, reasons);
+      if (reasons->len > before)
+        return pod;
+    }
+  return NULL;
+}
+
 guint
 fs_capacity_replaced_pods (const FsSnapshot *snapshot, const FsWorkload *replacing)
 {
@@ -77,6 +127,8 @@ fs_capacity_answer (const FsSnapshot *snapshot, const FsPodShape *pod, int64_t r
   answer->n_nodes = snapshot->n_nodes;
   answer->nodes = g_new0 (FsNodeFit, snapshot->n_nodes + 1);
   answer->estimates = fs_node_shape_estimates_new ();
+  answer->unmodelled = g_ptr_array_new_with_free_func (g_free);
+  answer->recorded_pod = fs_workload_unmodelled (snapshot, replacing, answer->unmodelled);
   FsPackOptions options = pack_options (replacing, replicas);
   fs_pack (snapshot, pod, &options, answer->nodes, &answer->pack);
   g_autofree FsNodeLoad *loads = g_new (FsNodeLoad, snapshot->n_nodes + 1);

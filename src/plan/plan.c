@@ -207,17 +207,19 @@ measure_demand (FsPlanAnswer *answer)
     }
 }
 
+/* Only the replicas that schedule serve: a Pending replica serves nothing. */
 static double
 served_fraction (const FsPlanAnswer *answer, const FsPlanCandidate *candidate)
 {
   const FsPlanDemand *demand = &answer->demand;
+  int64_t running = MIN ((int64_t) candidate->replicas, MAX (candidate->capacity, 0));
   double served = 1.0;
   if (demand->replicas_metric && demand->replicas > 0)
-    served = MIN (served, (double) candidate->replicas / demand->replicas);
+    served = MIN (served, (double) running / demand->replicas);
   for (int r = 0; r < FS_HVPA_N_RESOURCES; r++)
     if (demand->resource[r] && demand->amount[r] > 0)
       {
-        double provided = (double) candidate->replicas
+        double provided = (double) running
                           * (double) pod_amount (candidate, answer->hvpa.input.n_containers, r);
         served = MIN (served, provided / (double) demand->amount[r]);
       }
@@ -600,6 +602,8 @@ rank_grid (Planner *planner)
       answer->n_candidates += (guint) MAX (0, to - from + 1);
     }
   g_array_sort (ranked, compare_ranked);
+  for (guint i = 0; i < ranked->len; i++)
+    answer->n_serving += g_array_index (ranked, Ranked, i).rank.served >= 1.0;
   return ranked;
 }
 
@@ -694,18 +698,20 @@ explain (FsPlanAnswer *answer)
   if (target->schedulable && answer->target_rollout.completes)
     g_string_append (text, ": every replica schedules, so the plan is that point, unchanged.");
   else if (target->schedulable)
-    g_string_append (text, ": its final state fits, but its rolling update stops half way.");
+    g_string_append (text, ": its final state fits, but its rolling update stops before it completes.");
   else
-    g_string_append_printf (text, ": %" G_GINT64_FORMAT " of its %d replicas would stay Pending.",
-                            target->pending, target->replicas);
+    g_string_append_printf (text, ": %" G_GINT64_FORMAT " of its %d replica%s would stay Pending.",
+                            target->pending, target->replicas, target->replicas == 1 ? "" : "s");
   if (answer->outcome == FS_PLAN_ADJUSTED)
     {
       g_string_append_printf (text, " The plan, %d x (", plan->replicas);
       append_requests (text, answer, plan);
-      g_string_append_printf (text, "), schedules every replica and serves the whole demand; of the %u pairs "
-                              "evaluated that do, it is the closest to the HPA's %d replicas and the VPA's target "
-                              "(vpaWeight %.2f: distance %.3f).",
-                              answer->n_candidates, answer->hpa_desired, answer->stage_weight, plan->distance);
+      g_string_append_printf (text, "), schedules every replica and serves the whole demand; of the %u pair%s "
+                              "evaluated, %u do%s, and it is the closest to the HPA's %d replica%s and the VPA's "
+                              "target (vpaWeight %.2f: distance %.3f).",
+                              answer->n_candidates, answer->n_candidates == 1 ? "" : "s", answer->n_serving,
+                              answer->n_serving == 1 ? "es" : "", answer->hpa_desired,
+                              answer->hpa_desired == 1 ? "" : "s", answer->stage_weight, plan->distance);
     }
   else if (answer->outcome == FS_PLAN_INFEASIBLE && plan->schedulable)
     {
@@ -713,22 +719,36 @@ explain (FsPlanAnswer *answer)
       append_requests (text, answer, plan);
       g_string_append_printf (text, "), serves the most: %.0f %%.", floor (plan->served * 100));
     }
-  else if (answer->outcome == FS_PLAN_INFEASIBLE && plan->capacity > 0 && answer->n_candidates == 1)
-    g_string_append_printf (text, " It is the one pair evaluated, and %" G_GINT64_FORMAT " of its %d replicas "
-                            "schedule: the workload stays as it is.",
-                            MIN (plan->capacity, (int64_t) plan->replicas), plan->replicas);
-  else if (answer->outcome == FS_PLAN_INFEASIBLE && plan->capacity > 0)
-    g_string_append_printf (text, " None of the %u pairs evaluated schedules every replica (the closest places %"
-                            G_GINT64_FORMAT " of its %d): the workload stays as it is.",
-                            answer->n_candidates, MIN (plan->capacity, (int64_t) plan->replicas), plan->replicas);
   else if (answer->outcome == FS_PLAN_INFEASIBLE)
-    g_string_append (text, " Not one replica of any pair evaluated schedules: the workload stays as it is.");
+    {
+      /* no pair schedules every replica: the plan is the workload as it runs */
+      int64_t scheduled = MIN (MAX (plan->capacity, 0), (int64_t) plan->replicas);
+      if (answer->n_candidates == 1)
+        g_string_append (text, " The one pair evaluated does not schedule every replica");
+      else
+        g_string_append_printf (text, " None of the %u pairs evaluated schedules every replica", answer->n_candidates);
+      if (scheduled > 0)
+        g_string_append_printf (text, ": the workload stays as it is, and %" G_GINT64_FORMAT " of its %d replica%s "
+                                "schedule%s.", scheduled, plan->replicas, plan->replicas == 1 ? "" : "s",
+                                scheduled == 1 ? "s" : "");
+      else
+        g_string_append_printf (text, ": the workload stays as it is, and not one of its %d replica%s schedules.",
+                                plan->replicas, plan->replicas == 1 ? "" : "s");
+    }
   if (answer->rollout.needed && !answer->rollout.completes && plan->schedulable)
     {
-      g_string_append_printf (text, " Its rolling update (maxSurge %d, maxUnavailable %d) stops with %d old and %d new "
-                              "pods running", answer->rollout.limits.surge, answer->rollout.limits.unavailable,
-                              answer->rollout.stuck.old_available, answer->rollout.stuck.new_available);
-      if (answer->rollout.has_fix)
+      gboolean stateful = answer->workload->kind == FS_WORKLOAD_STATEFULSET; /* it has no maxSurge */
+      if (stateful)
+        g_string_append_printf (text, " Its rolling update (one pod at a time, maxUnavailable %d)",
+                                answer->rollout.limits.unavailable);
+      else
+        g_string_append_printf (text, " Its rolling update (maxSurge %d, maxUnavailable %d)", answer->rollout.limits.surge,
+                                answer->rollout.limits.unavailable);
+      g_string_append_printf (text, " stops with %d old and %d new pods available", answer->rollout.stuck.old_available,
+                              answer->rollout.stuck.new_available);
+      if (answer->rollout.has_fix && stateful)
+        g_string_append_printf (text, "; with maxUnavailable %d it completes.", answer->rollout.fix.unavailable);
+      else if (answer->rollout.has_fix)
         g_string_append_printf (text, "; with maxSurge %d and maxUnavailable %d it completes.", answer->rollout.fix.surge,
                                 answer->rollout.fix.unavailable);
       else
@@ -740,6 +760,10 @@ explain (FsPlanAnswer *answer)
           g_string_append (text, ") is the best pair whose update completes.");
         }
     }
+  if (answer->recorded_pod != NULL)
+    g_string_append_printf (text, " The scheduler recorded for %s a reason this plan does not count "
+                            "(\"%s\"): replicas counted here as scheduled may stay Pending.",
+                            answer->recorded_pod->name, (const char *) answer->unmodelled->pdata[0]);
   answer->reason = g_string_free (text, FALSE);
 }
 
@@ -764,6 +788,8 @@ fs_plan_answer_free (FsPlanAnswer *answer)
     g_array_unref (answer->alternatives);
   if (answer->nodes_needed != NULL)
     g_array_unref (answer->nodes_needed);
+  if (answer->unmodelled != NULL)
+    g_ptr_array_unref (answer->unmodelled);
   g_free (answer);
 }
 
@@ -774,8 +800,10 @@ fs_plan (const FsSnapshot *snapshot, const FsPlanRequest *request, GError **erro
   answer->request = *request;
   answer->alternatives = g_array_new (FALSE, TRUE, sizeof (FsPlanCandidate));
   answer->nodes_needed = fs_node_shape_estimates_new ();
+  answer->unmodelled = g_ptr_array_new_with_free_func (g_free);
   if (!gather_inputs (snapshot, answer, error) || !apply_overrides (snapshot, answer, error))
     return NULL;
+  answer->recorded_pod = fs_workload_unmodelled (snapshot, answer->workload, answer->unmodelled);
   FsHvpaOutput *out = &answer->hvpa.output;
   out->containers = answer->hvpa.results;
   fs_hvpa_decide (&answer->hvpa.input, request->semantics, out);

@@ -88,7 +88,35 @@ fs_render_capacity (FsEmitter *emitter, const FsSnapshot *snapshot, const FsShap
   emit_fragmentation (emitter, answer);
   fs_emit_key (emitter, "nodesNeeded");
   fs_emit_nodes_needed (emitter, answer->estimates);
+  fs_render_unmodelled_fields (emitter, answer->recorded_pod, answer->unmodelled);
   fs_emit_map_close (emitter);
+}
+
+void
+fs_render_unmodelled_fields (FsEmitter *emitter, const FsPod *pod, const GPtrArray *reasons)
+{
+  fs_emit_key (emitter, "unmodelledReasons"); /* docs/filters.md */
+  fs_emit_list_open (emitter);
+  for (guint i = 0; i < reasons->len; i++)
+    fs_emit_string (emitter, reasons->pdata[i]);
+  fs_emit_list_close (emitter);
+  fs_emit_key (emitter, "recordedMessage");
+  fs_emit_string (emitter, pod != NULL ? pod->scheduled_message : NULL);
+}
+
+void
+fs_render_unmodelled_note (FILE *out, const FsPod *pod, const GPtrArray *reasons)
+{
+  if (pod == NULL)
+    return;
+  GString *quoted = g_string_new (NULL);
+  for (guint i = 0; i < reasons->len; i++)
+    g_string_append_printf (quoted, "%s\"%s\"", i == 0 ? "" : i + 1 == reasons->len ? " and " : ", ",
+                            (const char *) reasons->pdata[i]);
+  fprintf (out, "The scheduler recorded for pod %s/%s: %s\n", pod->namespace, pod->name, pod->scheduled_message);
+  fprintf (out, "Its reasons include %s, which the answer below does not count (docs/filters.md, \"Not "
+           "modelled\").\n\n", quoted->str);
+  g_string_free (quoted, TRUE);
 }
 
 /* ---- --vary --------------------------------------------------------------------------- */
@@ -151,19 +179,40 @@ static char *
 human_amount (const char *name, int64_t amount)
 {
   char text[32];
-  return g_strdup (fs_resource_kind (name) == FS_RES_KIND_MEMORY ? fs_format_bytes_for_people (amount, text)
+  FsResourceKind kind = fs_resource_kind (name);
+  return g_strdup (kind == FS_RES_KIND_MEMORY || kind == FS_RES_KIND_EPHEMERAL ? fs_format_bytes_for_people (amount, text)
                                                                   : fs_format_amount (name, amount, text));
 }
 
+/* One free line: in total, on the largest piece, and what one replica asks. */
+static void
+print_free_line (FILE *out, const char *name, const FsResources *request, const FsCapacityAnswer *answer)
+{
+  int64_t want = fs_resources_get (request, name);
+  int64_t total = fs_resources_get (&answer->free_total, name);
+  int64_t largest = fs_resources_get (&answer->largest_free, name);
+  if (want <= 0)
+    return;
+  g_autofree char *total_text = human_amount (name, total);
+  g_autofree char *largest_text = human_amount (name, largest);
+  g_autofree char *want_text = human_amount (name, want);
+  const char *verdict = largest >= want ? ""
+                        : total >= want ? "  <- room in total, not in one piece"
+                                        : "  <- not enough in total";
+  fprintf (out, "  %-7s %s in total, %s at most on one node; one replica asks %s%s\n", name, total_text,
+           largest_text, want_text, verdict);
+}
+
+/* Every resource one replica requests: cpu, memory, ephemeral-storage and each extended one. */
 static void
 print_fragmentation (FILE *out, const FsPodShape *pod, const FsCapacityAnswer *answer)
 {
   const FsResources *request = &pod->spec->request;
-  struct { const char *name; int64_t want, total, largest; } rows[] = {
-    { "cpu", request->cpu_milli, answer->free_total.cpu_milli, answer->largest_free.cpu_milli },
-    { "memory", request->memory_bytes, answer->free_total.memory_bytes,
-      answer->largest_free.memory_bytes },
-  };
+  if (answer->n_nodes == 0)
+    {
+      fprintf (out, "\nThe snapshot holds no node.\n");
+      return;
+    }
   if (answer->eligible_nodes == 0)
     {
       /* no free room to weigh: a filter before or beside the resources keeps every node */
@@ -173,20 +222,11 @@ print_fragmentation (FILE *out, const FsPodShape *pod, const FsCapacityAnswer *a
     }
   fprintf (out, "\nFree on the %u node%s this shape may use:\n", answer->eligible_nodes,
            answer->eligible_nodes == 1 ? "" : "s");
-  for (gsize i = 0; i < G_N_ELEMENTS (rows); i++)
-    {
-      if (rows[i].want <= 0)
-        continue;
-      g_autofree char *total = human_amount (rows[i].name, rows[i].total);
-      g_autofree char *largest = human_amount (rows[i].name, rows[i].largest);
-      g_autofree char *want = human_amount (rows[i].name, rows[i].want);
-      const char *verdict = rows[i].largest >= rows[i].want ? ""
-                            : rows[i].total >= rows[i].want
-                                ? "  <- room in total, not in one piece"
-                                : "  <- not enough in total";
-      fprintf (out, "  %-7s %s in total, %s at most on one node; one replica asks %s%s\n",
-               rows[i].name, total, largest, want, verdict);
-    }
+  static const char *const fixed[] = { "cpu", "memory", "ephemeral-storage" };
+  for (gsize i = 0; i < G_N_ELEMENTS (fixed); i++)
+    print_free_line (out, fixed[i], request, answer);
+  for (guint i = 0; i < request->n_extended; i++)
+    print_free_line (out, request->extended[i].name, request, answer);
 }
 
 /* "cpu=500m,memory=3Gi,nvidia.com/gpu=1" ("" for nothing). */
@@ -200,6 +240,9 @@ request_text (const FsPodShape *pod)
   if (pod->spec->request.memory_bytes > 0)
     g_string_append_printf (text, "%smemory=%s", text->len ? "," : "",
                             fs_format_amount ("memory", pod->spec->request.memory_bytes, amount));
+  if (pod->spec->request.ephemeral_bytes > 0)
+    g_string_append_printf (text, "%sephemeral-storage=%s", text->len ? "," : "",
+                            fs_format_amount ("ephemeral-storage", pod->spec->request.ephemeral_bytes, amount));
   for (guint i = 0; i < pod->spec->request.n_extended; i++)
     g_string_append_printf (text, "%s%s=%" G_GINT64_FORMAT, text->len ? "," : "",
                             pod->spec->request.extended[i].name, pod->spec->request.extended[i].value);
@@ -227,6 +270,7 @@ print_nodes (FILE *out, gboolean wide, const FsSnapshot *snapshot, const FsCapac
   static const char *const headers[] = { "NODE", "FITS", "PLACED", "WHY NOT MORE" };
   g_autoptr (FsTable) table = fs_table_new (replicas >= 0 ? 4 : 3, replicas >= 0 ? headers
                                             : (const char *const[]){ "NODE", "FITS", "WHY NOT MORE" });
+  guint hidden = 0;
   for (guint i = 0; i < answer->n_nodes; i++)
     {
       const FsNodeFit *fit = &answer->nodes[i];
@@ -237,20 +281,29 @@ print_nodes (FILE *out, gboolean wide, const FsSnapshot *snapshot, const FsCapac
                                                  : g_strdup ("");
       if (!wide && fit->capacity == 0 && fit->verdict.filter != FS_FILTER_PASS
           && fit->verdict.filter != FS_FILTER_NODE_RESOURCES_FIT && answer->n_nodes > 20)
-        continue; /* long lists: show the nodes that matter; -o wide shows all */
+        {
+          hidden++; /* long lists: show the nodes that matter; -o wide shows all */
+          continue;
+        }
       const char *with_placed[] = { snapshot->nodes[i].name, fits, placed, why[0] ? why : "-" };
       const char *without[] = { snapshot->nodes[i].name, fits, why[0] ? why : "-" };
       fs_table_add_row (table, replicas >= 0 ? with_placed : without);
     }
   fs_table_print (table, out);
+  if (hidden > 0)
+    fprintf (out, "(and %u node%s that reject%s it for another reason than room; -o wide lists %s)\n", hidden,
+             hidden == 1 ? "" : "s", hidden == 1 ? "s" : "", hidden == 1 ? "it" : "them");
 }
 
 /* New nodes of each existing shape that would hold the replicas left Pending. */
 static void
 print_estimates (FILE *out, const FsCapacityAnswer *answer)
 {
-  fprintf (out, "New nodes that would hold them (cluster-autoscaler's estimate, per existing node shape, "
-                "packed with the pod's filters):\n");
+  fprintf (out, "New nodes for the %" G_GINT64_FORMAT " Pending replica%s (cluster-autoscaler's estimate, per "
+           "existing node shape, packed with the pod's filters):\n", answer->pack.pending,
+           answer->pack.pending == 1 ? "" : "s");
+  if (answer->estimates->len == 0)
+    fprintf (out, "  none: the snapshot holds no node to copy\n");
   fs_print_nodes_needed (out, "  ", FALSE, answer->estimates);
 }
 
@@ -258,6 +311,7 @@ void
 fs_render_capacity_table (FILE *out, gboolean wide, const FsSnapshot *snapshot, const FsShape *shape,
                           const FsCapacityAnswer *answer, int64_t replicas)
 {
+  fs_render_unmodelled_note (out, answer->recorded_pod, answer->unmodelled);
   print_shape (out, snapshot, shape);
   print_nodes (out, wide, snapshot, answer, replicas);
   fprintf (out, "\n%" G_GINT64_FORMAT " replica%s fit%s in all (limited by %s).\n", answer->pack.capacity,
@@ -267,7 +321,9 @@ fs_render_capacity_table (FILE *out, gboolean wide, const FsSnapshot *snapshot, 
   if (replicas < 0)
     return;
   fprintf (out, "\n--replicas %" G_GINT64_FORMAT ": %s; %" G_GINT64_FORMAT " placed, %" G_GINT64_FORMAT
-           " would stay Pending.\n", replicas, answer->pack.pending == 0 ? "all fit" : "they do not all fit",
+           " would stay Pending.\n", replicas,
+           answer->pack.pending == 0 ? (replicas == 1 ? "it fits" : "all fit")
+                                     : (replicas == 1 ? "it does not fit" : "they do not all fit"),
            answer->pack.placed, answer->pack.pending);
   if (answer->pack.pending == 0)
     return;

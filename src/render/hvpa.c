@@ -1,6 +1,7 @@
 /* fitscale — the answer of `fitscale hvpa` (see include/fitscale/render/hvpa.h). */
 #include "config.h"
 
+#include <math.h>
 #include <stdio.h>
 
 #include "fitscale/render/hvpa.h"
@@ -108,7 +109,7 @@ fs_render_hvpa (FsEmitter *emitter, const FsHvpaAnswer *answer, FsHvpaSemantics 
 
 /* "Stage 2 of 3 (replicas 3..5), vpaWeight 0.40: replicas 4 (weighted 4)." */
 static void
-print_stage (FILE *file, const FsHvpaAnswer *answer)
+print_stage (FILE *file, const FsHvpaAnswer *answer, FsHvpaSemantics semantics)
 {
   const FsHvpaOutput *out = &answer->output;
   const FsHvpaInput *in = &answer->input;
@@ -119,9 +120,16 @@ print_stage (FILE *file, const FsHvpaAnswer *answer)
       int32_t last = interval->last_replica_count > 0 ? interval->last_replica_count : in->spec.max_replicas;
       fprintf (file, "Stage %d of %u (replicas %d..%d), vpaWeight %.2f", out->stage + 1,
                in->spec.n_intervals, first, last, out->stage_weight);
+      /* hvpa getVpaWeightFromIntervals: a stage of weight 100 lends the weight of the next
+       * stage below 100 when the HPA wants more, of the last one before it when fewer */
+      double own = fs_hvpa_interval_weight (&in->spec, semantics, (guint) out->stage);
+      if (fabs (own - out->stage_weight) > 0.005)
+        fprintf (file, " (this stage's own is %.2f; the HPA wants %s, so that of the %s stage below 1.00)", own,
+                 in->desired_replicas > in->current_replicas ? "more" : "fewer",
+                 in->desired_replicas > in->current_replicas ? "next" : "last earlier");
     }
   else
-    fprintf (file, "No stage covers %d replicas: vpaWeight 0", in->current_replicas);
+    fprintf (file, "No stage covers %d replica%s, so vpaWeight 0", in->current_replicas, in->current_replicas == 1 ? "" : "s");
   if (out->vertical_weight != out->stage_weight)
     fprintf (file, " (requests weighted %.2f)", out->vertical_weight);
   fprintf (file, ": replicas %d (weighted %d).\n\n", out->replicas, out->weighted_replicas);
@@ -146,9 +154,9 @@ fs_render_hvpa_table (FILE *file, const FsHvpaAnswer *answer, FsHvpaSemantics se
 {
   const FsHvpaOutput *out = &answer->output;
   const FsHvpaInput *in = &answer->input;
-  fprintf (file, "Hvpa %s/%s (%s semantics) scales %s: %d replicas now", answer->hvpa->namespace,
+  fprintf (file, "Hvpa %s/%s (%s semantics) scales %s: %d replica%s now", answer->hvpa->namespace,
            answer->hvpa->name, fs_hvpa_semantics_name (semantics),
-           answer->target->name, in->current_replicas);
+           answer->target->name, in->current_replicas, in->current_replicas == 1 ? "" : "s");
   if (in->has_hpa_status)
     fprintf (file, ", the HPA wants %d%s", in->desired_replicas, in->hpa_scaling_limited ? " (limited)" : "");
   fprintf (file, ".\n");
@@ -157,7 +165,7 @@ fs_render_hvpa_table (FILE *file, const FsHvpaAnswer *answer, FsHvpaSemantics se
       fprintf (file, "The Hvpa is invalid: %s\n", out->error);
       return;
     }
-  print_stage (file, answer);
+  print_stage (file, answer, semantics);
   static const char *const headers[] = { "CONTAINER", "RESOURCE", "CURRENT", "VPA TARGET",
                                          "WEIGHTED", "APPLIED", "LIMIT" };
   g_autoptr (FsTable) table = fs_table_new (7, headers);
@@ -181,7 +189,8 @@ print_curve_table (FILE *file, FsHvpaResource r, const FsHvpaCurvePoint *points,
   for (guint p = 0; p < n; p++)
     {
       g_autofree char *replicas = g_strdup_printf ("%d", points[p].replicas);
-      g_autofree char *stage = g_strdup_printf ("%d", points[p].stage);
+      /* numbered from 1, as "Stage 2 of 3" above; "-" where no stage covers the count */
+      g_autofree char *stage = points[p].stage >= 0 ? g_strdup_printf ("%d", points[p].stage + 1) : g_strdup ("-");
       g_autofree char *weight = g_strdup_printf ("%.2f", points[p].weight);
       g_autofree char *request = amount_text (r, points[p].request);
       const char *cells[] = { replicas, stage, weight, request };

@@ -1,11 +1,13 @@
 /* fitscale — the plan's answer documents (see include/fitscale/render/plan.h). */
 #include "config.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "fitscale/model/quantity.h"
 #include "fitscale/render/nodes-needed.h"
+#include "fitscale/render/capacity.h"
 #include "fitscale/render/plan.h"
 
 static const char *const resources[FS_HVPA_N_RESOURCES] = { "cpu", "memory" };
@@ -180,6 +182,7 @@ fs_render_plan_fields (FsEmitter *emitter, const FsPlanAnswer *answer)
   fs_emit_int (emitter, answer->n_candidates);
   fs_emit_key (emitter, "reason");
   fs_emit_string (emitter, answer->reason);
+  fs_render_unmodelled_fields (emitter, answer->recorded_pod, answer->unmodelled);
 }
 
 void
@@ -300,7 +303,8 @@ add_row (FsTable *table, const char *label, const FsPlanAnswer *answer, const Fs
   g_autofree char *requests = requests_text (answer, candidate);
   g_autofree char *fits = g_strdup_printf ("%" G_GINT64_FORMAT, MIN (candidate->capacity, candidate->replicas));
   g_autofree char *pending = g_strdup_printf ("%" G_GINT64_FORMAT, candidate->pending);
-  g_autofree char *served = g_strdup_printf ("%.0f%%", candidate->served * 100 - 0.4999);
+  /* rounded down, so that less than all is never 100 %, and none is 0 %, not -0 % */
+  g_autofree char *served = g_strdup_printf ("%.0f%%", floor (MIN (candidate->served, 1.0) * 100 + 1e-9));
   g_autofree char *distance = g_strdup_printf ("%.3f", candidate->distance);
   const char *cells[] = { label, replicas, requests, fits, pending, served, distance };
   fs_table_add_row (table, cells);
@@ -313,11 +317,13 @@ print_vpa_targets (FILE *out, const FsHvpaInput *in)
     if (in->containers[i].has_recommendation)
       {
         char cpu[32], memory[32], lower[32];
-        fprintf (out, "VPA target for %s: cpu %s, memory %s (lowerBound %s).\n", in->containers[i].name,
+        fprintf (out, "VPA target for %s: cpu %s, memory %s", in->containers[i].name,
                  fs_format_amount ("cpu", in->containers[i].target[FS_HVPA_CPU], cpu),
-                 fs_format_amount ("memory", in->containers[i].target[FS_HVPA_MEMORY], memory),
-                 in->containers[i].lower_bound[FS_HVPA_MEMORY] > 0
-                     ? fs_format_amount ("memory", in->containers[i].lower_bound[FS_HVPA_MEMORY], lower) : "-");
+                 fs_format_amount ("memory", in->containers[i].target[FS_HVPA_MEMORY], memory));
+        if (in->containers[i].lower_bound[FS_HVPA_MEMORY] > 0) /* none with --vpa-target */
+          fprintf (out, " (lowerBound %s)",
+                   fs_format_amount ("memory", in->containers[i].lower_bound[FS_HVPA_MEMORY], lower));
+        fprintf (out, ".\n");
       }
 }
 
@@ -336,9 +342,12 @@ print_header (FILE *out, const FsPlanAnswer *answer)
   if (answer->hvpa.vpa != NULL)
     fprintf (out, "; VPA %s", answer->hvpa.vpa->name);
   fprintf (out, ".\n");
-  if (answer->from_hvpa)
+  if (answer->from_hvpa && answer->hvpa.output.stage >= 0)
     fprintf (out, "Hvpa %s: stage %d, vpaWeight %.2f.\n", answer->hvpa.hvpa->name, answer->hvpa.output.stage + 1,
              answer->stage_weight);
+  else if (answer->from_hvpa)
+    fprintf (out, "Hvpa %s: no stage covers %d replica%s, so vpaWeight %.2f.\n", answer->hvpa.hvpa->name,
+             in->current_replicas, in->current_replicas == 1 ? "" : "s", answer->stage_weight);
   else
     fprintf (out, "No Hvpa: one stage over replicas %d..%d, vpaWeight %.2f.\n", in->spec.min_replicas,
              in->spec.max_replicas, answer->stage_weight);
@@ -351,7 +360,11 @@ print_rollout (FILE *out, const FsPlanAnswer *answer)
   const FsPlanRollout *rollout = &answer->rollout;
   if (!rollout->needed)
     {
-      fprintf (out, "Rollout: none; the requests stay, the replicas change in place.\n");
+      if (answer->plan.replicas == answer->current.replicas)
+        fprintf (out, "Rollout: none; nothing changes.\n");
+      else
+        fprintf (out, "Rollout: none; the requests stay, so no pod is replaced: %s.\n",
+                 answer->plan.replicas > answer->current.replicas ? "pods are only added" : "pods are only removed");
       return;
     }
   if (strcmp (rollout->strategy, "RollingUpdate") != 0)
@@ -361,16 +374,23 @@ print_rollout (FILE *out, const FsPlanAnswer *answer)
                                                             : "every old pod goes first, then the final state above");
       return;
     }
-  fprintf (out, "Rollout: RollingUpdate with maxSurge %d, maxUnavailable %d ", rollout->limits.surge,
-           rollout->limits.unavailable);
+  gboolean stateful = answer->workload->kind == FS_WORKLOAD_STATEFULSET;
+  if (stateful) /* no maxSurge: it deletes a pod, then creates its successor */
+    fprintf (out, "Rollout: RollingUpdate, one pod at a time (maxUnavailable %d) ", rollout->limits.unavailable);
+  else
+    fprintf (out, "Rollout: RollingUpdate with maxSurge %d, maxUnavailable %d ", rollout->limits.surge,
+             rollout->limits.unavailable);
   if (rollout->completes)
     fprintf (out, "completes in %d controller sync%s.\n", rollout->syncs, rollout->syncs == 1 ? "" : "s");
   else
     {
-      fprintf (out, "stops after %d syncs with %d old and %d new pods available, %d new Pending",
-               rollout->syncs, rollout->stuck.old_available, rollout->stuck.new_available,
+      fprintf (out, "stops after %d controller sync%s with %d old and %d new pods available, %d new Pending",
+               rollout->syncs, rollout->syncs == 1 ? "" : "s", rollout->stuck.old_available, rollout->stuck.new_available,
                rollout->stuck.new_replicas - rollout->stuck.new_available);
-      if (rollout->has_fix)
+      if (rollout->has_fix && stateful)
+        fprintf (out, "; with maxUnavailable %d (spec.updateStrategy.rollingUpdate.maxUnavailable, feature gate "
+                 "MaxUnavailableStatefulSet) it completes.\n", rollout->fix.unavailable);
+      else if (rollout->has_fix)
         fprintf (out, "; with maxSurge %d and maxUnavailable %d it completes.\n", rollout->fix.surge,
                  rollout->fix.unavailable);
       else
@@ -400,7 +420,9 @@ print_outcome (FILE *out, const FsPlanAnswer *answer)
   if (answer->target_message != NULL)
     fprintf (out, "The HVPA point leaves %" G_GINT64_FORMAT " replica%s Pending: %s\n", answer->target.pending,
              answer->target.pending == 1 ? "" : "s", answer->target_message);
-  fs_print_nodes_needed (out, "  or add ", TRUE, answer->nodes_needed);
+  fs_print_nodes_needed (out, answer->target.pending == 1 ? "  New nodes that would hold it: "
+                                                           : "  New nodes that would hold them: ",
+                         TRUE, answer->nodes_needed);
 }
 
 static void
@@ -418,6 +440,7 @@ print_alternatives (FILE *out, const FsPlanAnswer *answer)
 void
 fs_render_plan_table (FILE *out, const FsPlanAnswer *answer)
 {
+  fs_render_unmodelled_note (out, answer->recorded_pod, answer->unmodelled);
   print_header (out, answer);
   fprintf (out, "\n");
   print_candidates (out, answer);

@@ -45,10 +45,12 @@ typedef enum {
   FS_PACK_LIMIT_TOPOLOGY_SPREAD,  /* a DoNotSchedule topology spread constraint's maxSkew */
   FS_PACK_LIMIT_HOST_PORTS,       /* NodePorts: ports held keep nodes empty, or to one replica */
   FS_PACK_LIMIT_VOLUMES,          /* the volume plugins (model/volumes.h) keep nodes empty */
+  FS_PACK_LIMIT_NODE_FILTERS,     /* no node admits one replica, and none for want of room */
+  FS_PACK_LIMIT_NO_NODES,         /* the snapshot holds no node */
 } FsPackLimit;
 
 /* The limit as the answers name it: "resources", "pod anti-affinity", "pod affinity",
- * "topology spread", "host ports (NodePorts)". */
+ * "topology spread", "host ports (NodePorts)", "node filters", "no nodes". */
 const char *fs_pack_limit_name (FsPackLimit limit);
 
 typedef struct {

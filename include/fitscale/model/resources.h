@@ -74,6 +74,10 @@ gboolean fs_resources_add_room (FsResources *a, const FsResources *b, GError **e
 gboolean fs_resources_sub (FsResources *a, const FsResources *b, GError **error);
 /* a = max(a, b), per resource. */
 gboolean fs_resources_max (FsResources *a, const FsResources *b, GError **error);
+/* Every negative amount of RES raised to 0: what a node has free is never less than nothing
+ * (a node whose bound pods ask more than its allocatable, as kubelet-admitted or nodeName-bound
+ * pods can, has no room, and takes none from the others when free room is summed). */
+void fs_resources_floor_zero (FsResources *res);
 gboolean fs_resources_equal (const FsResources *a, const FsResources *b);
 /* TRUE when every amount REQUEST asks for (> 0) is <= FREE's amount (absent = 0). */
 gboolean fs_resources_fits (const FsResources *request, const FsResources *free_res);

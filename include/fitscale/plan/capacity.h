@@ -20,6 +20,8 @@ typedef struct {
   FsResources free_total;      /* free on the eligible nodes, summed */
   FsResources largest_free;    /* the most any one eligible node has free, per resource */
   GArray *estimates;           /* FsNodeShapeEstimate for the pending replicas (may be empty) */
+  const FsPod *recorded_pod;   /* a Pending pod of the workload whose recorded verdict has */
+  GPtrArray *unmodelled;       /* these reasons the answer cannot reproduce (owned) */
 } FsCapacityAnswer;
 
 /* REPLICAS: how many to place, or -1 for "as many as fit".  REPLACING (may be NULL): a
@@ -27,6 +29,12 @@ typedef struct {
  * (its pods: those of its namespace that its selector matches, as its controller adopts). */
 FsCapacityAnswer *fs_capacity_answer (const FsSnapshot *snapshot, const FsPodShape *pod,
                                       int64_t replicas, const FsWorkload *replacing);
+/* The first Pending pod of WORKLOAD (may be NULL) whose recorded PodScheduled message names
+ * reasons its answers cannot reproduce, appended to REASONS; or NULL.  Those are the reasons of
+ * filters fitscale does not model and, for a StatefulSet, the volume plugins' (its claims come
+ * from volumeClaimTemplates, not read).  The answers say so first. */
+const FsPod *fs_workload_unmodelled (const FsSnapshot *snapshot, const FsWorkload *workload,
+                                     GPtrArray *reasons);
 /* How many of the snapshot's counted pods REPLACING owns. */
 guint fs_capacity_replaced_pods (const FsSnapshot *snapshot, const FsWorkload *replacing);
 void fs_capacity_answer_free (FsCapacityAnswer *answer);

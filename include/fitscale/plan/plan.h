@@ -93,6 +93,10 @@ typedef struct {
   guint n_steps;
   FsPlanCandidate *steps;       /* per request step (replicas unset): the --curve grid */
   guint n_candidates;           /* pairs evaluated */
+  const FsPod *recorded_pod;     /* a Pending pod of the workload whose recorded verdict has */
+  GPtrArray *unmodelled;        /* these reasons the plan cannot reproduce (fs_workload_unmodelled) */
+  guint n_serving;              /* of those, the pairs that schedule every replica and serve
+                                 * the whole demand */
 } FsPlanAnswer;
 
 /* Plans REQUEST on SNAPSHOT.  NULL with an error naming the object or field when the

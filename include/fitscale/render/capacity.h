@@ -26,6 +26,13 @@ void fs_render_capacity_table (FILE *out, gboolean wide, const FsSnapshot *snaps
                                const FsShape *shape, const FsCapacityAnswer *answer,
                                int64_t replicas);
 
+/* First in the capacity and plan tables: the scheduler's recorded verdict for POD (may be
+ * NULL: nothing printed) and the REASONS of it from filters fitscale does not model, which
+ * the answer that follows does not count. */
+void fs_render_unmodelled_note (FILE *out, const FsPod *pod, const GPtrArray *reasons);
+/* "unmodelledReasons": REASONS, "recordedMessage": POD's message (null without POD). */
+void fs_render_unmodelled_fields (FsEmitter *emitter, const FsPod *pod, const GPtrArray *reasons);
+
 /* --vary: {"shape", "resource", "frontier": [{request, replicas}]} for POINTS
  * (FsFrontierPoint) of resource NAME. */
 void fs_render_capacity_frontier (FsEmitter *emitter, const FsShape *shape, const char *name,
