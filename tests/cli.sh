@@ -258,6 +258,113 @@ expect "capacity: 2 fit, 5 Pending, 3 more m5.xlarge" '.capacity == 2 and .pendi
 check "plan: a ranking tie" 0 "$bin" plan -q -S "$ex" deployment/rag-api -n production --vpa-target rag-api:cpu=250m,memory=3Gi --hpa-desired 4 --steps 2 -o json
 expect "plan: the tie's alternatives in order" '[.alternatives[] | [.replicas, .containers[0].requests.memory]] == [[5,"3Gi"],[2,"6Gi"],[4,"3Gi"],[3,"3Gi"]] and .alternatives[1].distance == .alternatives[2].distance'
 
+# ---- why: every sentence true (issue 16, bullet 7) ----
+gpu_room="$data/why-gpu-room.yaml"
+check "why: a 2-GPU pod on two 1-GPU nodes" 0 "$bin" why -q -S "$gpu_room" ml/gpu-2
+contains "why: the request names only what it asks (no memory 0Ki)" 'it requests cpu 2, nvidia.com/gpu 2.' out
+contains "why: room in total names the GPUs; the overcommitted node adds no negative cpu" 'Room in total, not in one piece: cpu 16, nvidia.com/gpu 2 free on the nodes it may use,' out
+contains "why: and the largest piece" 'but at most cpu 8, nvidia.com/gpu 1 on any one of them.' out
+check "why: a 5-GPU pod where the cluster has 2" 0 "$bin" why -q -S "$gpu_room" ml/gpu-5 -o json
+expect "why: no room in total for GPUs that do not exist" '.roomInTotal == false and .freeTotal["nvidia.com/gpu"] == "2" and .freeTotal.cpu == "16"'
+check "why: the 5-GPU pod in words" 0 "$bin" why -q -S "$gpu_room" ml/gpu-5
+lacks "why: no room-in-total sentence" 'Room in total' out
+check "nodes: free lines count GPUs" 0 "$bin" nodes -q -S "$gpu_room"
+contains "nodes: free GPUs in total and in the largest piece" 'Free in total: cpu 16, memory 71.0Gi, nvidia.com/gpu 2; largest free piece on one node: cpu 8, memory 32.0Gi, nvidia.com/gpu 1.' out
+check "nodes: no zero hugepages line on nodes that offer none" 0 "$bin" nodes -q -S "$ex"
+lacks "nodes: hugepages left out" 'hugepages' out
+check "why: a pod and no node, in words" 0 "$bin" why -q -S "$fixtures/eks-arm64-podlist.json" -S "$fixtures/pod-pending-node-affinity.json" --all -A
+lacks "why: no empty node table" 'FIRST FAILING FILTER' out
+contains "why: no fix claimed to be checked" 'No fix can be checked: the snapshot holds no node.' out
+
+# the replicas fix names the knob that holds: the HPA's bounds, or the workload's replicas
+rag_pod=production/rag-api-7948f7fb7-dc5k8
+check "why: the replicas fix with the HPA" 0 "$bin" why -q -S "$ex" "$rag_pod"
+contains "why: the lowered request is an exact quantity (a rounded 5.8Gi may not fit)" "lower the request to memory 5966Mi or less: it fits on ip-10-0-1-23.ec2.internal" out
+contains "why: lowers the HPA's maxReplicas" "lower HPA rag-api-hpa's maxReplicas from 6 to 2 (it scales deployment/rag-api, now at 6 replicas): the 4 Pending ones do not fit" out
+check "why: the replicas fix without an HPA" 0 "$bin" why -q -S "$ex/nodes.json" -S "$ex/pods.json" -S "$ex/workloads.json" "$rag_pod"
+contains "why: scales the deployment" "scale deployment/rag-api from 6 to 2 replicas: the 4 Pending ones do not fit" out
+check "why: the replicas fix with an HPA whose minimum is too high" 0 "$bin" why -q -S "$ex/nodes.json" -S "$ex/pods.json" -S "$ex/workloads.json" -S "$data/rag-api-hpa-min4.yaml" "$rag_pod"
+contains "why: lowers minReplicas too" "lower HPA rag-api-hpa's minReplicas from 4 and maxReplicas from 6 to 2" out
+
+# HPAs the API server refuses are refused, naming the field (issue 17)
+check "hpa: minReplicas above maxReplicas" 2 "$bin" hpa -q -S "$data/hpa-invalid.yaml" default/min-above-max
+contains "hpa: names maxReplicas" 'field spec.maxReplicas: Invalid value: 3: must be greater than or equal to `minReplicas` (8)' err
+check "hpa: a negative tolerance" 2 "$bin" hpa -q -S "$data/hpa-invalid.yaml" default/negative-tolerance
+contains "hpa: names the tolerance" 'tolerance: Invalid value: "-0.05": must be greater than or equal to 0' err
+check "hpa: minReplicas 0 with only a Resource metric" 2 "$bin" hpa -q -S "$data/hpa-invalid.yaml" default/zero-min
+contains "hpa: names minReplicas" 'field spec.minReplicas: Invalid value: 0: must be greater than or equal to 1' err
+
+# resource amounts at the int64 edges saturate (the sanitizer build runs this too; issue 17)
+for huge in 99999999999999999999Ei 9223372036854775807 100Pi; do
+  check "plan: a VPA target of memory $huge (infeasible: exit 1)" 1 "$bin" plan -q -S "$ex" deployment/rag-api -n production --vpa-target "rag-api:cpu=1,memory=$huge" --vpa-weight 1 -o json
+  expect "plan ($huge): the VPA's maxAllowed caps it, never a wrapped negative" '.plan.containers[0].requests.memory == "8Gi" and ([.. | strings | select(test("^-[0-9]"))] | length == 0)'
+done
+# ---- volumes: the volume plugins (model/volumes.c) on tests/data/volumes.yaml ----
+vol="$data/volumes.yaml"
+check "volumes: why, an unbound immediate claim" 0 "$bin" why -q -S "$vol" wants-pending
+contains "volumes: the scheduler's PreFilter message" 'fitscale: 0/3 nodes are available: pod has unbound immediate PersistentVolumeClaims. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.' out
+lacks "volumes: no promise for an unbound claim" 'will place it' out
+check "volumes: why -o json, a claim that does not exist" 0 "$bin" why -q -S "$vol" wants-missing -o json
+expect "volumes: persistentvolumeclaim not found" '.message == "0/3 nodes are available: persistentvolumeclaim \"nowhere\" not found. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling." and .fits == false and .unmodelledReasons == []'
+check "volumes: a local volume on node-a, room there" 0 "$bin" why -q -S "$vol" wants-cache -o json
+expect "volumes: fits on node-a only" '.fits == true and ([.nodes[] | select(.fits) | .name] == ["node-a"]) and ([.nodes[] | select(.name != "node-a") | .reasons[0]] | unique == ["node(s) didn\u0027t satisfy plugin(s) [VolumeBinding]"])'
+check "volumes: a local volume on node-a, no room there" 0 "$bin" why -q -S "$vol" wants-cache-big
+contains "volumes: the other nodes are not eligible" '0/3 nodes are available: 1 Insufficient cpu, 2 node(s) didn'"'"'t satisfy plugin(s) [VolumeBinding].' out
+lacks "volumes: no promise without room by the volume" 'will place it' out
+check "volumes: the CSINode limit is reached" 0 "$bin" why -q -S "$vol" wants-archive -o json
+expect "volumes: node(s) exceed max volume count" '.fits == false and (.nodes[] | select(.name == "node-a") | .reasons) == ["node(s) exceed max volume count"]'
+check "volumes: a WaitForFirstConsumer claim, allowedTopologies and the CSI limit" 0 "$bin" why -q -S "$vol" wants-scratch -o json
+expect "volumes: only node-b takes it" '([.nodes[] | select(.fits) | .name] == ["node-b"]) and ((.nodes[] | select(.name == "node-c") | .reasons) == ["node(s) didn'"'"'t find available persistent volumes to bind"])'
+check "volumes: pinned to node-a by its local volume" 0 "$bin" why -q -S "$vol" wants-cache-3800
+contains "volumes: the request is the fix" 'lower the request to cpu 3500m or less: it fits on node-a' out
+lacks "volumes: a new node is no fix for a volume pinned to node-a" 'add 1 node' out
+check "volumes: capacity for the pod with an unbound claim" 0 "$bin" capacity -q -S "$vol" --from pod/wants-pending -o json
+expect "volumes: capacity 0" '.capacity == 0 and ([.nodes[].reasons[0]] | unique == ["pod has unbound immediate PersistentVolumeClaims"])'
+# ---- preemption: what the scheduler does by itself, with PodDisruptionBudgets (tests/data/preemption) ----
+pre="$data/preemption"
+check "why: a pod the scheduler makes room for by preempting" 0 "$bin" why -q -S "$pre" shop/checkout-5c8b-x
+contains "why: the victims, on the node chosen" 'The scheduler will preempt 2 pods on node node-1: shop/postgres-0 (priority 0, beyond what PodDisruptionBudget postgres allows), shop/worker-7d9f-a (priority 0), violating 1 PodDisruptionBudget (shop/postgres).' out
+contains "why: the message has no preemption part when it succeeds" 'fitscale: 0/2 nodes are available: 1 Insufficient memory, 2 Insufficient cpu.' out
+contains "why: preemption is no fix" 'Fixes that place it without preempting' out
+contains "why: preemption does not wait for the budget" 'Preemption does not wait for PodDisruptionBudgets: it prefers nodes where fewer victims break one, and every node where it would make room has such a victim.' out
+contains "why: the nominated node" 'It nominates node-1 for the pod (status.nominatedNodeName) and schedules it once the victims have terminated' out
+lacks "why: preemption is not listed as a fix" 'preemption can make room' out
+check "why -o json: the preemption object" 0 "$bin" why -q -S "$pre" shop/checkout-5c8b-x -o json
+expect "why -o json: node, victims, PDB violations" '.preemption.node == "node-1" and .preemption.numPDBViolations == 1 and ([.preemption.victims[] | [.namespace, .name, .priority, .pdbViolation]] == [["shop","postgres-0",0,true],["shop","worker-7d9f-a",0,false]])'
+expect "why -o json: no Preemption fix" '[.fixes[] | select(.type == "Preemption")] == []'
+expect "why -o json: the PodDisruptionBudgets were read" '.preemption.victims[0].podDisruptionBudget == "postgres"'
+# the scheduler has already preempted: the pod is nominated, its victims are terminating
+jq '(.items[] | select(.metadata.name == "checkout-5c8b-x") | .status) += {nominatedNodeName: "node-1"}
+    | (.items[] | select(.metadata.name == "postgres-0" or .metadata.name == "worker-7d9f-a"))
+      |= (.metadata.deletionTimestamp = "2026-12-01T10:00:00Z"
+          | .status.conditions += [{type: "DisruptionTarget", status: "True", reason: "PreemptionByScheduler"}])' \
+  "$pre/cluster.json" >"$tmp/preempted.json"
+check "why: victims terminating on the nominated node" 0 "$bin" why -q -S "$tmp/preempted.json" shop/checkout-5c8b-x
+contains "why: waits for them, as PodEligibleToPreemptOthers says" 'preemption: not eligible due to a terminating pod on the nominated node.' out
+contains "why: says what it waits for" 'It is nominated to node node-1, where lower-priority pods preemption evicted are still terminating' out
+lacks "why: no new preemption" 'The scheduler will preempt' out
+# preemptionPolicy: Never
+jq '(.items[] | select(.metadata.name == "checkout-5c8b-x") | .spec.preemptionPolicy) = "Never"' "$pre/cluster.json" >"$tmp/never.json"
+check "why: a pod that never preempts" 0 "$bin" why -q -S "$tmp/never.json" shop/checkout-5c8b-x -o json
+expect "why: preemptionPolicy=Never in the message, no preemption" '(.message | endswith("preemption: not eligible due to preemptionPolicy=Never.")) and .preemption == null'
+# without the budgets, the younger worker pod is the second victim: no violation counted
+jq 'del(.items[] | select(.kind == "PodDisruptionBudget"))' "$pre/cluster.json" >"$tmp/no-pdb.json"
+check "why: the same cluster without its PodDisruptionBudgets" 0 "$bin" why -q -S "$tmp/no-pdb.json" shop/checkout-5c8b-x -o json
+expect "why: no PDB, no violation; the victims as SelectVictimsOnNode reprieves them" '.preemption.numPDBViolations == 0 and ([.preemption.victims[].name] == ["postgres-0","worker-7d9f-b"])'
+check "why: the same, as text" 0 "$bin" why -q -S "$tmp/no-pdb.json" shop/checkout-5c8b-x
+contains "why: the victims without budgets" 'The scheduler will preempt 2 pods on node node-1: shop/postgres-0 (priority 0), shop/worker-7d9f-b (priority 0).' out
+lacks "why: no budget, no word of one" 'PodDisruptionBudget' out
+# 120 nodes a low-priority pod each fills: the scheduler stops its dry run at 100 candidates
+jq -n '{kind: "List", apiVersion: "v1", items: ([range(120) | "n\(1000 + .)" as $n
+  | {kind: "Node", metadata: {name: $n}, status: {allocatable: {cpu: "2", memory: "4Gi", pods: "110"}}},
+    {kind: "Pod", metadata: {name: "batch-\($n)", namespace: "jobs"}, spec: {nodeName: $n, priority: -1,
+     containers: [{name: "c", resources: {requests: {cpu: "2"}}}]}, status: {phase: "Running"}}]
+  + [{kind: "Pod", metadata: {name: "api", namespace: "jobs"}, spec: {priority: 1000,
+      containers: [{name: "c", resources: {requests: {cpu: "1"}}}]}, status: {phase: "Pending"}}])}' >"$tmp/many.json"
+check "why: more candidate nodes than the scheduler's dry run takes" 0 "$bin" why -q -S "$tmp/many.json" jobs/api
+contains "why: says the scheduler may pick another node" "(The scheduler's dry run stops at the first 100 of these 120 candidate nodes, from a random one, so it may pick another node.)" out
+contains "why: the first node by name, one victim" 'The scheduler will preempt 1 pod on node n1000: jobs/batch-n1000 (priority -1).' out
+
 # ---- snapshot completeness (issue 16, bullet 3): the warnings array, first in every answer ----
 comp="$data/completeness.yaml"
 first_key() {  # NAME: the answer in $tmp/out is a JSON document whose first key is "warnings"

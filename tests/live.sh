@@ -91,7 +91,7 @@ fi
 check "live: only what nodes needs is listed" 0 grep -c . "$tmp/plain.log"
 : >"$tmp/plain.log"
 "$bin" why -q production/rag-api-7948f7fb7-dc5k8 $live_flags >/dev/null 2>&1
-if grep -q horizontalpodautoscalers "$tmp/plain.log"; then not_ok "why lists no HPAs"; else ok "why lists no HPAs"; fi
+if grep -q horizontalpodautoscalers "$tmp/plain.log"; then ok "why lists the HPAs (its replicas fix names the HPA)"; else not_ok "why lists the HPAs (its replicas fix names the HPA)"; fi
 if grep -q 'pods?limit=500&fieldSelector=status.phase!=Succeeded,status.phase!=Failed' "$tmp/plain.log"; then ok "pods listed without the terminal ones"; else not_ok "pods listed without the terminal ones"; fi
 KUBECONFIG="$tmp/plain.kubeconfig" check "KUBECONFIG is read" 0 "$bin" nodes -q -o json
 expect "KUBECONFIG: two nodes" '.nodes | length == 2'
@@ -150,6 +150,16 @@ kubeconfig "$tmp/gone.kubeconfig" "http://127.0.0.1:$port"
 live_flags="--kubeconfig $tmp/gone.kubeconfig"
 same "410 Gone on a continue token: listed again, same answer" nodes -o json -q
 if grep -q ' 410$' "$tmp/gone.log"; then ok "the 410 was sent"; else not_ok "the 410 was sent"; fi
+fake_api repeat --fault repeat-continue:1 "$tmp/many.json"
+kubeconfig "$tmp/repeat.kubeconfig" "http://127.0.0.1:$port"
+check "a server repeating a continue token" 2 "$bin" nodes -q --kubeconfig "$tmp/repeat.kubeconfig"
+contains "repeated continue token: stopped, not listed forever" "the server repeated a continue token after 2 pages; the list would never end" err
+fake_api slowly --fault slow:1200 "$tmp/many.json"
+kubeconfig "$tmp/slowly.kubeconfig" "http://127.0.0.1:$port"
+started=$(date +%s)
+check "--request-timeout bounds the whole list, not each page" 2 "$bin" nodes -q --kubeconfig "$tmp/slowly.kubeconfig" --request-timeout 2s
+contains "the deadline is named" "not done within --request-timeout 2s" err
+if [ $(( $(date +%s) - started )) -le 4 ]; then ok "the whole list stopped at its deadline"; else not_ok "the whole list stopped at its deadline"; fi
 fake_api cut --fault cut:1 "$tmp/many.json"
 kubeconfig "$tmp/cut.kubeconfig" "http://127.0.0.1:$port"
 live_flags="--kubeconfig $tmp/cut.kubeconfig"
@@ -250,6 +260,27 @@ SH
     "    certificate-authority-data: $(base64 -w0 "$tmp/ca.crt")"
   check "an exec plugin that writes 3 MB" 2 "$bin" nodes --kubeconfig "$tmp/chatty.kubeconfig"
   contains "its output is capped" "over 1 MiB of output" err
+  # a plugin that prints a bare token: the error never quotes it
+  printf '#!/bin/sh\necho "$secret"\n' >"$tmp/bare"
+  chmod +x "$tmp/bare"
+  kubeconfig "$tmp/bare.kubeconfig" "https://127.0.0.1:$port" \
+    "{exec: {apiVersion: client.authentication.k8s.io/v1, command: ./bare, interactiveMode: Never}}" \
+    "    certificate-authority-data: $(base64 -w0 "$tmp/ca.crt")"
+  check "an exec plugin that prints a bare token" 2 "$bin" nodes --kubeconfig "$tmp/bare.kubeconfig"
+  contains "bare token: says what is wrong" "its output is not an ExecCredential in JSON (not shown: it may hold a credential)" err
+  lacks "bare token: never quoted" "${secret:0:8}" err
+  # a plugin that hangs is stopped at --request-timeout
+  printf '#!/bin/sh\nexec sleep 60\n' >"$tmp/hang"
+  chmod +x "$tmp/hang"
+  kubeconfig "$tmp/hang.kubeconfig" "https://127.0.0.1:$port" \
+    "{exec: {apiVersion: client.authentication.k8s.io/v1, command: ./hang, interactiveMode: Never}}" \
+    "    certificate-authority-data: $(base64 -w0 "$tmp/ca.crt")"
+  started=$(date +%s)
+  check "a hanging exec plugin" 2 "$bin" nodes --kubeconfig "$tmp/hang.kubeconfig" --request-timeout 2s
+  contains "hanging plugin: stopped at the deadline" "/hang: no credential within 2s; stopped" err
+  if [ $(( $(date +%s) - started )) -lt 20 ]; then ok "hanging plugin: not waited on"; else not_ok "hanging plugin: not waited on"; fi
+  check "a kubeconfig that never ends" 2 "$bin" nodes --kubeconfig /dev/zero
+  contains "endless kubeconfig: capped" "kubeconfig /dev/zero: over 16 MiB" err
   # in-cluster: the service account's token, ca.crt and namespace
   mkdir -p "$tmp/sa"
   cp "$tmp/ca.crt" "$tmp/sa/ca.crt"; printf '%s' "$secret" >"$tmp/sa/token"; printf 'production' >"$tmp/sa/namespace"
@@ -281,6 +312,36 @@ SH
 else
   skip "TLS, tokens, exec and in-cluster" "openssl not installed"
 fi
+
+# ---- volumes: claims, volumes, classes and CSINodes listed live (FS_KUBE_STORAGE) ----
+if python3 -c 'import json, sys, yaml' 2>/dev/null; then
+  python3 -c 'import json, sys, yaml; print(json.dumps(yaml.safe_load(open(sys.argv[1]))))' \
+    "$src/tests/data/volumes.yaml" >"$tmp/volumes.json"
+  fake_api volumes "$tmp/volumes.json"
+  kubeconfig "$tmp/volumes.kubeconfig" "http://127.0.0.1:$port"
+  saved_snapshot=$snapshot saved_flags=$live_flags
+  snapshot="$src/tests/data/volumes.yaml" live_flags="--kubeconfig $tmp/volumes.kubeconfig"
+  same "volumes: why, an unbound immediate claim, live = snapshot" why -q default/wants-pending -o json
+  expect "volumes live: the PreFilter message" '.message | startswith("0/3 nodes are available: pod has unbound immediate PersistentVolumeClaims.")'
+  same "volumes: why, the CSINode limit, live = snapshot" why -q default/wants-archive
+  same "volumes: capacity, a WaitForFirstConsumer claim, live = snapshot" capacity -q --from pod/wants-scratch -o json
+  for listing in persistentvolumeclaims persistentvolumes storageclasses csinodes; do
+    if grep -q "$listing?limit=500" "$tmp/volumes.log"; then ok "volumes: $listing listed"; else not_ok "volumes: $listing listed"; fi
+  done
+  snapshot=$saved_snapshot live_flags=$saved_flags
+else
+  skip "volumes listed live" "python3 yaml not installed"
+fi
+
+# ---- preemption: PodDisruptionBudgets listed live (policy/v1), as read from files ----
+fake_api pdb "$src/tests/data/preemption/cluster.json"
+kubeconfig "$tmp/pdb.kubeconfig" "http://127.0.0.1:$port"
+saved_snapshot=$snapshot saved_flags=$live_flags
+snapshot="$src/tests/data/preemption" live_flags="--kubeconfig $tmp/pdb.kubeconfig"
+same "why with PodDisruptionBudgets, live = snapshot" why -q shop/checkout-5c8b-x -o json
+expect "why live: the budget the victim breaks" '.preemption.numPDBViolations == 1 and .preemption.victims[0].podDisruptionBudget == "postgres"'
+if grep -q 'GET /apis/policy/v1/poddisruptionbudgets?limit=500 200' "$tmp/pdb.log"; then ok "why lists PodDisruptionBudgets"; else not_ok "why lists PodDisruptionBudgets"; fi
+snapshot=$saved_snapshot live_flags=$saved_flags
 
 # ---- snapshot completeness (issue 16, bullet 3): listings the cluster refused ----
 fake_api novpa-warn --fault status:404:1:/apis/autoscaling.k8s.io/v1/verticalpodautoscalers "$ex"/*.json

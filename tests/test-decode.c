@@ -283,17 +283,17 @@ test_skipped_subtrees_are_still_checked (void **state)
 {
   test_expect_error ("{\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\",\"managedFields\":[{\"f\":\"\\q\"}]}}",
                      "invalid JSON", NULL);
-  test_expect_error ("{\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\"},\"spec\":{\"volumes\":[1,]}}",
+  test_expect_error ("{\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\"},\"spec\":{\"imagePullSecrets\":[1,]}}",
                      "invalid JSON", NULL);
-  test_expect_error ("{\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\"},\"spec\":{\"volumes\":[{\"n\":\"\xff\"}]}}",
+  test_expect_error ("{\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\"},\"spec\":{\"imagePullSecrets\":[{\"n\":\"\xff\"}]}}",
                      "invalid JSON", NULL);
-  test_expect_error ("{\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\"},\"spec\":{\"volumes\":[{\"n\":tru}]}}",
+  test_expect_error ("{\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\"},\"spec\":{\"imagePullSecrets\":[{\"n\":tru}]}}",
                      "invalid JSON", NULL);
   /* after a skipped subtree (even one that holds escapes and nested lists) fields are read again */
   g_autoptr (FsSnapshot) snapshot = test_load_valid_text (
       "{\"kind\":\"PodList\",\"items\":[{\"metadata\":{\"name\":\"a\",\"namespace\":\"n\","
       "\"managedFields\":[{\"fieldsV1\":{\"f:spec\":{\"f:containers\":[\"k:{\\\"name\\\":\\\"c\\\"}\"]}}}],"
-      "\"labels\":{\"app\":\"web\"}},\"spec\":{\"volumes\":[[{}],[]],\"nodeName\":\"n1\","
+      "\"labels\":{\"app\":\"web\"}},\"spec\":{\"imagePullSecrets\":[[{}],[]],\"nodeName\":\"n1\","
       "\"containers\":[{\"name\":\"c\",\"env\":[{\"name\":\"X\",\"value\":\"\\u00e9\"}],"
       "\"resources\":{\"requests\":{\"cpu\":\"250m\"}}}]},\"status\":{\"phase\":\"Running\"}},"
       "{\"metadata\":{\"name\":\"b\",\"namespace\":\"n\"},\"spec\":{\"priority\":3}}]}");

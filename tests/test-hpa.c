@@ -1425,11 +1425,39 @@ test_group_pods_initialization_edge (void **state)
   assert_int_equal (g[0], FS_HPA_POD_UNREADY);
 }
 
+/* pkg/apis/autoscaling/validation/validation_test.go TestValidateHorizontalPodAutoscaler:
+ * the replica bounds' failure cases ("must be greater than or equal to 1", "must be greater
+ * than 0", "must be greater than or equal to `minReplicas`") and the HPAScaleToZero case. */
+static void
+test_replicas_validation_upstream (void **state)
+{
+  (void) state;
+  static const struct { int32_t min, max; gboolean zero; const char *message; } cases[] = {
+    { 1, 5, FALSE, NULL },
+    { 5, 5, FALSE, NULL },
+    { 0, 5, FALSE, "field spec.minReplicas: Invalid value: 0: must be greater than or equal to 1" },
+    { 0, 5, TRUE, NULL },
+    { -1, 5, TRUE, "field spec.minReplicas: Invalid value: -1: must be greater than or equal to 0" },
+    { 1, 0, FALSE, "field spec.maxReplicas: Invalid value: 0: must be greater than 0" },
+    { 8, 3, FALSE, "field spec.maxReplicas: Invalid value: 3: must be greater than or equal to `minReplicas` (8)" },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr (GError) error = NULL;
+      gboolean valid = fs_hpa_replicas_valid (cases[i].min, cases[i].max, cases[i].zero, "spec.minReplicas",
+                                              "spec.maxReplicas", &error);
+      assert_int_equal (valid, cases[i].message == NULL);
+      if (cases[i].message != NULL)
+        assert_string_equal (error->message, cases[i].message);
+    }
+}
+
 int
 main (void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test (test_resource_replicas_upstream),
+    cmocka_unit_test (test_replicas_validation_upstream),
     cmocka_unit_test (test_resource_computed_tolerance),
     cmocka_unit_test (test_resource_extra),
     cmocka_unit_test (test_plain_replicas_upstream),

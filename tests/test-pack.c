@@ -286,11 +286,12 @@ test_preemption_finds_victims (void **state)
   const FsPod *api = fs_snapshot_find_pod (snapshot, "production", "api");
   g_autoptr (FsDiagnosis) diagnosis = fs_diagnose (snapshot, api);
   assert_false (diagnosis->fits);
-  /* the scheduler would preempt: the message carries no preemption part */
+  /* the scheduler preempts: the message carries no preemption part, and it is no fix */
   assert_string_equal (diagnosis->message, "0/1 nodes are available: 1 Insufficient memory.");
-  const FsFix *last = &g_array_index (diagnosis->fixes, FsFix, diagnosis->fixes->len - 1);
-  assert_int_equal (last->kind, FS_FIX_PREEMPT);
-  assert_string_equal (last->victims->pdata[0], "production/batch (priority -10)");
+  assert_true (diagnosis->preemption.found);
+  const FsPreemptionCandidate *chosen = &diagnosis->preemption.chosen;
+  assert_int_equal (chosen->victims->len, 1);
+  assert_string_equal (g_array_index (chosen->victims, FsVictim, 0).pod->name, "batch");
 }
 
 static void
@@ -481,9 +482,10 @@ test_why_host_port_taken (void **state)
   assert_false (preempting->fits);
   assert_string_equal (preempting->message, "0/2 nodes are available: 2 node(s) didn't have free "
                                             "ports for the requested pod ports.");
-  const FsFix *last = &g_array_index (preempting->fixes, FsFix, preempting->fixes->len - 1);
-  assert_int_equal (last->kind, FS_FIX_PREEMPT);
-  assert_string_equal (last->victims->pdata[0], "production/ingress-1 (priority -10)");
+  assert_true (preempting->preemption.found);
+  const FsPreemptionCandidate *chosen = &preempting->preemption.chosen;
+  assert_string_equal (lower->nodes[chosen->node_index].name, "n1");
+  assert_string_equal (g_array_index (chosen->victims, FsVictim, 0).pod->name, "ingress-1");
 #undef INGRESS_CLUSTER
 }
 

@@ -1068,10 +1068,34 @@ test_default_requests_limit (void **state)
   assert_resources_equal ("requests after a failure", &c.requests, &before.requests);
 }
 
+/* fitscale-only: the rounding helpers saturate at the int64 edges instead of wrapping (the
+ * (amount / MiB + 1) * MiB of a 100Pi VPA target wrapped negative and flipped the plan). */
+static void
+test_rounding_at_int64_edges (void **state)
+{
+  (void) state;
+  assert_int_equal (fs_div_ceil (1500, 1000), 2);
+  assert_int_equal (fs_div_ceil (2000, 1000), 2);
+  assert_int_equal (fs_div_ceil (0, 1000), 0);
+  assert_int_equal (fs_div_ceil (-1500, 1000), -1);
+  assert_int_equal (fs_div_ceil (G_MAXINT64, 1000), G_MAXINT64 / 1000 + 1);
+  assert_int_equal (fs_div_ceil (G_MININT64, 1000), G_MININT64 / 1000);
+  assert_int_equal (fs_round_up (MiB + 1, MiB), 2 * MiB);
+  assert_int_equal (fs_round_up (MiB, MiB), MiB);
+  assert_int_equal (fs_round_up (G_MAXINT64, MiB), G_MAXINT64 / MiB * MiB);
+  assert_int_equal (fs_round_up (G_MAXINT64 - 1, 1000), G_MAXINT64 / 1000 * 1000);
+  assert_int_equal (fs_round_up (G_MININT64, MiB), G_MININT64 / MiB * MiB);
+  assert_int_equal (fs_saturating_add (G_MAXINT64, 1), G_MAXINT64);
+  assert_int_equal (fs_saturating_add (G_MININT64, -1), G_MININT64);
+  assert_int_equal (fs_saturating_sub (G_MININT64, 1), G_MININT64);
+  assert_int_equal (fs_saturating_sub (G_MAXINT64, -1), G_MAXINT64);
+}
+
 int
 main (void)
 {
   const struct CMUnitTest tests[] = {
+    cmocka_unit_test (test_rounding_at_int64_edges),
     cmocka_unit_test (test_kind_fixed),
     cmocka_unit_test (test_kind_scalar),
     cmocka_unit_test (test_kind_ignored),

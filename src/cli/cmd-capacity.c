@@ -167,7 +167,7 @@ fs_cmd_capacity (int argc, char **argv)
     status = FS_EXIT_ERROR;
   else if (argc > 1)
     status = fs_cli_usage (&error, "unexpected argument \"%s\"", argv[1]);
-  else if ((snapshot = fs_cli_load (fs_cli_capacity.name, &options.common, FS_KUBE_NODES | FS_KUBE_PODS | FS_KUBE_NAMESPACES | FS_KUBE_WORKLOADS, &error)) == NULL
+  else if ((snapshot = fs_cli_load (fs_cli_capacity.name, &options.common, FS_KUBE_NODES | FS_KUBE_PODS | FS_KUBE_NAMESPACES | FS_KUBE_WORKLOADS | FS_KUBE_STORAGE, &error)) == NULL
            || (shape = build_shape (snapshot, &options, &error)) == NULL)
     status = FS_EXIT_ERROR;
   else if (options.vary != NULL)

@@ -142,7 +142,7 @@ fs_cmd_simulate (int argc, char **argv)
   else if ((hpa_snapshot = load_hpa (options.hpa_path, &hpa, &error)) == NULL
            || !fs_trace_load (options.trace_path, &trace, &error)
            || (fs_cli_names_cluster (&options.common)
-               && (snapshot = fs_cli_load (fs_cli_simulate.name, &options.common, FS_KUBE_NODES | FS_KUBE_PODS | FS_KUBE_NAMESPACES | FS_KUBE_WORKLOADS, &error)) == NULL))
+               && (snapshot = fs_cli_load (fs_cli_simulate.name, &options.common, FS_KUBE_NODES | FS_KUBE_PODS | FS_KUBE_NAMESPACES | FS_KUBE_WORKLOADS | FS_KUBE_STORAGE, &error)) == NULL))
     status = FS_EXIT_ERROR;
   if (status == FS_EXIT_OK)
     {

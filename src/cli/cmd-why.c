@@ -79,8 +79,8 @@ run_all (const FsSnapshot *snapshot, const WhyOptions *options, FsOutputFormat f
   return FS_EXIT_OK;
 }
 
-#define WHY_RESOURCES (FS_KUBE_NODES | FS_KUBE_PODS | FS_KUBE_NAMESPACES | FS_KUBE_WORKLOADS \
-                       | FS_KUBE_POD_METRICS | FS_KUBE_EVENTS)
+#define WHY_RESOURCES (FS_KUBE_NODES | FS_KUBE_PODS | FS_KUBE_NAMESPACES | FS_KUBE_WORKLOADS | FS_KUBE_HPAS \
+                       | FS_KUBE_POD_METRICS | FS_KUBE_EVENTS | FS_KUBE_STORAGE | FS_KUBE_PDBS)
 
 /* The answer for one snapshot: every Pending pod (ARGUMENT NULL) or one. */
 static int
@@ -149,9 +149,10 @@ const FsCliCommand fs_cli_why = {
       "prints, per node, the first filter that rejects it and by how much it is short; the\n"
       "FailedScheduling message the scheduler would write (beside the one the cluster\n"
       "recorded, when the snapshot holds it); whether the cluster has room in total but not\n"
-      "in one piece; and fixes, each checked against the snapshot: a lower request, new\n"
-      "nodes of an existing shape, fewer replicas, a toleration, a relaxed node selector,\n"
-      "or the lower-priority pods preemption could evict.",
+      "in one piece; the pods the scheduler will preempt by itself (DefaultPreemption, with\n"
+      "the PodDisruptionBudgets that costs); and fixes, each checked against the snapshot: a\n"
+      "lower request, new nodes of an existing shape, fewer replicas, a toleration, a relaxed\n"
+      "node selector.",
   .epilogue =
       "Examples:\n"
       "  fitscale why -S cluster.json production/rag-api-7948f7fb7-dc5k8\n"

@@ -105,6 +105,21 @@ typedef struct {
   const char *ev_kind, *ev_namespace, *ev_name, *ev_reason, *ev_message, *ev_type, *ev_source;
   int32_t ev_count;
   int64_t ev_last, ev_event_time, ev_first;
+  /* pod spec volumes */
+  FsVolume current_volume;
+  /* PersistentVolumeClaim, PersistentVolume, StorageClass, CSINode */
+  const char *volume_name, *storage_class, *claim_namespace, *claim_name;
+  const char *csi_driver, *csi_handle, *provisioner;
+  const char *ann_selected_node, *ann_beta_class;  /* the annotations the binder reads */
+  gboolean ann_bind_completed, has_storage_class;
+  gboolean block, has_binding_mode, wait_for_first_consumer;
+  guint32 access_modes;
+  int64_t storage_bytes;
+  FsCsiDriver current_csi_driver;
+  /* Pod: a DisruptionTarget condition True with reason PreemptionByScheduler */
+  gboolean preempted;
+  /* PodDisruptionBudget */
+  int32_t disruptions_allowed;
 } ObjectState;
 
 struct FsObjectBuilder {
@@ -124,6 +139,10 @@ struct FsObjectBuilder {
   GArray *spreads;                /* FsSpreadConstraint */
   GPtrArray *spread_label_keys;
   GArray *usages;                 /* FsContainerUsage */
+  GArray *volumes;                /* FsVolume */
+  GPtrArray *volume_monitors;     /* const char* of the rbd volume being read */
+  GArray *csi_drivers;            /* FsCsiDriver */
+  GPtrArray *disrupted_pods;      /* a PodDisruptionBudget's status.disruptedPods keys */
   GString *cond_message;          /* the condition being read */
   guint n_nameless;               /* metric values numbered so far */
   Bytes raw_labels;               /* metadata.labels as read: "key\0value\0" pairs */
@@ -203,6 +222,9 @@ const void *fs_intern_list (FsObjectBuilder *builder, GArray *array, gsize heade
 const char *const *fs_intern_strings (FsObjectBuilder *builder, GPtrArray *strings, guint *count);
 /* The label selector read into selector_labels and selector_expressions, which are emptied. */
 const FsLabelSelector *fs_intern_selector (FsObjectBuilder *builder);
+/* The node selector terms read into node_terms (a required node affinity, a PersistentVolume's
+ * nodeAffinity.required, a StorageClass's allowedTopologies); never NULL. */
+const FsNodeSelector *fs_intern_node_terms (FsObjectBuilder *builder);
 /* The pod spec of a Pod (DEFAULT_REQUESTS false) or of a workload's template (true). */
 const FsPodSpec *fs_intern_pod_spec (FsObjectBuilder *builder, gboolean default_requests,
                                      GError **error);

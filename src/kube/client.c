@@ -2,6 +2,8 @@
 #include "config.h"
 
 #include <curl/curl.h>
+#include <errno.h>
+#include <poll.h>
 #include <string.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -17,8 +19,10 @@
 #define PAGE_LIMIT 500
 #define MAX_ATTEMPTS 6
 #define MAX_LOAD_ATTEMPTS 4
+#define MAX_LIST_PAGES 100000     /* 50 million objects at 500 a page */
 #define MAX_ERROR_BODY (64u << 10)
 #define MAX_EXEC_OUTPUT (1u << 20)
+#define EXEC_DEFAULT_MS (60 * 1000)  /* without --request-timeout and without a terminal */
 
 struct FsKubeClient {
   FsRestConfig *config;
@@ -35,6 +39,7 @@ struct FsKubeClient {
   guint backoff_base_ms;
   FsKubeProgress progress;      /* NULL: no one shows progress */
   gpointer progress_data;
+  int64_t deadline_us;          /* monotonic end of the whole load (--request-timeout), 0 = none */
 };
 
 static void
@@ -98,7 +103,7 @@ refresh_token_file (FsKubeClient *client, gboolean force, GError **error)
   if (!force && client->token != NULL && info.st_mtime == client->token_file_mtime)
     return TRUE;
   char *contents = NULL;
-  if (!g_file_get_contents (config->token_file, &contents, NULL, error))
+  if (!fs_read_small_file (config->token_file, "token file", 1u << 20, &contents, NULL, error))
     return FALSE;
   wipe_free (client->token);
   client->token = g_strdup (g_strstrip (contents));
@@ -138,11 +143,14 @@ static gboolean
 read_exec_credential (FsKubeClient *client, const char *output, GError **error)
 {
   const FsExecConfig *exec = client->config->exec;
-  char problem[256] = "";
-  yajl_val root = yajl_tree_parse (output, problem, sizeof problem);
+  /* yajl's error text quotes the bytes around the fault: a plugin printing a bare token would
+   * have the token in our message, so the output is never quoted */
+  yajl_val root = yajl_tree_parse (output, NULL, 0);
   if (root == NULL)
     {
-      g_set_error (error, FS_ERROR, FS_ERROR_INVALID, "exec plugin %s: its output is not JSON (%s)", exec->command, problem);
+      g_set_error (error, FS_ERROR, FS_ERROR_INVALID,
+                   "exec plugin %s: its output is not an ExecCredential in JSON (not shown: it may hold a credential)",
+                   exec->command);
       return FALSE;
     }
   const char *api_version = fs_json_tree_string (root, "apiVersion", NULL);
@@ -177,6 +185,53 @@ read_exec_credential (FsKubeClient *client, const char *output, GError **error)
     }
   yajl_tree_free (root);
   return ok;
+}
+
+/* How long the exec plugin may take: --request-timeout when given, else EXEC_DEFAULT_MS; none
+ * when it may talk to the person at the terminal (interactiveMode not Never, a terminal on
+ * stdin: a browser login takes what it takes, and ^C ends it). */
+static int64_t
+exec_deadline_ms (const FsKubeClient *client)
+{
+  const FsExecConfig *exec = client->config->exec;
+  if (client->config->timeout_ms > 0)
+    return client->config->timeout_ms;
+  if (g_strcmp0 (exec->interactive_mode, "Never") != 0 && isatty (0))
+    return 0;
+  return EXEC_DEFAULT_MS;
+}
+
+/* Appends what FD gives to OUTPUT until end of file, more than MAX_EXEC_OUTPUT bytes, or
+ * LIMIT_MS (0: none) have passed; FALSE only on the deadline. */
+static gboolean
+read_exec_output (int fd, int64_t limit_ms, GString *output)
+{
+  int64_t deadline = g_get_monotonic_time () + limit_ms * 1000;
+  char chunk[4096];
+  while (output->len <= MAX_EXEC_OUTPUT)
+    {
+      int wait_ms = -1;
+      if (limit_ms > 0)
+        {
+          int64_t left = (deadline - g_get_monotonic_time ()) / 1000;
+          if (left <= 0)
+            return FALSE;
+          wait_ms = (int) MIN (left, G_MAXINT);
+        }
+      struct pollfd pfd = { .fd = fd, .events = POLLIN };
+      int ready = poll (&pfd, 1, wait_ms);
+      if (ready < 0 && errno == EINTR)
+        continue;
+      if (ready == 0)
+        return FALSE;
+      ssize_t got = ready < 0 ? -1 : read (fd, chunk, sizeof chunk);
+      if (got < 0 && errno == EINTR)
+        continue;
+      if (got <= 0)
+        break;
+      g_string_append_len (output, chunk, got);
+    }
+  return TRUE;
 }
 
 /* Runs the exec credential plugin (client-go plugin/pkg/client/auth/exec): the configured
@@ -220,14 +275,13 @@ run_exec_plugin (FsKubeClient *client, GError **error)
       g_error_free (spawn_error);
       return FALSE;
     }
-  /* read at most MAX_EXEC_OUTPUT: a plugin that writes more is stopped, not buffered */
+  /* read at most MAX_EXEC_OUTPUT before the deadline: a plugin that writes more, or hangs, is
+   * stopped, not waited on */
   GString *output = g_string_new (NULL);
-  char chunk[4096];
-  ssize_t got;
-  while ((got = read (out_fd, chunk, sizeof chunk)) > 0 && output->len <= MAX_EXEC_OUTPUT)
-    g_string_append_len (output, chunk, got);
+  int64_t limit_ms = exec_deadline_ms (client);
+  gboolean late = !read_exec_output (out_fd, limit_ms, output);
   gboolean too_much = output->len > MAX_EXEC_OUTPUT;
-  if (too_much)
+  if (too_much || late)
     kill (child, SIGKILL);
   close (out_fd);
   int wait_status = 0;
@@ -236,6 +290,10 @@ run_exec_plugin (FsKubeClient *client, GError **error)
   gboolean ok = FALSE;
   if (too_much)
     g_set_error (error, FS_ERROR, FS_ERROR_LIMIT, "exec plugin %s: over 1 MiB of output", exec->command);
+  else if (late)
+    g_set_error (error, FS_ERROR, FS_ERROR_IO,
+                 "exec plugin %s: no credential within %" G_GINT64_FORMAT "s; stopped (--request-timeout sets the limit)",
+                 exec->command, limit_ms / 1000);
   else if (!g_spawn_check_wait_status (wait_status, NULL))
     g_set_error (error, FS_ERROR, FS_ERROR_IO, "exec plugin %s failed (its messages are above)", exec->command);
   else
@@ -366,6 +424,25 @@ on_header (char *data, size_t size, size_t count, void *user_data)
   return length;
 }
 
+/* What is left of the load's deadline, in ms (G_MAXINT64 without one; <= 0 when passed). */
+static int64_t
+remaining_ms (const FsKubeClient *client)
+{
+  if (client->deadline_us == 0)
+    return G_MAXINT64;
+  return (client->deadline_us - g_get_monotonic_time ()) / 1000;
+}
+
+static gboolean
+deadline_passed (const FsKubeClient *client, const char *path, GError **error)
+{
+  if (remaining_ms (client) > 0)
+    return FALSE;
+  g_set_error (error, FS_ERROR, FS_ERROR_IO, "%s%s: not done within --request-timeout %gs", client->config->server,
+               path, (double) client->config->timeout_ms / 1000);
+  return TRUE;
+}
+
 static void
 setup_request (FsKubeClient *client, const char *url, Transfer *transfer, struct curl_slist **headers)
 {
@@ -378,7 +455,7 @@ setup_request (FsKubeClient *client, const char *url, Transfer *transfer, struct
   curl_easy_setopt (curl, CURLOPT_HTTP_VERSION, (long) CURL_HTTP_VERSION_2TLS);
   curl_easy_setopt (curl, CURLOPT_CONNECTTIMEOUT_MS, 10000L);
   if (config->timeout_ms > 0)
-    curl_easy_setopt (curl, CURLOPT_TIMEOUT_MS, (long) config->timeout_ms);
+    curl_easy_setopt (curl, CURLOPT_TIMEOUT_MS, (long) MAX (1, MIN (config->timeout_ms, remaining_ms (client))));
   if (!config->disable_compression)
     curl_easy_setopt (curl, CURLOPT_ACCEPT_ENCODING, "");
   if (config->proxy_url != NULL)
@@ -518,6 +595,7 @@ backoff (FsKubeClient *client, guint attempt, int64_t retry_after_ms)
     wait = MAX (wait, MIN (retry_after_ms, 30000));
   if (client->backoff_base_ms == 0)
     wait = 0;
+  wait = MAX (0, MIN (wait, remaining_ms (client))); /* retries are bounded by the deadline */
   g_usleep ((gulong) wait * 1000);
   client->stats.retries++;
 }
@@ -531,7 +609,7 @@ get_once (FsKubeClient *client, const char *path, FsKubeSink sink, gpointer user
   gboolean after_401 = FALSE;
   for (guint attempt = 0;; attempt++)
     {
-      if (!ensure_credentials (client, after_401, error))
+      if (deadline_passed (client, path, error) || !ensure_credentials (client, after_401, error))
         return FALSE;
       Transfer transfer = { client, sink, user_data, 0, g_string_new (NULL), NULL, 0, FALSE };
       char detail[CURL_ERROR_SIZE] = "";
@@ -636,8 +714,18 @@ list_pages (FsKubeClient *client, const char *path, const char *selector, FsSnap
             Progress *progress, GError **error)
 {
   g_autofree char *token = NULL;
+  /* a server that hands back a continue token it gave before would be listed forever */
+  g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   do
     {
+      if (token != NULL && (!g_hash_table_add (seen, g_strdup (token)) || progress->pages >= MAX_LIST_PAGES))
+        {
+          g_set_error (error, FS_ERROR, FS_ERROR_INVALID, "%s%s: %s after %u pages; the list would never end",
+                       client->config->server, path,
+                       progress->pages >= MAX_LIST_PAGES ? "still more" : "the server repeated a continue token",
+                       progress->pages);
+          return LIST_FAILED;
+        }
       g_autofree char *escaped_token = token != NULL ? g_uri_escape_string (token, NULL, FALSE) : NULL;
       g_autofree char *escaped_selector = selector != NULL ? g_uri_escape_string (selector, "=!,", FALSE) : NULL;
       g_autofree char *request = g_strdup_printf ("%s?limit=%d%s%s%s%s", path, PAGE_LIMIT,
@@ -685,6 +773,11 @@ static const FsKubeListing listings[] = {
   { FS_KUBE_HVPAS, "hvpas", "/apis/autoscaling.k8s.io/v1alpha1/hvpas", NULL, TRUE, TRUE },
   { FS_KUBE_POD_METRICS, "pods.metrics.k8s.io", "/apis/metrics.k8s.io/v1beta1/pods", NULL, TRUE, FALSE },
   { FS_KUBE_EVENTS, "events", "/api/v1/events", "reason=FailedScheduling", FALSE, TRUE },
+  { FS_KUBE_STORAGE, "persistentvolumeclaims", "/api/v1/persistentvolumeclaims", NULL, FALSE, TRUE },
+  { FS_KUBE_STORAGE, "persistentvolumes", "/api/v1/persistentvolumes", NULL, FALSE, TRUE },
+  { FS_KUBE_STORAGE, "storageclasses", "/apis/storage.k8s.io/v1/storageclasses", NULL, FALSE, TRUE },
+  { FS_KUBE_STORAGE, "csinodes", "/apis/storage.k8s.io/v1/csinodes", NULL, FALSE, TRUE },
+  { FS_KUBE_PDBS, "poddisruptionbudgets", "/apis/policy/v1/poddisruptionbudgets", NULL, TRUE, TRUE },
 };
 
 const FsKubeListing *
@@ -754,6 +847,9 @@ FsSnapshot *
 fs_kube_load_versions (FsKubeClient *client, guint resources, gboolean progress, GPtrArray *skipped,
                        char **versions, GError **error)
 {
+  /* --request-timeout bounds the whole load: every page, retry and relist */
+  client->deadline_us = client->config->timeout_ms > 0
+                            ? g_get_monotonic_time () + client->config->timeout_ms * 1000 : 0;
   for (guint attempt = 0;; attempt++)
     {
       gboolean restart = FALSE;
@@ -761,6 +857,8 @@ fs_kube_load_versions (FsKubeClient *client, guint resources, gboolean progress,
       if (skipped != NULL)
         g_ptr_array_set_size (skipped, 0);
       FsSnapshot *snapshot = load_once (client, resources, progress, skipped, versions, &restart, &local_error);
+      if (snapshot != NULL || !restart || attempt + 1 >= MAX_LOAD_ATTEMPTS)
+        client->deadline_us = 0;
       if (snapshot != NULL)
         return snapshot;
       if (!restart || attempt + 1 >= MAX_LOAD_ATTEMPTS)

@@ -1,6 +1,6 @@
 /* fitscale — the field handlers: what each scalar the decoder hands over sets in the object
  * being read, by the kind that has the field (every object, Node, pod spec, Pod, workloads,
- * PodMetrics and Event).  This is the per-scalar path: the handlers and the small readers
+ * PodMetrics, Event and PodDisruptionBudget).  This is the per-scalar path: the handlers and the small readers
  * they call are inlined into fs_object_scalar. */
 #include "config.h"
 
@@ -8,6 +8,7 @@
 
 #include "builder.h"
 #include "scalars.h"
+#include "fitscale/model/quantity.h"
 #include "fitscale/model/timeutil.h"
 
 static void
@@ -16,6 +17,21 @@ label_append (FsObjectBuilder *builder, GArray *labels, const char *key, const F
   FsLabel label = { fs_pool_intern (builder->pool, key, strlen (key)),
                     fs_pool_intern (builder->pool, scalar->text, scalar->len) };
   g_array_append_val (labels, label);
+}
+
+/* The annotations of claims and volumes the volume binder reads
+ * (component-helpers/storage/volume helpers.go: AnnBindCompleted, AnnSelectedNode,
+ * AnnStorageClass via GetPersistentVolumeClaimClass and GetPersistentVolumeClass). */
+static void
+storage_annotation (FsObjectBuilder *builder, const char *key, const FsScalar *scalar)
+{
+  ObjectState *st = &builder->st;
+  if (strcmp (key, "pv.kubernetes.io/bind-completed") == 0)
+    st->ann_bind_completed = TRUE;
+  else if (strcmp (key, "volume.kubernetes.io/selected-node") == 0)
+    st->ann_selected_node = fs_pool_intern (builder->pool, scalar->text, scalar->len);
+  else if (strcmp (key, "volume.beta.kubernetes.io/storage-class") == 0)
+    st->ann_beta_class = fs_pool_intern (builder->pool, scalar->text, scalar->len);
 }
 
 static gboolean
@@ -77,6 +93,7 @@ metadata_scalar (FsObjectBuilder *builder, FsField field, const char *key,
       {
         /* Kept for generic objects only; the last-applied copy of the object is not. */
         const char *kind = object_kind (builder);
+        storage_annotation (builder, key, scalar);
         if ((kind == NULL || kind_is_generic (kind))
             && strcmp (key, "kubectl.kubernetes.io/last-applied-configuration") != 0)
           label_append (builder, builder->annotations, key, scalar);
@@ -399,6 +416,109 @@ metrics_event_scalar (FsObjectBuilder *builder, FsField field, const char *key,
     }
 }
 
+/* core/v1 PersistentVolumeAccessMode. */
+static gboolean
+access_mode (const FsScalar *scalar, guint32 *modes, GError **error)
+{
+  static const struct { const char *name; guint32 bit; } names[] = {
+    { "ReadWriteOnce", FS_ACCESS_RWO }, { "ReadOnlyMany", FS_ACCESS_ROX },
+    { "ReadWriteMany", FS_ACCESS_RWX }, { "ReadWriteOncePod", FS_ACCESS_RWOP },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS (names); i++)
+    if (fs_scalar_equals (scalar, names[i].name))
+      {
+        *modes |= names[i].bit;
+        return TRUE;
+      }
+  g_set_error (error, FS_ERROR, FS_ERROR_INVALID,
+               "\"%.*s\" is not an access mode (ReadWriteOnce, ReadOnlyMany, ReadWriteMany, "
+               "ReadWriteOncePod)", (int) MIN (scalar->len, 40), scalar->text);
+  return FALSE;
+}
+
+static gboolean
+storage_scalar (FsObjectBuilder *builder, FsField field, const FsScalar *scalar, GError **error)
+{
+  ObjectState *st = &builder->st;
+  FsVolume *volume = &st->current_volume;
+  switch (field)
+    {
+    case F_VOL_NAME:
+      volume->name = scalar_intern (builder, field, scalar);
+      return TRUE;
+    case F_VOL_ID:
+      volume->id = scalar_intern (builder, field, scalar);
+      return TRUE;
+    case F_VOL_READ_ONLY:
+      return fs_scalar_bool (scalar, &volume->read_only, error);
+    case F_VOL_POOL:
+      volume->pool = scalar_intern (builder, field, scalar);
+      return TRUE;
+    case F_VOL_MONITOR:
+      g_ptr_array_add (builder->volume_monitors, (gpointer) scalar_intern (builder, field, scalar));
+      return TRUE;
+    case F_ST_VOLUME_NAME:
+      st->volume_name = scalar->len > 0 ? scalar_intern (builder, field, scalar) : NULL;
+      return TRUE;
+    case F_ST_CLASS:
+      st->has_storage_class = TRUE;
+      st->storage_class = scalar->len > 0 ? scalar_intern (builder, field, scalar) : NULL;
+      return TRUE;
+    case F_ST_ACCESS_MODE:
+      return access_mode (scalar, &st->access_modes, error);
+    case F_ST_VOLUME_MODE:
+      st->block = fs_scalar_equals (scalar, "Block");
+      return TRUE;
+    case F_ST_STORAGE:
+      if (scalar->type != FS_SCALAR_STRING && scalar->type != FS_SCALAR_NUMBER)
+        return fs_scalar_type_error (scalar, "a quantity", error);
+      return fs_quantity_parse_value (scalar->text, scalar->len, &st->storage_bytes, error);
+    case F_ST_CLAIM_NAMESPACE:
+      st->claim_namespace = scalar_intern (builder, field, scalar);
+      return TRUE;
+    case F_ST_CLAIM_NAME:
+      st->claim_name = scalar_intern (builder, field, scalar);
+      return TRUE;
+    case F_ST_CSI_DRIVER:
+      st->csi_driver = scalar_intern (builder, field, scalar);
+      return TRUE;
+    case F_ST_CSI_HANDLE:
+      st->csi_handle = scalar_intern (builder, field, scalar);
+      return TRUE;
+    case F_SC_PROVISIONER:
+      st->provisioner = scalar_intern (builder, field, scalar);
+      return TRUE;
+    case F_SC_BINDING_MODE:
+      st->has_binding_mode = TRUE;
+      st->wait_for_first_consumer = fs_scalar_equals (scalar, "WaitForFirstConsumer");
+      return TRUE;
+    case F_CSI_DRIVER_NAME:
+      st->current_csi_driver.name = scalar_intern (builder, field, scalar);
+      return TRUE;
+    case F_CSI_COUNT:
+      st->current_csi_driver.has_count = TRUE;
+      return fs_scalar_int32 (scalar, 0, &st->current_csi_driver.count, error);
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static gboolean
+pdb_scalar (FsObjectBuilder *builder, FsField field, const char *key, const FsScalar *scalar,
+            GError **error)
+{
+  switch (field)
+    {
+    case F_PDB_DISRUPTIONS_ALLOWED:
+      return fs_scalar_int32 (scalar, G_MININT32, &builder->st.disruptions_allowed, error);
+    case F_PDB_DISRUPTED_POD: /* pod name -> the time its eviction was processed */
+      g_ptr_array_add (builder->disrupted_pods, (gpointer) fs_pool_intern (builder->pool, key, strlen (key)));
+      return TRUE;
+    default:
+      g_assert_not_reached ();
+    }
+}
+
 gboolean
 fs_object_scalar (FsObjectBuilder *builder, FsField field, const char *map_key,
                   const FsScalar *scalar, GError **error)
@@ -417,5 +537,9 @@ fs_object_scalar (FsObjectBuilder *builder, FsField field, const char *map_key,
     return pod_scalar (builder, field, map_key, scalar, error);
   if (field <= F_TEMPLATE_LABEL)
     return workload_scalar (builder, field, map_key, scalar, error);
+  if (field >= F_PDB_DISRUPTIONS_ALLOWED && field <= F_PDB_DISRUPTED_POD)
+    return pdb_scalar (builder, field, map_key, scalar, error);
+  if (field >= F_VOL_NAME)
+    return storage_scalar (builder, field, scalar, error);
   return metrics_event_scalar (builder, field, map_key, scalar, error);
 }

@@ -45,6 +45,14 @@ typedef enum {
   /* Event */
   F_EV_KIND, F_EV_NAMESPACE, F_EV_NAME, F_EV_REASON, F_EV_MESSAGE, F_EV_TYPE, F_EV_COUNT,
   F_EV_LAST_TIME, F_EV_EVENT_TIME, F_EV_FIRST_TIME, F_EV_SOURCE, F_EV_REPORTER,
+  /* pod spec volumes (one entry of spec.volumes) */
+  F_VOL_NAME, F_VOL_ID, F_VOL_READ_ONLY, F_VOL_POOL, F_VOL_MONITOR,
+  /* PersistentVolumeClaim, PersistentVolume, StorageClass, CSINode */
+  F_ST_VOLUME_NAME, F_ST_CLASS, F_ST_ACCESS_MODE, F_ST_VOLUME_MODE, F_ST_STORAGE,
+  F_ST_CLAIM_NAMESPACE, F_ST_CLAIM_NAME, F_ST_CSI_DRIVER, F_ST_CSI_HANDLE,
+  F_SC_PROVISIONER, F_SC_BINDING_MODE, F_CSI_DRIVER_NAME, F_CSI_COUNT,
+  /* PodDisruptionBudget (its spec.selector is the workloads' R_SEL_WORKLOAD) */
+  F_PDB_DISRUPTIONS_ALLOWED, F_PDB_DISRUPTED_POD,
   /* a List's */
   F_SELF_LINK,
   F_N_FIELDS
@@ -63,6 +71,9 @@ typedef enum {
   R_SEL_WORKLOAD, R_SEL_TERM, R_SEL_TERM_NS, R_SEL_SPREAD, /* label selectors by owner */
   R_REQ_SEL,                                        /* a label selector's expression */
   R_USAGE_CONTAINER,
+  R_VOLUME,                                         /* one entry of a pod spec's volumes */
+  R_VOL_CLAIM, R_VOL_EPHEMERAL, R_VOL_GCE, R_VOL_EBS, R_VOL_RBD, R_VOL_ISCSI, /* its source */
+  R_CSI_DRIVER,                                     /* one driver of a CSINode */
   R_N_RECORDS
 } FsRecord;
 

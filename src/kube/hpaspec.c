@@ -156,7 +156,10 @@ read_rules (const FsTree *rules, const char *where, FsHpaRules *out, double *tol
   if (fs_tree_int (rules, "stabilizationWindowSeconds", 0, 3600, &number, &local_error))
     out->stabilization_window_seconds = (int32_t) number;
   const char *select = fs_tree_text (rules, "selectPolicy");
-  if (select != NULL)
+  if (select != NULL && strcmp (select, "Max") != 0 && strcmp (select, "Min") != 0 && strcmp (select, "Disabled") != 0)
+    g_set_error (&local_error, FS_ERROR, FS_ERROR_INVALID,
+                 "selectPolicy: Unsupported value: \"%.40s\": supported values: \"Disabled\", \"Max\", \"Min\"", select);
+  else if (select != NULL)
     out->select = strcmp (select, "Min") == 0        ? FS_HPA_SELECT_MIN
                   : strcmp (select, "Disabled") == 0 ? FS_HPA_SELECT_DISABLED
                                                      : FS_HPA_SELECT_MAX;
@@ -164,7 +167,10 @@ read_rules (const FsTree *rules, const char *where, FsHpaRules *out, double *tol
   if (tolerance_text != NULL)
     {
       int64_t milli;
-      if (fs_tree_milli (rules, "tolerance", &milli, &local_error))
+      if (fs_tree_milli (rules, "tolerance", &milli, &local_error) && milli < 0)
+        g_set_error (&local_error, FS_ERROR, FS_ERROR_INVALID,
+                     "tolerance: Invalid value: \"%s\": must be greater than or equal to 0", tolerance_text);
+      else if (local_error == NULL)
         *tolerance = (double) milli / 1000.0;
     }
   guint n = fs_tree_length (rules, "policies");
@@ -250,6 +256,13 @@ read_spec (const FsTree *tree, FsHpaSpec *spec, GError **error)
         return FALSE;
     }
   spec->n_metrics = n;
+  /* minReplicas 0 is valid only for the HPAScaleToZero gate's case: an Object or External metric */
+  gboolean scale_to_zero = FALSE;
+  for (guint i = 0; i < n; i++)
+    scale_to_zero |= spec->metrics[i].type == FS_HPA_METRIC_OBJECT || spec->metrics[i].type == FS_HPA_METRIC_EXTERNAL;
+  if (!fs_hpa_replicas_valid (spec->min_replicas, spec->max_replicas, scale_to_zero, "spec.minReplicas",
+                              "spec.maxReplicas", error))
+    return FALSE;
   fs_hpa_spec_default_metrics (spec);
   return TRUE;
 }

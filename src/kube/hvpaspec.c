@@ -34,7 +34,7 @@ read_amount (const FsTree *tree, const char *path, FsHvpaResource resource, int6
   int64_t milli;
   if (!fs_tree_milli (tree, path, &milli, error))
     return FALSE;
-  *out = resource == FS_HVPA_CPU ? milli : (milli + 999) / 1000; /* Value() rounds up */
+  *out = resource == FS_HVPA_CPU ? milli : fs_div_ceil (milli, 1000); /* Value() rounds up */
   return TRUE;
 }
 
@@ -217,7 +217,9 @@ read_spec (const FsGenericObject *hvpa, FsHvpaObject *object, GError **error)
   static const char *const hpa_spec[] = { "hpa.template.spec", "hpaTemplate", NULL };
   if (!fs_hpa_replicas_read (first_of (spec, hpa_spec), "minReplicas", "maxReplicas",
                              "spec.hpa.template.spec.maxReplicas: missing", &out->min_replicas,
-                             &out->max_replicas, error))
+                             &out->max_replicas, error)
+      || !fs_hpa_replicas_valid (out->min_replicas, out->max_replicas, TRUE, "spec.hpa.template.spec.minReplicas",
+                                 "spec.hpa.template.spec.maxReplicas", error))
     return FALSE;
   out->hpa_deploy = g_strcmp0 (fs_tree_text (spec, "hpa.deploy"), "true") == 0;
   out->hpa_controller_annotation = g_strcmp0 (fs_labels_get (hvpa->annotations, "hpa-controller"),

@@ -128,6 +128,19 @@ intern_resources (FsObjectBuilder *builder, gboolean present, const FsResources 
   return present ? fs_pool_intern_blob (builder->pool, resources, sizeof *resources) : NULL;
 }
 
+const FsNodeSelector *
+fs_intern_node_terms (FsObjectBuilder *builder)
+{
+  /* present with no terms matches no node: keep it as an empty, non-NULL list */
+  gsize size = sizeof (FsNodeSelector) + builder->node_terms->len * sizeof (FsNodeSelectorTerm);
+  FsNodeSelector *selector = scratch_zeroed (builder, size);
+  selector->n = builder->node_terms->len;
+  if (selector->n > 0) /* an empty GArray may have no data at all */
+    memcpy (selector->terms, builder->node_terms->data,
+            builder->node_terms->len * sizeof (FsNodeSelectorTerm));
+  return fs_pool_intern_blob (builder->pool, selector, size);
+}
+
 static const FsPlacement *
 intern_placement (FsObjectBuilder *builder)
 {
@@ -136,16 +149,7 @@ intern_placement (FsObjectBuilder *builder)
   memset (&placement, 0, sizeof placement);
   placement.node_selector = fs_intern_labels (builder, builder->node_selector);
   if (st->has_required_affinity)
-    {
-      /* present with no terms matches no node: keep it as an empty, non-NULL list */
-      gsize size = sizeof (FsNodeSelector) + builder->node_terms->len * sizeof (FsNodeSelectorTerm);
-      FsNodeSelector *selector = scratch_zeroed (builder, size);
-      selector->n = builder->node_terms->len;
-      if (selector->n > 0) /* an empty GArray may have no data at all */
-        memcpy (selector->terms, builder->node_terms->data,
-                builder->node_terms->len * sizeof (FsNodeSelectorTerm));
-      placement.required_affinity = fs_pool_intern_blob (builder->pool, selector, size);
-    }
+    placement.required_affinity = fs_intern_node_terms (builder);
   placement.tolerations = INTERN_LIST (builder, builder->tolerations, FsTolerationList);
   placement.pod_affinity = INTERN_LIST (builder, builder->affinity_terms, FsPodAffinityTermList);
   placement.pod_anti_affinity = INTERN_LIST (builder, builder->anti_affinity_terms,
@@ -223,7 +227,8 @@ spec_key_build (FsObjectBuilder *builder, gboolean default_requests)
   if (st->has_overhead)
     spec_key_resources (key, &st->overhead);
   GArray *placement[] = { builder->node_selector, builder->tolerations, builder->node_terms,
-                          builder->affinity_terms, builder->anti_affinity_terms, builder->spreads };
+                          builder->affinity_terms, builder->anti_affinity_terms, builder->spreads,
+                          builder->volumes };
   for (gsize i = 0; i < G_N_ELEMENTS (placement); i++)
     spec_key_array (key, placement[i]);
   /* without a hostPort and without hostNetwork, fs_pod_host_ports finds none */
@@ -305,6 +310,7 @@ find_pod_spec (FsObjectBuilder *builder, gboolean default_requests, GError **err
       memcpy (list->items, builder->host_ports.data, builder->n_host_ports * sizeof (FsHostPort));
       spec.host_ports = fs_pool_intern_blob (builder->pool, list, size);
     }
+  spec.volumes = INTERN_LIST (builder, builder->volumes, FsVolumeList);
   const FsPodSpec *interned = fs_pool_intern_blob (builder->pool, &spec, sizeof spec);
   g_hash_table_insert (builder->pod_specs, (gpointer) key, (gpointer) interned);
   return interned;

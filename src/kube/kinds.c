@@ -1,6 +1,7 @@
 /* fitscale — the kinds: the object's kind as read so far, which kinds are kept as generic
  * trees, and what each kind becomes when its object ends: a Node, a Pod, a workload
- * (Deployment, StatefulSet, ReplicaSet), a Namespace, PodMetrics, an Event, or a generic
+ * (Deployment, StatefulSet, ReplicaSet), a Namespace, PodMetrics, an Event, a
+ * PodDisruptionBudget, or a generic
  * object (HPA, VPA, Hvpa, metric values) with its tree; a list gives its resourceVersion,
  * and any other kind is counted as skipped. */
 #include "config.h"
@@ -107,7 +108,8 @@ end_pod (FsObjectBuilder *builder, GError **error)
   pod.flags = (st->ready ? FS_POD_READY : 0) | (st->ready_known ? FS_POD_READY_KNOWN : 0)
               | (st->terminating ? FS_POD_TERMINATING : 0)
               | (st->unschedulable_cond ? FS_POD_UNSCHEDULABLE : 0)
-              | (st->scheduled_true ? FS_POD_SCHEDULED : 0);
+              | (st->scheduled_true ? FS_POD_SCHEDULED : 0)
+              | (st->preempted ? FS_POD_PREEMPTED : 0);
   pod.priority = st->priority;
   pod.owner = intern_owner (builder);
   pod.labels = fs_intern_object_labels (builder);
@@ -186,6 +188,21 @@ end_event (FsObjectBuilder *builder)
 }
 
 static gboolean
+end_pdb (FsObjectBuilder *builder)
+{
+  ObjectState *st = &builder->st;
+  FsPodDisruptionBudget pdb;
+  memset (&pdb, 0, sizeof pdb);
+  pdb.namespace = namespace_or_default (builder);
+  pdb.name = st->name;
+  pdb.selector = st->workload_selector;
+  pdb.disruptions_allowed = st->disruptions_allowed;
+  pdb.disrupted_pods = fs_intern_strings (builder, builder->disrupted_pods, &pdb.n_disrupted_pods);
+  fs_snapshot_builder_add_pdb (builder->snapshot_builder, &pdb);
+  return TRUE;
+}
+
+static gboolean
 end_generic (FsObjectBuilder *builder, const char *kind, const FsTree *tree)
 {
   static const char *const kinds[] = {
@@ -212,6 +229,106 @@ end_generic (FsObjectBuilder *builder, const char *kind, const FsTree *tree)
   return TRUE;
 }
 
+/* GetPersistentVolumeClaimClass / GetPersistentVolumeClass (component-helpers/storage/volume
+ * helpers.go) read the beta annotation first, then spec.storageClassName; "" is no class. */
+static const char *
+storage_class_of (const ObjectState *st)
+{
+  const char *name = st->ann_beta_class != NULL ? st->ann_beta_class : st->storage_class;
+  return name != NULL && name[0] != '\0' ? name : NULL;
+}
+
+static gboolean
+end_claim (FsObjectBuilder *builder)
+{
+  ObjectState *st = &builder->st;
+  FsClaim claim;
+  memset (&claim, 0, sizeof claim);
+  claim.namespace = namespace_or_default (builder);
+  claim.name = st->name;
+  claim.volume_name = st->volume_name;
+  claim.storage_class = storage_class_of (st);
+  claim.selected_node = st->ann_selected_node;
+  claim.selector = st->workload_selector;
+  claim.owner = intern_owner (builder);
+  claim.request_bytes = st->storage_bytes;
+  claim.access_modes = st->access_modes;
+  claim.bind_completed = st->ann_bind_completed;
+  claim.terminating = st->terminating;
+  claim.lost = st->phase != NULL && strcmp (st->phase, "Lost") == 0;
+  claim.block = st->block;
+  fs_snapshot_builder_add_claim (builder->snapshot_builder, &claim);
+  return TRUE;
+}
+
+static gboolean
+end_persistent_volume (FsObjectBuilder *builder)
+{
+  ObjectState *st = &builder->st;
+  FsPersistentVolume volume;
+  memset (&volume, 0, sizeof volume);
+  volume.name = fs_pool_intern (builder->pool, st->name, strlen (st->name));
+  volume.labels = fs_intern_object_labels (builder);
+  volume.storage_class = storage_class_of (st);
+  volume.claim_namespace = st->claim_namespace;
+  volume.claim_name = st->claim_name;
+  volume.csi_driver = st->csi_driver;
+  volume.csi_handle = st->csi_handle;
+  volume.node_affinity = st->has_required_affinity ? fs_intern_node_terms (builder) : NULL;
+  volume.capacity_bytes = st->storage_bytes;
+  volume.access_modes = st->access_modes;
+  volume.available = st->phase != NULL && strcmp (st->phase, "Available") == 0;
+  volume.terminating = st->terminating;
+  volume.block = st->block;
+  fs_snapshot_builder_add_persistent_volume (builder->snapshot_builder, &volume);
+  return TRUE;
+}
+
+static gboolean
+end_storage_class (FsObjectBuilder *builder)
+{
+  ObjectState *st = &builder->st;
+  FsStorageClass class;
+  memset (&class, 0, sizeof class);
+  class.name = fs_pool_intern (builder->pool, st->name, strlen (st->name));
+  class.provisioner = st->provisioner;
+  class.has_binding_mode = st->has_binding_mode;
+  class.wait_for_first_consumer = st->wait_for_first_consumer;
+  class.allowed_topologies = builder->node_terms->len > 0 ? fs_intern_node_terms (builder) : NULL;
+  fs_snapshot_builder_add_storage_class (builder->snapshot_builder, &class);
+  return TRUE;
+}
+
+static gboolean
+end_csi_node (FsObjectBuilder *builder)
+{
+  FsCsiNode csi_node;
+  memset (&csi_node, 0, sizeof csi_node);
+  csi_node.name = fs_pool_intern (builder->pool, builder->st.name, strlen (builder->st.name));
+  csi_node.n_drivers = builder->csi_drivers->len;
+  csi_node.drivers = intern_array (builder, builder->csi_drivers->data, builder->csi_drivers->len,
+                                   sizeof (FsCsiDriver));
+  fs_snapshot_builder_add_csi_node (builder->snapshot_builder, &csi_node);
+  return TRUE;
+}
+
+static const struct { const char *kind; guint32 storage; } storage_kinds[] = {
+  { "PersistentVolumeClaim", FS_STORAGE_CLAIMS },
+  { "PersistentVolume", FS_STORAGE_VOLUMES },
+  { "StorageClass", FS_STORAGE_CLASSES },
+  { "CSINode", FS_STORAGE_CSI_NODES },
+};
+
+/* A typed list of a storage kind says the snapshot has that kind, even with no item. */
+static void
+list_of_storage (FsObjectBuilder *builder, const char *kind)
+{
+  gsize len = strlen (kind) - 4; /* without "List" */
+  for (gsize i = 0; i < G_N_ELEMENTS (storage_kinds); i++)
+    if (strlen (storage_kinds[i].kind) == len && strncmp (kind, storage_kinds[i].kind, len) == 0)
+      fs_snapshot_builder_saw_storage (builder->snapshot_builder, storage_kinds[i].storage);
+}
+
 gboolean
 fs_object_end (FsObjectBuilder *builder, const FsTree *tree, GError **error)
 {
@@ -224,6 +341,7 @@ fs_object_end (FsObjectBuilder *builder, const FsTree *tree, GError **error)
     }
   if (g_str_has_suffix (kind, "List"))
     {
+      list_of_storage (builder, kind);
       if (builder->st.resource_version[0] != '\0')
         fs_snapshot_builder_set_resource_version (builder->snapshot_builder,
                                                   builder->st.resource_version);
@@ -236,9 +354,12 @@ fs_object_end (FsObjectBuilder *builder, const FsTree *tree, GError **error)
   };
   gboolean known = strcmp (kind, "Node") == 0 || strcmp (kind, "Pod") == 0
                    || strcmp (kind, "Namespace") == 0 || strcmp (kind, "PodMetrics") == 0
-                   || strcmp (kind, "Event") == 0 || fs_kind_is_generic (kind);
+                   || strcmp (kind, "Event") == 0 || strcmp (kind, "PodDisruptionBudget") == 0
+                   || fs_kind_is_generic (kind);
   for (gsize i = 0; i < G_N_ELEMENTS (workloads); i++)
     known = known || strcmp (kind, workloads[i].kind) == 0;
+  for (gsize i = 0; i < G_N_ELEMENTS (storage_kinds); i++)
+    known = known || strcmp (kind, storage_kinds[i].kind) == 0;
   if (!known)
     {
       fs_snapshot_builder_count_skipped (builder->snapshot_builder, kind);
@@ -271,5 +392,15 @@ fs_object_end (FsObjectBuilder *builder, const FsTree *tree, GError **error)
     return end_pod_metrics (builder);
   if (strcmp (kind, "Event") == 0)
     return end_event (builder);
+  if (strcmp (kind, "PersistentVolumeClaim") == 0)
+    return end_claim (builder);
+  if (strcmp (kind, "PersistentVolume") == 0)
+    return end_persistent_volume (builder);
+  if (strcmp (kind, "StorageClass") == 0)
+    return end_storage_class (builder);
+  if (strcmp (kind, "CSINode") == 0)
+    return end_csi_node (builder);
+  if (strcmp (kind, "PodDisruptionBudget") == 0)
+    return end_pdb (builder);
   return end_generic (builder, kind, tree);
 }

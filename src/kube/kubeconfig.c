@@ -1,7 +1,10 @@
 /* fitscale — kubeconfig and in-cluster configuration (see include/fitscale/kubeconfig.h). */
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
 #include <yaml.h>
 
 #include "fitscale/model/error.h"
@@ -9,6 +12,8 @@
 #include "fitscale/model/timeutil.h"
 
 #define MAX_KUBECONFIG_BYTES (16u << 20)
+#define MAX_PEM_BYTES (4u << 20)   /* a CA bundle, a certificate or a key */
+#define MAX_TOKEN_BYTES (1u << 20)
 
 /* One kubeconfig file, parsed. */
 typedef struct {
@@ -181,18 +186,54 @@ collect_entries (KubeFile *file, const char *list, const char *inner, GHashTable
     }
 }
 
+gboolean
+fs_read_small_file (const char *path, const char *what, gsize max_bytes, char **contents, gsize *length,
+                    GError **error)
+{
+  int fd = open (path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    {
+      int saved = errno;
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved), "%s %s: %s", what, path, g_strerror (saved));
+      return FALSE;
+    }
+  GString *data = g_string_new (NULL);
+  char chunk[16384];
+  ssize_t got;
+  while ((got = read (fd, chunk, sizeof chunk)) != 0 && data->len <= max_bytes)
+    {
+      if (got < 0 && errno == EINTR)
+        continue;
+      if (got < 0)
+        break;
+      g_string_append_len (data, chunk, got);
+    }
+  int saved = errno;
+  close (fd);
+  if (got < 0 || data->len > max_bytes)
+    {
+      if (got < 0)
+        g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved), "%s %s: %s", what, path, g_strerror (saved));
+      else
+        g_set_error (error, FS_ERROR, FS_ERROR_LIMIT, "%s %s: over %" G_GSIZE_FORMAT " %s", what, path,
+                     max_bytes >= (1u << 20) ? max_bytes >> 20 : max_bytes >> 10, max_bytes >= (1u << 20) ? "MiB" : "KiB");
+      explicit_bzero (data->str, data->len);
+      g_string_free (data, TRUE);
+      return FALSE;
+    }
+  if (length != NULL)
+    *length = data->len;
+  *contents = g_string_free (data, FALSE);
+  return TRUE;
+}
+
 static gboolean
 parse_file (const char *path, KubeFile **out, GError **error)
 {
   g_autofree char *data = NULL;
   gsize length = 0;
-  if (!g_file_get_contents (path, &data, &length, error))
+  if (!fs_read_small_file (path, "kubeconfig", MAX_KUBECONFIG_BYTES, &data, &length, error))
     return FALSE;
-  if (length > MAX_KUBECONFIG_BYTES)
-    {
-      g_set_error (error, FS_ERROR, FS_ERROR_LIMIT, "kubeconfig %s: over %u MiB", path, MAX_KUBECONFIG_BYTES >> 20);
-      return FALSE;
-    }
   KubeFile *file = g_new0 (KubeFile, 1);
   yaml_parser_t parser;
   yaml_parser_initialize (&parser);
@@ -311,7 +352,7 @@ read_pem (const Entry *entry, const char *field, GBytes **out, char **origin, GE
     return TRUE;
   char *contents = NULL;
   gsize length = 0;
-  if (!g_file_get_contents (path, &contents, &length, error))
+  if (!fs_read_small_file (path, "file", MAX_PEM_BYTES, &contents, &length, error))
     {
       g_prefix_error (error, "kubeconfig %s: %s: ", entry->file->path, field);
       return FALSE;
@@ -328,7 +369,7 @@ read_flag_pem (const char *path, const char *flag, GBytes **out, char **origin, 
 {
   char *contents = NULL;
   gsize length = 0;
-  if (!g_file_get_contents (path, &contents, &length, error))
+  if (!fs_read_small_file (path, "file", MAX_PEM_BYTES, &contents, &length, error))
     {
       g_prefix_error (error, "%s: ", flag);
       return FALSE;
@@ -488,7 +529,7 @@ from_cluster (FsRestConfig *out, GError **error)
   g_autofree char *ca = g_build_filename (dir, "ca.crt", NULL);
   char *contents = NULL;
   gsize length = 0;
-  if (!g_file_get_contents (ca, &contents, &length, error))
+  if (!fs_read_small_file (ca, "file", MAX_PEM_BYTES, &contents, &length, error))
     {
       g_prefix_error (error, "in-cluster configuration: ");
       return FALSE;
@@ -497,7 +538,7 @@ from_cluster (FsRestConfig *out, GError **error)
   out->ca_origin = g_steal_pointer (&ca);
   g_autofree char *ns_path = g_build_filename (dir, "namespace", NULL);
   g_autofree char *ns = NULL;
-  if (g_file_get_contents (ns_path, &ns, NULL, NULL))
+  if (fs_read_small_file (ns_path, "file", MAX_TOKEN_BYTES, &ns, NULL, NULL))
     out->namespace = g_strdup (g_strstrip (ns));
   return TRUE;
 }

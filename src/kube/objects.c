@@ -42,6 +42,10 @@ fs_object_builder_new (FsSnapshotBuilder *snapshot_builder)
   builder->spreads = array_of (sizeof (FsSpreadConstraint));
   builder->spread_label_keys = g_ptr_array_new ();
   builder->usages = array_of (sizeof (FsContainerUsage));
+  builder->volumes = array_of (sizeof (FsVolume));
+  builder->volume_monitors = g_ptr_array_new ();
+  builder->csi_drivers = array_of (sizeof (FsCsiDriver));
+  builder->disrupted_pods = g_ptr_array_new ();
   builder->cond_message = g_string_new (NULL);
   builder->label_sets = g_hash_table_new (NULL, NULL);
   builder->pod_specs = g_hash_table_new (NULL, NULL);
@@ -54,9 +58,11 @@ fs_object_builder_new (FsSnapshotBuilder *snapshot_builder)
   DO (builder->containers) DO (builder->init_containers) DO (builder->node_terms)           \
   DO (builder->term_expressions) DO (builder->term_fields) DO (builder->selector_expressions) \
   DO (builder->selector_labels) DO (builder->affinity_terms)                                \
-  DO (builder->anti_affinity_terms) DO (builder->spreads) DO (builder->usages)
+  DO (builder->anti_affinity_terms) DO (builder->spreads) DO (builder->usages)               \
+  DO (builder->volumes) DO (builder->csi_drivers)
 #define EACH_PTR_ARRAY(builder, DO)                                                          \
-  DO (builder->requirement_values) DO (builder->term_namespaces) DO (builder->spread_label_keys)
+  DO (builder->requirement_values) DO (builder->term_namespaces) DO (builder->spread_label_keys) \
+  DO (builder->volume_monitors) DO (builder->disrupted_pods)
 
 void
 fs_object_builder_free (FsObjectBuilder *builder)
@@ -171,6 +177,31 @@ fs_object_record_begin (FsObjectBuilder *builder, FsRecord record)
     case R_USAGE_CONTAINER:
       memset (&st->current_usage, 0, sizeof st->current_usage);
       break;
+    case R_VOLUME:
+      memset (&st->current_volume, 0, sizeof st->current_volume);
+      g_ptr_array_set_size (builder->volume_monitors, 0);
+      break;
+    case R_VOL_CLAIM:
+    case R_VOL_EPHEMERAL:
+    case R_VOL_GCE:
+    case R_VOL_EBS:
+    case R_VOL_RBD:
+    case R_VOL_ISCSI:
+      {
+        static const FsVolumeType types[] = {
+          [R_VOL_CLAIM - R_VOL_CLAIM] = FS_VOLUME_CLAIM,
+          [R_VOL_EPHEMERAL - R_VOL_CLAIM] = FS_VOLUME_EPHEMERAL,
+          [R_VOL_GCE - R_VOL_CLAIM] = FS_VOLUME_GCE_PD,
+          [R_VOL_EBS - R_VOL_CLAIM] = FS_VOLUME_AWS_EBS,
+          [R_VOL_RBD - R_VOL_CLAIM] = FS_VOLUME_RBD,
+          [R_VOL_ISCSI - R_VOL_CLAIM] = FS_VOLUME_ISCSI,
+        };
+        st->current_volume.type = types[record - R_VOL_CLAIM];
+        break;
+      }
+    case R_CSI_DRIVER:
+      memset (&st->current_csi_driver, 0, sizeof st->current_csi_driver);
+      break;
     case R_OBJECT:
     case R_NONE:
     case R_N_RECORDS:
@@ -208,6 +239,9 @@ condition_end (FsObjectBuilder *builder, GError **error)
                                       : NULL;
         }
     }
+  else if (strcmp (st->cond_type, "DisruptionTarget") == 0)
+    /* the condition preemption sets on its victims (preemption.go, PreemptPod) */
+    st->preempted = is_true && strcmp (st->cond_reason, "PreemptionByScheduler") == 0;
   return TRUE;
 }
 
@@ -248,6 +282,33 @@ selector_end (FsObjectBuilder *builder, FsRecord record)
     st->current_term.namespace_selector = selector;
   else
     st->current_spread.label_selector = selector;
+}
+
+/* One entry of spec.volumes: kept when it is of a type the volume filters read (the API's
+ * defaulting gives an rbd volume the pool "rbd", SetDefaults_RBDVolumeSource). */
+static gboolean
+volume_end (FsObjectBuilder *builder, GError **error)
+{
+  FsVolume *volume = &builder->st.current_volume;
+  if (volume->type == 0)
+    return TRUE;
+  if (volume->type == FS_VOLUME_CLAIM && (volume->id == NULL || volume->id[0] == '\0'))
+    {
+      g_set_error (error, FS_ERROR, FS_ERROR_INVALID,
+                   "volume %s: field persistentVolumeClaim.claimName: missing",
+                   volume->name != NULL ? volume->name : "(no name)");
+      return FALSE;
+    }
+  if (volume->type == FS_VOLUME_EPHEMERAL && volume->name == NULL)
+    {
+      g_set_error (error, FS_ERROR, FS_ERROR_INVALID, "an ephemeral volume without a name");
+      return FALSE;
+    }
+  if (volume->type == FS_VOLUME_RBD && volume->pool == NULL)
+    volume->pool = fs_pool_intern (builder->pool, "rbd", 3);
+  volume->monitors = fs_intern_strings (builder, builder->volume_monitors, &volume->n_monitors);
+  g_array_append_val (builder->volumes, *volume);
+  return TRUE;
 }
 
 gboolean
@@ -321,6 +382,23 @@ fs_object_record_end (FsObjectBuilder *builder, FsRecord record, GError **error)
       return TRUE;
     case R_USAGE_CONTAINER:
       g_array_append_val (builder->usages, st->current_usage);
+      return TRUE;
+    case R_VOLUME:
+      return volume_end (builder, error);
+    case R_CSI_DRIVER:
+      if (st->current_csi_driver.name == NULL)
+        {
+          g_set_error (error, FS_ERROR, FS_ERROR_INVALID, "field spec.drivers[].name: missing");
+          return FALSE;
+        }
+      g_array_append_val (builder->csi_drivers, st->current_csi_driver);
+      return TRUE;
+    case R_VOL_CLAIM:
+    case R_VOL_EPHEMERAL:
+    case R_VOL_GCE:
+    case R_VOL_EBS:
+    case R_VOL_RBD:
+    case R_VOL_ISCSI:
       return TRUE;
     case R_REQUIRED_AFFINITY:
     case R_OBJECT:

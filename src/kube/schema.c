@@ -85,6 +85,38 @@ static const PathSpec object_paths[] = {
   { "deprecatedLastTimestamp", F_EV_LAST_TIME, 0 },
   { "deprecatedSource.component", F_EV_SOURCE, 0 },
   { "reportingController", F_EV_REPORTER, 0 },
+  /* PersistentVolumeClaim and PersistentVolume (core/v1); spec.selector is the workload's */
+  { "spec.volumeName", F_ST_VOLUME_NAME, 0 },
+  { "spec.storageClassName", F_ST_CLASS, 0 },
+  { "spec.accessModes[]", F_ST_ACCESS_MODE, 0 },
+  { "spec.volumeMode", F_ST_VOLUME_MODE, 0 },
+  { "spec.resources.requests.storage", F_ST_STORAGE, 0 },
+  { "spec.capacity.storage", F_ST_STORAGE, 0 },
+  { "spec.claimRef.namespace", F_ST_CLAIM_NAMESPACE, 0 },
+  { "spec.claimRef.name", F_ST_CLAIM_NAME, 0 },
+  { "spec.csi.driver", F_ST_CSI_DRIVER, 0 },
+  { "spec.csi.volumeHandle", F_ST_CSI_HANDLE, 0 },
+  { "spec.nodeAffinity.required", 0, R_REQUIRED_AFFINITY },
+  { "spec.nodeAffinity.required.nodeSelectorTerms[]", 0, R_NODE_TERM },
+  /* StorageClass (storage.k8s.io/v1): allowedTopologies as node selector terms of In */
+  { "provisioner", F_SC_PROVISIONER, 0 },
+  { "volumeBindingMode", F_SC_BINDING_MODE, 0 },
+  { "allowedTopologies[]", 0, R_NODE_TERM },
+  /* CSINode (storage.k8s.io/v1) */
+  { "spec.drivers[]", 0, R_CSI_DRIVER },
+  { "spec.drivers[].name", F_CSI_DRIVER_NAME, 0 },
+  { "spec.drivers[].allocatable.count", F_CSI_COUNT, 0 },
+  /* PodDisruptionBudget (policy/v1) */
+  { "status.disruptionsAllowed", F_PDB_DISRUPTIONS_ALLOWED, 0 },
+  { "status.disruptedPods.*", F_PDB_DISRUPTED_POD, 0 },
+};
+
+/* Where requirement lists sit relative to an object: a PersistentVolume's node affinity and
+ * a StorageClass's allowedTopologies (matchLabelExpressions: key and values, operator In). */
+static const PathSpec object_requirement_lists[] = {
+  { "spec.nodeAffinity.required.nodeSelectorTerms[].matchExpressions[]", 0, R_REQ_NODE_EXPR },
+  { "spec.nodeAffinity.required.nodeSelectorTerms[].matchFields[]", 0, R_REQ_NODE_FIELD },
+  { "allowedTopologies[].matchLabelExpressions[]", 0, R_REQ_NODE_EXPR },
 };
 
 /* Pod-spec paths: under "spec." for a Pod and "spec.template.spec." for a workload. */
@@ -133,6 +165,28 @@ static const PathSpec pod_spec_paths[] = {
   { "topologySpreadConstraints[].nodeAffinityPolicy", F_SPREAD_AFFINITY_POLICY, 0 },
   { "topologySpreadConstraints[].nodeTaintsPolicy", F_SPREAD_TAINTS_POLICY, 0 },
   { "topologySpreadConstraints[].matchLabelKeys[]", F_SPREAD_LABEL_KEY, 0 },
+  /* the volumes the volume filters read (model/volumes.h) */
+  { "volumes[]", 0, R_VOLUME },
+  { "volumes[].name", F_VOL_NAME, 0 },
+  { "volumes[].persistentVolumeClaim", 0, R_VOL_CLAIM },
+  { "volumes[].persistentVolumeClaim.claimName", F_VOL_ID, 0 },
+  { "volumes[].persistentVolumeClaim.readOnly", F_VOL_READ_ONLY, 0 },
+  { "volumes[].ephemeral", 0, R_VOL_EPHEMERAL },
+  { "volumes[].ephemeral.readOnly", F_VOL_READ_ONLY, 0 },
+  { "volumes[].gcePersistentDisk", 0, R_VOL_GCE },
+  { "volumes[].gcePersistentDisk.pdName", F_VOL_ID, 0 },
+  { "volumes[].gcePersistentDisk.readOnly", F_VOL_READ_ONLY, 0 },
+  { "volumes[].awsElasticBlockStore", 0, R_VOL_EBS },
+  { "volumes[].awsElasticBlockStore.volumeID", F_VOL_ID, 0 },
+  { "volumes[].awsElasticBlockStore.readOnly", F_VOL_READ_ONLY, 0 },
+  { "volumes[].rbd", 0, R_VOL_RBD },
+  { "volumes[].rbd.image", F_VOL_ID, 0 },
+  { "volumes[].rbd.pool", F_VOL_POOL, 0 },
+  { "volumes[].rbd.monitors[]", F_VOL_MONITOR, 0 },
+  { "volumes[].rbd.readOnly", F_VOL_READ_ONLY, 0 },
+  { "volumes[].iscsi", 0, R_VOL_ISCSI },
+  { "volumes[].iscsi.iqn", F_VOL_ID, 0 },
+  { "volumes[].iscsi.readOnly", F_VOL_READ_ONLY, 0 },
 };
 
 /* Template-only paths: a Pod from the API server has had defaultHostNetworkPorts applied
@@ -281,6 +335,8 @@ fs_schema_root (void)
       built->record = R_OBJECT;
       for (gsize i = 0; i < G_N_ELEMENTS (object_paths); i++)
         schema_add (built, "", &object_paths[i]);
+      for (gsize i = 0; i < G_N_ELEMENTS (object_requirement_lists); i++)
+        schema_add_requirements (built, "", &object_requirement_lists[i]);
       schema_add_pod_spec (built, "spec.");
       schema_add_pod_spec (built, "spec.template.spec.");
       for (gsize i = 0; i < G_N_ELEMENTS (template_spec_paths); i++)

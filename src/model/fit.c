@@ -6,6 +6,7 @@
 
 #include "fitscale/model/fit.h"
 #include "fitscale/model/names.h"
+#include "fitscale/model/volumes.h"
 
 #include <string.h>
 
@@ -439,6 +440,11 @@ fs_fit_node (const FsNode *node, const FsNodeLoad *load, const FsPodShape *pod, 
   const FsPlacement *placement = pod->spec != NULL ? pod->spec->placement : NULL;
   const FsTolerationList *tolerations = placement != NULL ? placement->tolerations : NULL;
 
+  /* The volume plugins' PreFilter and VolumeBinding's PreFilterResult (model/volumes.h):
+   * before any filter runs on the node. */
+  if (!fs_volumes_prefilter (node->storage, node, pod, verdict))
+    return FALSE;
+
   /* nodeunschedulable/node_unschedulable.go Filter: spec.unschedulable rejects unless the pod
    * tolerates {node.kubernetes.io/unschedulable, NoSchedule}; UnschedulableAndUnresolvable. */
   if ((node->flags & FS_NODE_UNSCHEDULABLE) != 0
@@ -497,11 +503,112 @@ fs_fit_node (const FsNode *node, const FsNodeLoad *load, const FsPodShape *pod, 
   /* noderesources/fit.go Filter. */
   static const FsResources nothing;
   const FsResources *request = pod->spec != NULL ? &pod->spec->request : &nothing;
-  return fs_resources_fit (&node->allocatable, load, request, verdict);
+  if (!fs_resources_fit (&node->allocatable, load, request, verdict))
+    return FALSE;
+
+  /* VolumeRestrictions, NodeVolumeLimits, VolumeBinding, VolumeZone (model/volumes.h). */
+  return fs_volumes_filter (node->storage, node, pod, verdict);
 }
 
 /* ---------------------------------------------------------------------------------------------
  * Reason strings */
+
+/* The name of the claim of VERDICT's volume: claimName, or ephemeral.VolumeClaimName. */
+static char *
+verdict_claim_name (const FsVerdict *verdict)
+{
+  if (verdict->claim != NULL)
+    return g_strdup (verdict->claim->name);
+  if (verdict->volume == NULL)
+    return g_strdup ("");
+  if (verdict->volume->type == FS_VOLUME_EPHEMERAL)
+    return g_strdup_printf ("%s-%s", str_or_empty (verdict->pod_name),
+                            str_or_empty (verdict->volume->name));
+  return g_strdup (str_or_empty (verdict->volume->id));
+}
+
+/* The volume plugins' reasons and PreFilter messages. */
+static void
+volume_reasons (const FsVerdict *verdict, GPtrArray *reasons)
+{
+  g_autofree char *claim = verdict_claim_name (verdict);
+  const char *namespace = verdict->claim != NULL ? str_or_empty (verdict->claim->namespace) : "";
+  switch (verdict->detail)
+    {
+    case FS_DETAIL_DISK_CONFLICT:
+      /* volume_restrictions.go ErrReasonDiskConflict */
+      g_ptr_array_add (reasons, g_strdup ("node(s) had no available disk"));
+      return;
+    case FS_DETAIL_RWOP_CONFLICT:
+      /* volume_restrictions.go ErrReasonReadWriteOncePodConflict */
+      g_ptr_array_add (reasons, g_strdup ("node has pod using PersistentVolumeClaim with the same "
+                                          "name and ReadWriteOncePod access mode"));
+      return;
+    case FS_DETAIL_MAX_VOLUME_COUNT:
+      /* nodevolumelimits/csi.go ErrReasonMaxVolumeCountExceeded */
+      g_ptr_array_add (reasons, g_strdup ("node(s) exceed max volume count"));
+      return;
+    case FS_DETAIL_VOLUME_BINDING:
+      /* volumebinding/binder.go FindPodVolumes: ErrReasonNodeConflict, ErrReasonBindConflict,
+       * (ErrReasonNotEnoughSpace: not modelled), ErrReasonPVNotExist, in that order */
+      if (verdict->volume_reasons & FS_VOLUME_NODE_CONFLICT)
+        g_ptr_array_add (reasons, g_strdup ("node(s) had volume node affinity conflict"));
+      if (verdict->volume_reasons & FS_VOLUME_BIND_CONFLICT)
+        g_ptr_array_add (reasons, g_strdup ("node(s) didn't find available persistent volumes to bind"));
+      if (verdict->volume_reasons & FS_VOLUME_PV_NOT_EXIST)
+        g_ptr_array_add (reasons, g_strdup ("node(s) unavailable due to one or more pvc(s) bound "
+                                            "to non-existent pv(s)"));
+      return;
+    case FS_DETAIL_NOT_ELIGIBLE:
+      /* schedule_one.go findNodesThatFitPod: "node(s) didn't satisfy plugin(s) %v" */
+      g_ptr_array_add (reasons, g_strdup ("node(s) didn't satisfy plugin(s) [VolumeBinding]"));
+      return;
+    case FS_DETAIL_VOLUME_ZONE:
+      /* volume_zone.go ErrReasonConflict */
+      g_ptr_array_add (reasons, g_strdup ("node(s) had no available volume zone"));
+      return;
+    case FS_DETAIL_CLAIM_NOT_FOUND:
+      /* the lister's NotFound: apimachinery errors.NewNotFound */
+      g_ptr_array_add (reasons, g_strdup_printf ("persistentvolumeclaim \"%s\" not found", claim));
+      return;
+    case FS_DETAIL_EPHEMERAL_WAITING:
+      /* volume_binding.go podHasPVCs */
+      g_ptr_array_add (reasons, g_strdup_printf ("waiting for ephemeral volume controller to "
+                                                 "create the persistentvolumeclaim \"%s\"", claim));
+      return;
+    case FS_DETAIL_CLAIM_LOST:
+      g_ptr_array_add (reasons, g_strdup_printf ("persistentvolumeclaim \"%s\" bound to "
+                                                 "non-existent persistentvolume \"%s\"", claim,
+                                                 verdict->claim != NULL
+                                                     ? str_or_empty (verdict->claim->volume_name) : ""));
+      return;
+    case FS_DETAIL_CLAIM_DELETING:
+      g_ptr_array_add (reasons, g_strdup_printf ("persistentvolumeclaim \"%s\" is being deleted", claim));
+      return;
+    case FS_DETAIL_EPHEMERAL_NOT_OWNED:
+      /* component-helpers/storage/ephemeral VolumeIsForPod */
+      g_ptr_array_add (reasons, g_strdup_printf ("PVC %s/%s was not created for pod %s/%s (pod is "
+                                                 "not owner)", namespace, claim, namespace,
+                                                 str_or_empty (verdict->pod_name)));
+      return;
+    case FS_DETAIL_UNBOUND_IMMEDIATE:
+      /* volume_binding.go PreFilter */
+      g_ptr_array_add (reasons, g_strdup ("pod has unbound immediate PersistentVolumeClaims"));
+      return;
+    case FS_DETAIL_NO_ELIGIBLE_NODE:
+      /* framework/runtime/framework.go RunPreFilterPlugins */
+      g_ptr_array_add (reasons, g_strdup ("node(s) didn't satisfy plugin VolumeBinding"));
+      return;
+    case FS_DETAIL_PV_NOT_FOUND:
+      /* volume_zone.go getPVbyPod: the lister's NotFound */
+      g_ptr_array_add (reasons, g_strdup_printf ("persistentvolume \"%s\" not found",
+                                                 verdict->claim != NULL
+                                                     ? str_or_empty (verdict->claim->volume_name) : ""));
+      return;
+    default:
+      return;
+    }
+}
 
 /* The reason texts of the plugins (their ErrReason constants and Filter's fmt.Sprintf). */
 void
@@ -558,6 +665,12 @@ fs_verdict_reasons (const FsVerdict *verdict, GPtrArray *reasons)
                                                 "constraints (missing required label)"
                                               : "node(s) didn't match pod topology spread constraints"));
       return;
+    case FS_FILTER_VOLUME_RESTRICTIONS:
+    case FS_FILTER_NODE_VOLUME_LIMITS:
+    case FS_FILTER_VOLUME_BINDING:
+    case FS_FILTER_VOLUME_ZONE:
+      volume_reasons (verdict, reasons);
+      return;
     case FS_FILTER_INTER_POD_AFFINITY:
       /* interpodaffinity/filtering.go ErrReasonAffinityRulesNotMatch,
        * ErrReasonAntiAffinityRulesNotMatch, ErrReasonExistingAntiAffinityRulesNotMatch */
@@ -577,6 +690,7 @@ fs_verdict_reasons (const FsVerdict *verdict, GPtrArray *reasons)
 
 struct FsReasonCounts {
   GHashTable *counts; /* reason (owned) → count (GUINT_TO_POINTER) */
+  char *prefilter;    /* a PreFilter's message (Diagnosis.PreFilterMsg), or NULL */
 };
 
 FsReasonCounts *
@@ -593,6 +707,7 @@ fs_reason_counts_free (FsReasonCounts *counts)
   if (counts == NULL)
     return;
   g_hash_table_destroy (counts->counts);
+  g_free (counts->prefilter);
   g_free (counts);
 }
 
@@ -611,13 +726,20 @@ fs_reason_counts_add (FsReasonCounts *counts, const char *reason, guint n)
     g_hash_table_insert (counts->counts, g_strdup (reason), GUINT_TO_POINTER (n));
 }
 
-/* framework/types.go FitError.Error: each reason of each node's status adds one. */
+/* framework/types.go FitError.Error: each reason of each node's status adds one; a PreFilter
+ * rejection is the same status on every node, and its message stands alone. */
 void
 fs_reason_counts_add_verdict (FsReasonCounts *counts, const FsVerdict *verdict)
 {
   g_return_if_fail (counts != NULL && verdict != NULL);
   g_autoptr (GPtrArray) reasons = g_ptr_array_new_with_free_func (g_free);
   fs_verdict_reasons (verdict, reasons);
+  if (verdict->prefilter)
+    {
+      if (counts->prefilter == NULL && reasons->len > 0)
+        counts->prefilter = g_strdup (g_ptr_array_index (reasons, 0));
+      return;
+    }
   for (guint i = 0; i < reasons->len; i++)
     fs_reason_counts_add (counts, g_ptr_array_index (reasons, i), 1);
 }
@@ -642,7 +764,9 @@ fs_fit_error_message (guint n_nodes, const FsReasonCounts *counts, const char *p
     return g_strdup ("no nodes available to schedule pods");
   GString *message = g_string_new (NULL);
   g_string_append_printf (message, "0/%u nodes are available:", n_nodes);
-  if (counts != NULL && g_hash_table_size (counts->counts) > 0)
+  if (counts != NULL && counts->prefilter != NULL)
+    g_string_append_printf (message, " %s.", counts->prefilter); /* SeparatorFormat " %v." */
+  else if (counts != NULL && g_hash_table_size (counts->counts) > 0)
     {
       g_autoptr (GPtrArray) entries = g_ptr_array_new_with_free_func (g_free);
       GHashTableIter iter;
@@ -714,6 +838,32 @@ fs_fit_reason_is_modelled (const char *reason)
     "node(s) didn't match pod affinity rules",
     "node(s) didn't match pod anti-affinity rules",
     "node(s) didn't satisfy existing pods anti-affinity rules",
+  };
+  for (gsize i = 0; reason != NULL && i < G_N_ELEMENTS (prefixes); i++)
+    if (g_str_has_prefix (reason, prefixes[i]))
+      return TRUE;
+  return fs_fit_reason_is_volume (reason);
+}
+
+/* The reasons and PreFilter messages of the volume plugins (model/volumes.h). */
+gboolean
+fs_fit_reason_is_volume (const char *reason)
+{
+  static const char *const prefixes[] = {
+    "node(s) had no available disk",
+    "node has pod using PersistentVolumeClaim with the same name and ReadWriteOncePod access mode",
+    "node(s) exceed max volume count",
+    "node(s) had volume node affinity conflict",
+    "node(s) didn't find available persistent volumes to bind",
+    "node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)",
+    "node(s) didn't satisfy plugin(s) [VolumeBinding]",
+    "node(s) didn't satisfy plugin VolumeBinding",
+    "node(s) had no available volume zone",
+    "persistentvolumeclaim \"",
+    "persistentvolume \"",
+    "waiting for ephemeral volume controller to create the persistentvolumeclaim",
+    "pod has unbound immediate PersistentVolumeClaims",
+    "PVC ",
   };
   for (gsize i = 0; reason != NULL && i < G_N_ELEMENTS (prefixes); i++)
     if (g_str_has_prefix (reason, prefixes[i]))

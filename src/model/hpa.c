@@ -941,3 +941,23 @@ fs_hpa_sync (FsHpaHistory *history, const FsHpaBehavior *behavior, int64_t now_m
                  current - decision->desired);
   return decision->desired;
 }
+
+gboolean
+fs_hpa_replicas_valid (int32_t min_replicas, int32_t max_replicas, gboolean scale_to_zero,
+                       const char *min_field, const char *max_field, GError **error)
+{
+  int32_t lowest = scale_to_zero ? 0 : 1;
+  if (min_replicas < lowest)
+    g_set_error (error, FS_ERROR, FS_ERROR_INVALID, "field %s: Invalid value: %d: must be greater than or equal to %d",
+                 min_field, min_replicas, lowest);
+  else if (max_replicas < 1)
+    g_set_error (error, FS_ERROR, FS_ERROR_INVALID, "field %s: Invalid value: %d: must be greater than 0", max_field,
+                 max_replicas);
+  else if (max_replicas < min_replicas)
+    g_set_error (error, FS_ERROR, FS_ERROR_INVALID,
+                 "field %s: Invalid value: %d: must be greater than or equal to `minReplicas` (%d)", max_field,
+                 max_replicas, min_replicas);
+  else
+    return TRUE;
+  return FALSE;
+}

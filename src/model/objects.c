@@ -10,6 +10,9 @@
 struct FsSnapshotBuilder {
   FsPool *pool;
   GArray *nodes, *pods, *workloads, *namespaces, *pod_metrics, *events, *generic;
+  GArray *claims, *persistent_volumes, *storage_classes, *csi_nodes;
+  guint32 storage_kinds;
+  GArray *pdbs;
   GArray *namespaced_lists;       /* FsNamespacedList */
   guint n_cluster_pod_lists;
   guint n_skipped;
@@ -30,6 +33,11 @@ fs_snapshot_builder_new (void)
   builder->pod_metrics = g_array_new (FALSE, FALSE, sizeof (FsPodMetrics));
   builder->events = g_array_new (FALSE, FALSE, sizeof (FsEvent));
   builder->generic = g_array_new (FALSE, FALSE, sizeof (FsGenericObject));
+  builder->claims = g_array_new (FALSE, FALSE, sizeof (FsClaim));
+  builder->persistent_volumes = g_array_new (FALSE, FALSE, sizeof (FsPersistentVolume));
+  builder->storage_classes = g_array_new (FALSE, FALSE, sizeof (FsStorageClass));
+  builder->csi_nodes = g_array_new (FALSE, FALSE, sizeof (FsCsiNode));
+  builder->pdbs = g_array_new (FALSE, FALSE, sizeof (FsPodDisruptionBudget));
   builder->namespaced_lists = g_array_new (FALSE, FALSE, sizeof (FsNamespacedList));
   return builder;
 }
@@ -39,6 +47,8 @@ builder_free_arrays (FsSnapshotBuilder *builder)
 {
   GArray **arrays[] = { &builder->nodes, &builder->pods, &builder->workloads,
                         &builder->namespaces, &builder->pod_metrics, &builder->events,
+                        &builder->generic, &builder->claims, &builder->persistent_volumes,
+                        &builder->storage_classes, &builder->csi_nodes, &builder->pdbs };
                         &builder->generic, &builder->namespaced_lists };
   for (gsize i = 0; i < G_N_ELEMENTS (arrays); i++)
     if (*arrays[i] != NULL)
@@ -66,6 +76,13 @@ fs_snapshot_builder_new_from (FsSnapshot *base)
   g_array_append_vals (builder->pod_metrics, base->pod_metrics, base->n_pod_metrics);
   g_array_append_vals (builder->events, base->events, base->n_events);
   g_array_append_vals (builder->generic, base->generic, base->n_generic);
+  g_array_append_vals (builder->claims, base->claims, base->n_claims);
+  g_array_append_vals (builder->persistent_volumes, base->persistent_volumes,
+                       base->n_persistent_volumes);
+  g_array_append_vals (builder->storage_classes, base->storage_classes, base->n_storage_classes);
+  g_array_append_vals (builder->csi_nodes, base->csi_nodes, base->n_csi_nodes);
+  builder->storage_kinds = base->storage_kinds;
+  g_array_append_vals (builder->pdbs, base->pdbs, base->n_pdbs);
   g_array_append_vals (builder->namespaced_lists, base->namespaced_lists, base->n_namespaced_lists);
   builder->n_cluster_pod_lists = base->n_cluster_pod_lists;
   return builder;
@@ -136,6 +153,18 @@ fs_snapshot_builder_remove (FsSnapshotBuilder *builder, const char *kind, const 
     return remove_named (builder->events, NAMED (FsEvent), namespace, name, NULL, NULL);
   if (g_strcmp0 (kind, "PodMetrics") == 0)
     return remove_named (builder->pod_metrics, NAMED (FsPodMetrics), namespace, name, NULL, NULL);
+  if (g_strcmp0 (kind, "PersistentVolumeClaim") == 0)
+    return remove_named (builder->claims, NAMED (FsClaim), namespace, name, NULL, NULL);
+  if (g_strcmp0 (kind, "PersistentVolume") == 0)
+    return remove_named (builder->persistent_volumes, CLUSTER_SCOPED (FsPersistentVolume), NULL,
+                         name, NULL, NULL);
+  if (g_strcmp0 (kind, "StorageClass") == 0)
+    return remove_named (builder->storage_classes, CLUSTER_SCOPED (FsStorageClass), NULL, name,
+                         NULL, NULL);
+  if (g_strcmp0 (kind, "CSINode") == 0)
+    return remove_named (builder->csi_nodes, CLUSTER_SCOPED (FsCsiNode), NULL, name, NULL, NULL);
+  if (g_strcmp0 (kind, "PodDisruptionBudget") == 0)
+    return remove_named (builder->pdbs, NAMED (FsPodDisruptionBudget), namespace, name, NULL, NULL);
   guint removed = remove_named (builder->workloads, NAMED (FsWorkload), namespace, name, same_workload_kind, kind);
   return removed + remove_named (builder->generic, NAMED (FsGenericObject), namespace, name, same_generic_kind, kind);
 #undef NAMED
@@ -200,6 +229,47 @@ void
 fs_snapshot_builder_add_generic (FsSnapshotBuilder *builder, const FsGenericObject *obj)
 {
   g_array_append_vals (builder->generic, obj, 1);
+}
+
+void
+fs_snapshot_builder_add_claim (FsSnapshotBuilder *builder, const FsClaim *claim)
+{
+  g_array_append_vals (builder->claims, claim, 1);
+  builder->storage_kinds |= FS_STORAGE_CLAIMS;
+}
+
+void
+fs_snapshot_builder_add_persistent_volume (FsSnapshotBuilder *builder,
+                                           const FsPersistentVolume *volume)
+{
+  g_array_append_vals (builder->persistent_volumes, volume, 1);
+  builder->storage_kinds |= FS_STORAGE_VOLUMES;
+}
+
+void
+fs_snapshot_builder_add_storage_class (FsSnapshotBuilder *builder, const FsStorageClass *sc)
+{
+  g_array_append_vals (builder->storage_classes, sc, 1);
+  builder->storage_kinds |= FS_STORAGE_CLASSES;
+}
+
+void
+fs_snapshot_builder_add_csi_node (FsSnapshotBuilder *builder, const FsCsiNode *csi_node)
+{
+  g_array_append_vals (builder->csi_nodes, csi_node, 1);
+  builder->storage_kinds |= FS_STORAGE_CSI_NODES;
+}
+
+void
+fs_snapshot_builder_saw_storage (FsSnapshotBuilder *builder, guint32 kinds)
+{
+  builder->storage_kinds |= kinds;
+}
+
+void
+fs_snapshot_builder_add_pdb (FsSnapshotBuilder *builder, const FsPodDisruptionBudget *pdb)
+{
+  g_array_append_vals (builder->pdbs, pdb, 1);
 }
 
 void
@@ -352,6 +422,16 @@ sort_all (FsSnapshotBuilder *builder)
   sort_and_dedupe (builder->pod_metrics, &metrics);
   sort_and_dedupe (builder->events, &events);
   sort_and_dedupe (builder->generic, &generic);
+  KeyLayout claims = LAYOUT (FsClaim, G_STRUCT_OFFSET (FsClaim, namespace), G_MAXSIZE);
+  KeyLayout volumes = LAYOUT (FsPersistentVolume, G_MAXSIZE, G_MAXSIZE);
+  KeyLayout classes = LAYOUT (FsStorageClass, G_MAXSIZE, G_MAXSIZE);
+  KeyLayout csi_nodes = LAYOUT (FsCsiNode, G_MAXSIZE, G_MAXSIZE);
+  sort_and_dedupe (builder->claims, &claims);
+  sort_and_dedupe (builder->persistent_volumes, &volumes);
+  sort_and_dedupe (builder->storage_classes, &classes);
+  sort_and_dedupe (builder->csi_nodes, &csi_nodes);
+  KeyLayout pdbs = LAYOUT (FsPodDisruptionBudget, G_STRUCT_OFFSET (FsPodDisruptionBudget, namespace), G_MAXSIZE);
+  sort_and_dedupe (builder->pdbs, &pdbs);
 }
 
 /* ---- node accounting --------------------------------------------------------------- */
@@ -480,6 +560,39 @@ account_ports (FsSnapshot *snapshot)
     }
 }
 
+/* Each node's pods with volumes (NodeInfo.Pods as the volume filters walk it: VolumeRestrictions
+ * satisfyVolumeConflicts, CSILimits.Filter's attached volumes): the pods counted on it whose
+ * spec keeps volumes. */
+static void
+account_volume_pods (FsSnapshot *snapshot)
+{
+  FsNode *nodes = (FsNode *) snapshot->nodes;
+  g_autofree guint *counts = NULL;
+  for (guint i = 0; i < snapshot->n_pods; i++)
+    {
+      const FsPod *pod = &snapshot->pods[i];
+      if (pod->spec->volumes == NULL || pod->node_index < 0 || !fs_pod_counts_on_node (pod))
+        continue;
+      if (counts == NULL)
+        counts = g_new0 (guint, snapshot->n_nodes);
+      counts[pod->node_index]++;
+    }
+  if (counts == NULL)
+    return;
+  for (guint n = 0; n < snapshot->n_nodes; n++)
+    if (counts[n] > 0)
+      nodes[n].volume_pods = fs_pool_alloc (snapshot->pool, sizeof (FsPodRefList)
+                                                                + counts[n] * sizeof (const FsPod *));
+  for (guint i = 0; i < snapshot->n_pods; i++)
+    {
+      const FsPod *pod = &snapshot->pods[i];
+      if (pod->spec->volumes == NULL || pod->node_index < 0 || !fs_pod_counts_on_node (pod))
+        continue;
+      FsPodRefList *list = (FsPodRefList *) nodes[pod->node_index].volume_pods;
+      list->items[list->n++] = pod;
+    }
+}
+
 /* Node names in pods are interned with the nodes' own: equal is usually one pointer. */
 static gboolean
 node_name_equal (gconstpointer a, gconstpointer b)
@@ -497,6 +610,8 @@ index_nodes (FsSnapshot *snapshot)
       memset (&nodes[i].requested, 0, sizeof nodes[i].requested);
       nodes[i].pod_count = 0;
       nodes[i].used_ports = NULL;
+      nodes[i].volume_pods = NULL;
+      nodes[i].storage = snapshot;
       g_hash_table_insert (snapshot->node_index, (gpointer) nodes[i].name,
                            GINT_TO_POINTER (i + 1));
     }
@@ -523,6 +638,12 @@ fs_snapshot_builder_finish (FsSnapshotBuilder *builder, GError **error)
   TAKE_ARRAY (snapshot, builder, pod_metrics, FsPodMetrics);
   TAKE_ARRAY (snapshot, builder, events, FsEvent);
   TAKE_ARRAY (snapshot, builder, generic, FsGenericObject);
+  TAKE_ARRAY (snapshot, builder, claims, FsClaim);
+  TAKE_ARRAY (snapshot, builder, persistent_volumes, FsPersistentVolume);
+  TAKE_ARRAY (snapshot, builder, storage_classes, FsStorageClass);
+  TAKE_ARRAY (snapshot, builder, csi_nodes, FsCsiNode);
+  snapshot->storage_kinds = builder->storage_kinds;
+  TAKE_ARRAY (snapshot, builder, pdbs, FsPodDisruptionBudget);
   TAKE_ARRAY (snapshot, builder, namespaced_lists, FsNamespacedList);
   snapshot->n_cluster_pod_lists = builder->n_cluster_pod_lists;
   snapshot->n_skipped = builder->n_skipped;
@@ -537,6 +658,7 @@ fs_snapshot_builder_finish (FsSnapshotBuilder *builder, GError **error)
     return NULL;
   if (any_ports)
     account_ports (snapshot);
+  account_volume_pods (snapshot);
   return g_steal_pointer (&snapshot);
 }
 
@@ -561,6 +683,11 @@ fs_snapshot_unref (FsSnapshot *snapshot)
   g_free ((gpointer) snapshot->pod_metrics);
   g_free ((gpointer) snapshot->events);
   g_free ((gpointer) snapshot->generic);
+  g_free ((gpointer) snapshot->claims);
+  g_free ((gpointer) snapshot->persistent_volumes);
+  g_free ((gpointer) snapshot->storage_classes);
+  g_free ((gpointer) snapshot->csi_nodes);
+  g_free ((gpointer) snapshot->pdbs);
   g_free ((gpointer) snapshot->namespaced_lists);
   if (snapshot->node_index != NULL)
     g_hash_table_unref (snapshot->node_index);
@@ -677,5 +804,9 @@ fs_snapshot_bytes (const FsSnapshot *snapshot)
          + snapshot->n_pods * sizeof (FsPod) + snapshot->n_workloads * sizeof (FsWorkload)
          + snapshot->n_events * sizeof (FsEvent) + snapshot->n_pod_metrics * sizeof (FsPodMetrics)
          + snapshot->n_generic * sizeof (FsGenericObject)
-         + snapshot->n_namespaces * sizeof (FsNamespace);
+         + snapshot->n_namespaces * sizeof (FsNamespace) + snapshot->n_claims * sizeof (FsClaim)
+         + snapshot->n_persistent_volumes * sizeof (FsPersistentVolume)
+         + snapshot->n_storage_classes * sizeof (FsStorageClass)
+         + snapshot->n_csi_nodes * sizeof (FsCsiNode)
+         + snapshot->n_pdbs * sizeof (FsPodDisruptionBudget);
 }

@@ -252,8 +252,10 @@ apply_affinity (const Packing *packing)
           gboolean has_label = fs_labels_get (snapshot->nodes[i].labels, term->topology_key) != NULL;
           gboolean ok = any_match ? domain_set_holds (allowed, &snapshot->nodes[i])
                                   : (self_match && has_label);
+          /* UnschedulableAndUnresolvable (interpodaffinity/filtering.go Filter): removing pods
+           * cannot bring a matching one, so preemption skips the node */
           if (!ok && packing->nodes[i].verdict.filter == FS_FILTER_PASS)
-            reject (&packing->nodes[i], FS_FILTER_INTER_POD_AFFINITY, FS_DETAIL_AFFINITY, FALSE);
+            reject (&packing->nodes[i], FS_FILTER_INTER_POD_AFFINITY, FS_DETAIL_AFFINITY, TRUE);
         }
     }
   return co_locate_key;
@@ -782,6 +784,11 @@ fs_estimate_new_nodes (const FsSnapshot *snapshot, const FsPodShape *pod, int64_
       /* a new node is Ready and schedulable, whatever the state of the example */
       FsNode fresh = *node;
       fresh.flags = FS_NODE_READY | FS_NODE_READY_KNOWN;
+      /* a new node: no pod of the example holds a volume on it, and it has a name of its own
+       * (a volume pinned to the example by name, VolumeBinding's GetEligibleNodes, is not
+       * on it) */
+      fresh.volume_pods = NULL;
+      fresh.name = "";
       FsNodeLoad load = template_load (snapshot, i);
       if (fs_fit_node (&fresh, &load, pod, &estimate.verdict))
         estimate.per_node = fs_resources_capacity (&node->allocatable, &load, &pod->spec->request);

@@ -99,13 +99,35 @@ fs_resource_kind (const char *name)
 /* ---------------------------------------------------------------------------------------------
  * Saturating int64 arithmetic (never undefined behaviour) */
 
-static int64_t
-saturating_add (int64_t a, int64_t b)
+int64_t
+fs_saturating_add (int64_t a, int64_t b)
 {
   int64_t sum;
   if (__builtin_add_overflow (a, b, &sum))
     return b > 0 ? G_MAXINT64 : G_MININT64;
   return sum;
+}
+
+#define saturating_add fs_saturating_add
+
+int64_t
+fs_div_ceil (int64_t amount, int64_t divisor)
+{
+  g_return_val_if_fail (divisor > 0, amount);
+  int64_t quotient = amount / divisor;
+  return amount % divisor > 0 ? quotient + 1 : quotient; /* C truncates: up for amount > 0 */
+}
+
+int64_t
+fs_round_up (int64_t amount, int64_t unit)
+{
+  g_return_val_if_fail (unit > 0, amount);
+  int64_t units = fs_div_ceil (amount, unit);
+  if (units > G_MAXINT64 / unit)
+    return G_MAXINT64 / unit * unit;
+  if (units < G_MININT64 / unit)
+    return G_MININT64 / unit * unit;
+  return units * unit;
 }
 
 int64_t
@@ -305,6 +327,12 @@ combine_add (gboolean a_given, int64_t a, int64_t b)
 }
 
 static int64_t
+combine_add_room (gboolean a_given, int64_t a, int64_t b)
+{
+  return saturating_add (a, MAX (b, 0));
+}
+
+static int64_t
 combine_sub (gboolean a_given, int64_t a, int64_t b)
 {
   return fs_saturating_sub (a, b);
@@ -353,6 +381,12 @@ gboolean
 fs_resources_add (FsResources *a, const FsResources *b, GError **error)
 {
   return combine (a, b, combine_add, error);
+}
+
+gboolean
+fs_resources_add_room (FsResources *a, const FsResources *b, GError **error)
+{
+  return combine (a, b, combine_add_room, error);
 }
 
 gboolean

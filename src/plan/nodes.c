@@ -49,7 +49,7 @@ fs_nodes_summarize (const FsSnapshot *snapshot, const FsLabelSelector *selector,
       if (!fs_resources_sub (&row->free, &requested, error)
           || !fs_resources_add (&total->allocatable, &node->allocatable, error)
           || !fs_resources_add (&total->requested, &requested, error)
-          || !fs_resources_add (&total->free, &row->free, error)
+          || !fs_resources_add_room (&total->free, &row->free, error)
           || !fs_resources_max (&total->largest_free, &row->free, error))
         return FALSE;
       total->n_ready += node_is_ready (node);

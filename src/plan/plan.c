@@ -324,7 +324,7 @@ step_request (const FsPlanAnswer *answer, guint i, FsHvpaResource r, double e)
   int64_t target = container->target[r];
   int64_t amount = fs_hvpa_weighted_request (answer->request.semantics, r, current, target, e);
   if (r == FS_HVPA_MEMORY && amount % MiB != 0)
-    amount = MIN ((amount / MiB + 1) * MiB, MAX (current, target));
+    amount = MIN (fs_round_up (amount, MiB), MAX (current, target));
   if (container->has_min_allowed[r])
     amount = MAX (amount, container->min_allowed[r]);
   if (container->has_max_allowed[r])

@@ -264,7 +264,7 @@ shape_from_snapshot (FsShape *shape, const FsSnapshot *snapshot, const char *kin
             && (namespace == NULL || strcmp (pod->namespace, namespace) == 0))
           {
             shape->pod = (FsPodShape){ .namespace = pod->namespace, .labels = pod->labels,
-                                       .priority = pod->priority };
+                                       .priority = pod->priority, .name = pod->name };
             return shape_adopt_spec (shape, pod->spec, flags, error);
           }
       }

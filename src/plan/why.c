@@ -5,6 +5,7 @@
 
 #include "fitscale/model/fit.h"
 #include "fitscale/plan/why.h"
+#include "fitscale/kube/hpaspec.h"
 
 static void
 clear_fix (gpointer data)
@@ -12,8 +13,6 @@ clear_fix (gpointer data)
   FsFix *fix = data;
   g_free (fix->text);
   g_free (fix->shape);
-  if (fix->victims != NULL)
-    g_ptr_array_unref (fix->victims);
 }
 
 void
@@ -23,7 +22,7 @@ fs_diagnosis_free (FsDiagnosis *diagnosis)
     return;
   g_free (diagnosis->nodes);
   g_free (diagnosis->message);
-  g_free (diagnosis->preemption);
+  fs_preemption_clear (&diagnosis->preemption);
   g_array_unref (diagnosis->fixes);
   g_ptr_array_unref (diagnosis->unmodelled);
   g_free (diagnosis);
@@ -61,8 +60,19 @@ fs_messages_agree (const char *a, const char *b)
   return strcmp (left, right) == 0;
 }
 
+static void message_reasons (const char *message, gboolean volumes_known, GPtrArray *out);
+
 void
 fs_message_unmodelled_reasons (const char *message, GPtrArray *out)
+{
+  message_reasons (message, TRUE, out);
+}
+
+/* The reasons of MESSAGE that fitscale does not model, and when VOLUMES_KNOWN is FALSE (the
+ * snapshot holds no PersistentVolumeClaims) those of the volume plugins too: it cannot judge
+ * them. */
+static void
+message_reasons (const char *message, gboolean volumes_known, GPtrArray *out)
 {
   if (message == NULL)
     return;
@@ -85,149 +95,10 @@ fs_message_unmodelled_reasons (const char *message, GPtrArray *out)
         reason++;
       while (*reason == ' ')
         reason++;
-      if (*reason != '\0' && !fs_fit_reason_is_modelled (reason))
+      if (*reason != '\0'
+          && (!fs_fit_reason_is_modelled (reason) || (!volumes_known && fs_fit_reason_is_volume (reason))))
         g_ptr_array_add (out, g_strdup (reason));
     }
-}
-
-/* ---- preemption --------------------------------------------------------------------- */
-
-static gint
-compare_priority_desc (gconstpointer a, gconstpointer b)
-{
-  const FsPod *left = *(const FsPod *const *) a, *right = *(const FsPod *const *) b;
-  return (left->priority < right->priority) - (left->priority > right->priority);
-}
-
-/* SelectVictimsOnNode (pkg/scheduler/framework/plugins/defaultpreemption/default_preemption.go):
- * remove every pod of lower priority; if the pod then fits, add them back from the most
- * important down while it still fits: the ones that cannot come back are the victims. */
-/* The pods counted on each node: FIRST[n] .. FIRST[n + 1] index ORDER (a counting sort). */
-typedef struct {
-  guint *first;
-  guint *order;
-} PodsByNode;
-
-static void
-pods_by_node_init (const FsSnapshot *snapshot, PodsByNode *index)
-{
-  index->first = g_new0 (guint, snapshot->n_nodes + 2);
-  index->order = g_new (guint, snapshot->n_pods + 1);
-  for (guint p = 0; p < snapshot->n_pods; p++)
-    if (snapshot->pods[p].node_index >= 0 && fs_pod_counts_on_node (&snapshot->pods[p]))
-      index->first[snapshot->pods[p].node_index + 2]++;
-  for (guint n = 2; n < snapshot->n_nodes + 2; n++)
-    index->first[n] += index->first[n - 1];
-  for (guint p = 0; p < snapshot->n_pods; p++)
-    if (snapshot->pods[p].node_index >= 0 && fs_pod_counts_on_node (&snapshot->pods[p]))
-      index->order[index->first[snapshot->pods[p].node_index + 1]++] = p;
-}
-
-static void
-pods_by_node_clear (PodsByNode *index)
-{
-  g_free (index->first);
-  g_free (index->order);
-}
-
-/* The pods taken off the node (their host ports with them). */
-static gboolean
-is_removed (const FsPod *pod, gpointer removed)
-{
-  return g_hash_table_contains (removed, pod);
-}
-
-static gboolean
-victims_on_node (const FsSnapshot *snapshot, const PodsByNode *index, const FsPodShape *pod,
-                 guint node_index, FsVerdict *verdict, GPtrArray *lower, GPtrArray *victims)
-{
-  const FsNode *node = &snapshot->nodes[node_index];
-  FsNodeLoad load = fs_node_load (node);
-  for (guint k = index->first[node_index]; k < index->first[node_index + 1]; k++)
-    {
-      const FsPod *other = &snapshot->pods[index->order[k]];
-      if (other->priority < pod->priority)
-        g_ptr_array_add (lower, (gpointer) other);
-    }
-  if (lower->len == 0)
-    return FALSE;
-  /* the victims' host ports leave with them (only read when the pod asks for some) */
-  g_autoptr (GHashTable) removed = NULL;
-  if (pod->spec->host_ports != NULL && node->used_ports != NULL)
-    {
-      removed = g_hash_table_new (NULL, NULL);
-      load.released = is_removed;
-      load.released_data = removed;
-    }
-  for (guint i = 0; i < lower->len; i++)
-    {
-      const FsPod *other = lower->pdata[i];
-      fs_resources_sub (&load.requested, &other->spec->request, NULL);
-      load.pod_count--;
-      if (removed != NULL)
-        g_hash_table_add (removed, (gpointer) other);
-    }
-  if (!fs_fit_node (node, &load, pod, verdict))
-    return FALSE;
-  g_ptr_array_sort (lower, compare_priority_desc);
-  for (guint i = 0; i < lower->len; i++)
-    {
-      const FsPod *other = lower->pdata[i];
-      FsNodeLoad with = load;
-      fs_resources_add (&with.requested, &other->spec->request, NULL);
-      with.pod_count++;
-      if (removed != NULL)
-        g_hash_table_remove (removed, other);
-      FsVerdict probe;
-      if (fs_fit_node (node, &with, pod, &probe))
-        {
-          load = with;
-          continue;
-        }
-      if (removed != NULL)
-        g_hash_table_add (removed, (gpointer) other); /* a victim: it stays off */
-      if (victims != NULL)
-        g_ptr_array_add (victims, g_strdup_printf ("%s/%s (priority %d)", other->namespace,
-                                                   other->name, other->priority));
-    }
-  return TRUE;
-}
-
-char *
-fs_preemption_message (const FsSnapshot *snapshot, const FsPodShape *pod, const FsNodeFit *nodes,
-                       const FsNode **candidate, GPtrArray *victims)
-{
-  *candidate = NULL;
-  if (pod->spec->placement->preempt_never)
-    return g_strdup ("preemption: not eligible due to preemptionPolicy=Never.");
-  g_autoptr (FsReasonCounts) counts = fs_reason_counts_new ();
-  PodsByNode index;
-  pods_by_node_init (snapshot, &index);
-  for (guint i = 0; i < snapshot->n_nodes; i++)
-    {
-      const FsVerdict *verdict = &nodes[i].verdict;
-      if (verdict->filter == FS_FILTER_PASS)
-        continue;
-      if (verdict->unresolvable)
-        {
-          fs_reason_counts_add (counts, "Preemption is not helpful for scheduling", 1);
-          continue;
-        }
-      g_autoptr (GPtrArray) lower = g_ptr_array_new ();
-      FsVerdict after;
-      memset (&after, 0, sizeof after);
-      gboolean fits = victims_on_node (snapshot, &index, pod, i, &after,
-                                       lower, *candidate == NULL ? victims : NULL);
-      if (fits && *candidate == NULL)
-        *candidate = &snapshot->nodes[i];
-      else if (lower->len == 0)
-        fs_reason_counts_add (counts, "No preemption victims found for incoming pod", 1);
-      else if (!fits)
-        fs_reason_counts_add_verdict (counts, &after);
-    }
-  pods_by_node_clear (&index);
-  g_autofree char *fit_error = fs_fit_error_message (snapshot->n_nodes, counts, NULL);
-  return g_strconcat ("preemption: ", fit_error, NULL);
 }
 
 /* ---- facts about the pod ------------------------------------------------------------ */
@@ -349,8 +220,9 @@ fix_lower_request (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
     g_string_append_printf (text, " cpu %" G_GINT64_FORMAT "m", best_request.cpu_milli);
   if (best_request.memory_bytes != request->memory_bytes)
     {
-      g_autofree char *memory = memory_text (best_request.memory_bytes);
-      g_string_append_printf (text, " memory %s", memory);
+      /* the exact quantity, as kubectl set resources takes it: "5.8Gi" rounds and may not fit */
+      char memory[32];
+      g_string_append_printf (text, " memory %s", fs_format_amount ("memory", best_request.memory_bytes, memory));
     }
   g_string_append_printf (text, " or less: it fits on %s", snapshot->nodes[best].name);
   if (diagnosis->sibling_usage_memory >= 0)
@@ -423,6 +295,17 @@ owning_workload (const FsSnapshot *snapshot, const FsPod *pod)
   return found;
 }
 
+/* "the 4 Pending ones do not fit" */
+static char *
+pending_clause (int64_t pending)
+{
+  return g_strdup_printf ("the %" G_GINT64_FORMAT " Pending one%s not fit", pending,
+                          pending == 1 ? " does" : "s do");
+}
+
+/* Fewer replicas, by the knob that holds: with an HPA scaling the workload its own replica
+ * count is rewritten within the HPA's bounds, so the bound to lower is maxReplicas (and
+ * minReplicas too when the target is below it); without one, the workload's replicas. */
 static void
 fix_lower_replicas (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
 {
@@ -434,12 +317,24 @@ fix_lower_replicas (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
   if (target < 0 || target >= workload->replicas)
     return;
   static const char *const kinds[] = { "deployment", "statefulset", "replicaset" };
-  FsFix *fix = add_fix (diagnosis, FS_FIX_LOWER_REPLICAS,
-                        g_strdup_printf ("scale %s/%s from %d to %" G_GINT64_FORMAT
-                                         " replicas (or lower the HPA's maxReplicas to that): "
-                                         "the %" G_GINT64_FORMAT " Pending ones do not fit",
-                                         kinds[workload->kind], workload->name, workload->replicas,
-                                         target, pending));
+  g_autofree char *why = pending_clause (pending);
+  const FsGenericObject *hpa = fs_snapshot_find_autoscaler (snapshot, FS_KIND_HPA, workload);
+  int32_t min_replicas = 0, max_replicas = 0;
+  char *text;
+  if (hpa != NULL && fs_hpa_replicas_read (hpa->object, "spec.minReplicas", "spec.maxReplicas", "", &min_replicas,
+                                           &max_replicas, NULL))
+    {
+      g_autofree char *bounds = target < min_replicas
+          ? g_strdup_printf ("minReplicas from %d and maxReplicas from %d to %" G_GINT64_FORMAT, min_replicas,
+                             max_replicas, target)
+          : g_strdup_printf ("maxReplicas from %d to %" G_GINT64_FORMAT, max_replicas, target);
+      text = g_strdup_printf ("lower HPA %s's %s (it scales %s/%s, now at %d replicas): %s", hpa->name, bounds,
+                              kinds[workload->kind], workload->name, workload->replicas, why);
+    }
+  else
+    text = g_strdup_printf ("scale %s/%s from %d to %" G_GINT64_FORMAT " replicas: %s", kinds[workload->kind],
+                            workload->name, workload->replicas, target, why);
+  FsFix *fix = add_fix (diagnosis, FS_FIX_LOWER_REPLICAS, text);
   fix->count = target;
 }
 
@@ -614,25 +509,9 @@ fix_relax_affinity (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
     return;
   FsFix *fix = add_fix (diagnosis, FS_FIX_RELAX_AFFINITY,
                         g_strdup_printf ("relax the node selector or required node affinity: %" G_GINT64_FORMAT
-                                         " node%s with room do not match it", opened, opened == 1 ? "" : "s"));
+                                         " node%s with room do%s not match it", opened, opened == 1 ? "" : "s",
+                                         opened == 1 ? "es" : ""));
   fix->count = opened;
-}
-
-static void
-fix_preempt (FsDiagnosis *diagnosis, const FsNode *candidate, GPtrArray *victims)
-{
-  if (candidate == NULL)
-    return;
-  g_ptr_array_add (victims, NULL);
-  g_autofree char *names = g_strjoinv (", ", (char **) victims->pdata);
-  g_ptr_array_remove_index (victims, victims->len - 1);
-  FsFix *fix = add_fix (diagnosis, FS_FIX_PREEMPT,
-                        g_strdup_printf ("preemption can make room on %s by evicting %u lower-priority "
-                                         "pod%s: %s", candidate->name, victims->len,
-                                         victims->len == 1 ? "" : "s", names));
-  fix->node = candidate->name;
-  fix->count = victims->len;
-  fix->victims = g_ptr_array_ref (victims);
 }
 
 /* ---- the diagnosis ------------------------------------------------------------------ */
@@ -656,7 +535,7 @@ measure_room (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
       const FsNode *node = &snapshot->nodes[i];
       FsResources free_res = node->allocatable;
       fs_resources_sub (&free_res, &node->requested, NULL);
-      fs_resources_add (&diagnosis->free_total, &free_res, NULL);
+      fs_resources_add_room (&diagnosis->free_total, &free_res, NULL);
       if (!any)
         diagnosis->largest_free = free_res;
       else
@@ -673,7 +552,8 @@ fs_diagnose (const FsSnapshot *snapshot, const FsPod *pod)
   FsDiagnosis *diagnosis = g_new0 (FsDiagnosis, 1);
   diagnosis->pod = pod;
   diagnosis->shape = (FsPodShape){ .namespace = pod->namespace, .labels = pod->labels,
-                                   .spec = pod->spec, .priority = pod->priority };
+                                   .spec = pod->spec, .priority = pod->priority,
+                                   .name = pod->name };
   diagnosis->n_nodes = snapshot->n_nodes;
   diagnosis->nodes = g_new0 (FsNodeFit, snapshot->n_nodes + 1);
   diagnosis->fixes = g_array_new (FALSE, TRUE, sizeof (FsFix));
@@ -685,22 +565,21 @@ fs_diagnose (const FsSnapshot *snapshot, const FsPod *pod)
   diagnosis->fits = result.capacity > 0;
   diagnosis->recorded = recorded_message (snapshot, pod);
   diagnosis->unmodelled = g_ptr_array_new_with_free_func (g_free);
-  fs_message_unmodelled_reasons (diagnosis->recorded, diagnosis->unmodelled);
+  message_reasons (diagnosis->recorded, (snapshot->storage_kinds & FS_STORAGE_CLAIMS) != 0,
+                   diagnosis->unmodelled);
   diagnosis->usage = find_metrics (snapshot, pod);
   sibling_usage (snapshot, diagnosis);
   measure_room (snapshot, diagnosis);
 
-  g_autoptr (GPtrArray) victims = g_ptr_array_new_with_free_func (g_free);
-  const FsNode *candidate = NULL;
   if (!diagnosis->fits)
     {
       g_autoptr (FsReasonCounts) counts = fs_reason_counts_new ();
       for (guint i = 0; i < snapshot->n_nodes; i++)
         fs_reason_counts_add_verdict (counts, &diagnosis->nodes[i].verdict);
-      diagnosis->preemption = fs_preemption_message (snapshot, &diagnosis->shape,
-                                                     diagnosis->nodes, &candidate, victims);
-      diagnosis->message = fs_fit_error_message (snapshot->n_nodes, counts,
-                                                 candidate == NULL ? diagnosis->preemption : NULL);
+      /* the PostFilter: a preemption that succeeds nominates a node and adds no message */
+      fs_preempt (snapshot, &diagnosis->shape, &options, pod->nominated_node, diagnosis->nodes,
+                  &diagnosis->preemption);
+      diagnosis->message = fs_fit_error_message (snapshot->n_nodes, counts, diagnosis->preemption.message);
       diagnosis->agrees = fs_messages_agree (diagnosis->message, diagnosis->recorded);
       fix_lower_request (snapshot, diagnosis);
       fix_add_nodes (snapshot, diagnosis);
@@ -708,7 +587,6 @@ fs_diagnose (const FsSnapshot *snapshot, const FsPod *pod)
       fix_uncordon (snapshot, diagnosis);
       fix_tolerate_taints (snapshot, diagnosis);
       fix_relax_affinity (snapshot, diagnosis);
-      fix_preempt (diagnosis, candidate, victims);
     }
   return diagnosis;
 }

@@ -227,9 +227,22 @@ fs_render_nodes_table (FILE *out, gboolean wide, const FsNodeSummary *rows, guin
   g_autofree char *largest_memory = human_bytes (total->largest_free.memory_bytes);
   g_autofree char *free_cpu = human_cpu (total->free.cpu_milli);
   g_autofree char *free_memory = human_bytes (total->free.memory_bytes);
-  fprintf (out, "\nFree in total: cpu %s, memory %s; largest free piece on one node: cpu %s, "
-           "memory %s.\n",
-           free_cpu, free_memory, largest_cpu, largest_memory);
+  g_autoptr (GString) free_text = g_string_new (NULL);
+  g_autoptr (GString) largest_text = g_string_new (NULL);
+  g_string_printf (free_text, "cpu %s, memory %s", free_cpu, free_memory);
+  g_string_printf (largest_text, "cpu %s, memory %s", largest_cpu, largest_memory);
+  /* extended resources the nodes offer (GPUs, hugepages) count too: all GPUs taken says so */
+  for (guint i = 0; i < total->free.n_extended; i++)
+    {
+      const char *name = total->free.extended[i].name;
+      if (fs_resources_get (&total->allocatable, name) <= 0)
+        continue;
+      g_string_append_printf (free_text, ", %s %" G_GINT64_FORMAT, name, total->free.extended[i].value);
+      g_string_append_printf (largest_text, ", %s %" G_GINT64_FORMAT, name,
+                              fs_resources_get (&total->largest_free, name));
+    }
+  fprintf (out, "\nFree in total: %s; largest free piece on one node: %s.\n", free_text->str,
+           largest_text->str);
   fprintf (out, "Pods: %" G_GINT64_FORMAT " on nodes, %" G_GINT64_FORMAT " Pending without a node.\n",
            total->pods_bound, total->pods_pending);
 }

@@ -10,8 +10,7 @@
 static const char *const fix_kinds[] = {
   [FS_FIX_LOWER_REQUEST] = "LowerRequest", [FS_FIX_ADD_NODES] = "AddNodes",
   [FS_FIX_LOWER_REPLICAS] = "LowerReplicas", [FS_FIX_TOLERATE_TAINT] = "TolerateTaint",
-  [FS_FIX_RELAX_AFFINITY] = "RelaxNodeAffinity", [FS_FIX_PREEMPT] = "Preemption",
-  [FS_FIX_UNCORDON] = "Uncordon",
+  [FS_FIX_RELAX_AFFINITY] = "RelaxNodeAffinity", [FS_FIX_UNCORDON] = "Uncordon",
 };
 
 static void
@@ -39,19 +38,52 @@ emit_fix (FsEmitter *emitter, const FsFix *fix)
     }
   if (fix->kind != FS_FIX_LOWER_REQUEST)
     {
-      fs_emit_key (emitter, fix->kind == FS_FIX_LOWER_REPLICAS ? "replicas"
-                            : fix->kind == FS_FIX_PREEMPT      ? "victimCount"
-                                                               : "nodes");
+      fs_emit_key (emitter, fix->kind == FS_FIX_LOWER_REPLICAS ? "replicas" : "nodes");
       fs_emit_int (emitter, fix->count);
     }
-  if (fix->victims != NULL)
+  fs_emit_map_close (emitter);
+}
+
+/* What DefaultPreemption does: the node it nominates and the pods it evicts there, or null
+ * when it evicts none (the message's "preemption: ..." part then says why). */
+static void
+emit_preemption (FsEmitter *emitter, const FsSnapshot *snapshot, const FsPreemption *preemption)
+{
+  if (!preemption->found)
     {
-      fs_emit_key (emitter, "victims");
-      fs_emit_list_open (emitter);
-      for (guint i = 0; i < fix->victims->len; i++)
-        fs_emit_string (emitter, fix->victims->pdata[i]);
-      fs_emit_list_close (emitter);
+      fs_emit_null (emitter);
+      return;
     }
+  const FsPreemptionCandidate *chosen = &preemption->chosen;
+  fs_emit_map_open (emitter);
+  fs_emit_key (emitter, "node");
+  fs_emit_string (emitter, snapshot->nodes[chosen->node_index].name);
+  fs_emit_key (emitter, "victims");
+  fs_emit_list_open (emitter);
+  for (guint i = 0; i < chosen->victims->len; i++)
+    {
+      const FsVictim *victim = &g_array_index (chosen->victims, FsVictim, i);
+      fs_emit_map_open (emitter);
+      fs_emit_key (emitter, "namespace");
+      fs_emit_string (emitter, victim->pod->namespace);
+      fs_emit_key (emitter, "name");
+      fs_emit_string (emitter, victim->pod->name);
+      fs_emit_key (emitter, "priority");
+      fs_emit_int (emitter, victim->pod->priority);
+      fs_emit_key (emitter, "pdbViolation");
+      fs_emit_bool (emitter, victim->violates != NULL);
+      if (victim->violates != NULL)
+        {
+          fs_emit_key (emitter, "podDisruptionBudget");
+          fs_emit_string (emitter, victim->violates->name);
+        }
+      fs_emit_map_close (emitter);
+    }
+  fs_emit_list_close (emitter);
+  fs_emit_key (emitter, "numPDBViolations");
+  fs_emit_int (emitter, chosen->n_pdb_violations);
+  fs_emit_key (emitter, "candidateNodes");
+  fs_emit_int (emitter, preemption->n_candidates);
   fs_emit_map_close (emitter);
 }
 
@@ -131,6 +163,8 @@ fs_render_diagnosis (FsEmitter *emitter, const FsSnapshot *snapshot, const FsDia
   for (guint i = 0; i < diagnosis->fixes->len; i++)
     emit_fix (emitter, &g_array_index (diagnosis->fixes, FsFix, i));
   fs_emit_list_close (emitter);
+  fs_emit_key (emitter, "preemption");
+  emit_preemption (emitter, snapshot, &diagnosis->preemption);
   fs_emit_map_close (emitter);
 }
 
@@ -184,19 +218,35 @@ short_text (const FsSnapshot *snapshot, guint node_index, const FsResources *req
   return g_string_free (text, FALSE);
 }
 
+/* "cpu 2, memory 6.0Gi, nvidia.com/gpu 5": AMOUNTS of each resource REQUEST asks for (> 0). */
+static char *
+requested_text (const FsResources *request, const FsResources *amounts)
+{
+  static const struct { const char *name; FsResourceBit bit; } fixed[] = {
+    { "cpu", FS_RES_CPU }, { "memory", FS_RES_MEMORY }, { "ephemeral-storage", FS_RES_EPHEMERAL },
+  };
+  g_autoptr (GString) text = g_string_new (NULL);
+  for (gsize i = 0; i < G_N_ELEMENTS (fixed); i++)
+    if (fs_resources_get (request, fixed[i].name) > 0)
+      {
+        g_autofree char *amount = amount_text (fixed[i].name, fs_resources_get (amounts, fixed[i].name));
+        g_string_append_printf (text, "%s%s %s", text->len ? ", " : "", fixed[i].name, amount);
+      }
+  for (guint i = 0; i < request->n_extended; i++)
+    if (request->extended[i].value > 0)
+      g_string_append_printf (text, "%s%s %" G_GINT64_FORMAT, text->len ? ", " : "", request->extended[i].name,
+                              fs_resources_get (amounts, request->extended[i].name));
+  return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
 /* "Pod NS/NAME is Pending; it requests cpu 500m, memory 6.0Gi." and the owner's others. */
 static void
 print_pod (FILE *out, const FsPod *pod, guint similar)
 {
-  const FsResources *request = &pod->spec->request;
-  g_autofree char *cpu = amount_text ("cpu", request->cpu_milli);
-  g_autofree char *memory = amount_text ("memory", request->memory_bytes);
-  fprintf (out, "Pod %s/%s is %s%s%s; it requests cpu %s, memory %s", pod->namespace, pod->name,
+  g_autofree char *requests = requested_text (&pod->spec->request, &pod->spec->request);
+  fprintf (out, "Pod %s/%s is %s%s%s; it requests %s.\n", pod->namespace, pod->name,
            fs_pod_phase_name (pod->phase), pod->node_name ? " on " : "", pod->node_name ? pod->node_name : "",
-           cpu, memory);
-  for (guint i = 0; i < request->n_extended; i++)
-    fprintf (out, ", %s %" G_GINT64_FORMAT, request->extended[i].name, request->extended[i].value);
-  fprintf (out, ".\n");
+           requests[0] ? requests : "no resources (only a pod slot)");
   if (similar > 0 && pod->owner != NULL)
     fprintf (out, "%u more Pending pod%s of %s %s ask%s the same.\n", similar, similar == 1 ? "" : "s",
              pod->owner->kind, pod->owner->name, similar == 1 ? "s" : "");
@@ -300,24 +350,99 @@ print_nodes (FILE *out, const FsSnapshot *snapshot, const FsDiagnosis *diagnosis
 static void
 print_room (FILE *out, const FsDiagnosis *diagnosis)
 {
-  g_autofree char *total = amount_text ("memory", diagnosis->free_total.memory_bytes);
-  g_autofree char *largest = amount_text ("memory", diagnosis->largest_free.memory_bytes);
-  g_autofree char *total_cpu = amount_text ("cpu", diagnosis->free_total.cpu_milli);
-  g_autofree char *largest_cpu = amount_text ("cpu", diagnosis->largest_free.cpu_milli);
-  fprintf (out, "\nRoom in total, not in one piece: %s memory and %s cpu are free on the nodes it "
-           "may use,\nbut at most %s memory and %s cpu on any one of them.\n",
-           total, total_cpu, largest, largest_cpu);
+  const FsResources *request = &diagnosis->pod->spec->request;
+  g_autofree char *total = requested_text (request, &diagnosis->free_total);
+  g_autofree char *largest = requested_text (request, &diagnosis->largest_free);
+  fprintf (out, "\nRoom in total, not in one piece: %s free on the nodes it may use,\n"
+           "but at most %s on any one of them.\n", total, largest);
+}
+
+/* "ns/name (priority P)" or "ns/name (priority P, beyond PodDisruptionBudget B)". */
+static void
+append_victim (GString *text, const FsVictim *victim)
+{
+  g_string_append_printf (text, "%s/%s (priority %d", victim->pod->namespace, victim->pod->name,
+                          victim->pod->priority);
+  if (victim->violates != NULL)
+    g_string_append_printf (text, ", beyond what PodDisruptionBudget %s allows", victim->violates->name);
+  g_string_append (text, ")");
+}
+
+/* The PodDisruptionBudgets the victims break, each once, in victim order. */
+static guint
+count_budgets (const FsPreemptionCandidate *chosen, GString *names)
+{
+  g_autoptr (GPtrArray) seen = g_ptr_array_new ();
+  for (guint i = 0; i < chosen->victims->len; i++)
+    {
+      const FsPodDisruptionBudget *pdb = g_array_index (chosen->victims, FsVictim, i).violates;
+      if (pdb == NULL || g_ptr_array_find (seen, pdb, NULL))
+        continue;
+      g_string_append_printf (names, "%s%s/%s", seen->len > 0 ? ", " : "", pdb->namespace, pdb->name);
+      g_ptr_array_add (seen, (gpointer) pdb);
+    }
+  return seen->len;
+}
+
+/* What the scheduler does by itself when the pod fits nowhere and lower-priority pods hold the
+ * room: DefaultPreemption's victims on the node it nominates. */
+static void
+print_preemption (FILE *out, const FsSnapshot *snapshot, const FsDiagnosis *diagnosis)
+{
+  const FsPreemption *preemption = &diagnosis->preemption;
+  const FsPod *pod = diagnosis->pod;
+  if (!preemption->eligible && !diagnosis->shape.spec->placement->preempt_never)
+    fprintf (out, "\nIt is nominated to node %s, where lower-priority pods preemption evicted are still "
+             "terminating: the scheduler waits for them instead of preempting again.\n", pod->nominated_node);
+  if (!preemption->found)
+    return;
+  const FsPreemptionCandidate *chosen = &preemption->chosen;
+  guint n = chosen->victims->len;
+  g_autoptr (GString) text = g_string_new (NULL);
+  guint shown = 0;
+  for (guint i = 0; i < n; i++)
+    {
+      const FsVictim *victim = &g_array_index (chosen->victims, FsVictim, i);
+      if (shown >= 10 && victim->violates == NULL) /* every one that breaks a budget is named */
+        continue;
+      g_string_append (text, shown == 0 ? "" : ", ");
+      append_victim (text, victim);
+      shown++;
+    }
+  if (shown < n)
+    g_string_append_printf (text, " and %u more (-o json lists them all)", n - shown);
+  g_autoptr (GString) budgets = g_string_new (NULL);
+  guint n_budgets = count_budgets (chosen, budgets);
+  const char *node = snapshot->nodes[chosen->node_index].name;
+  fprintf (out, "\nThe scheduler will preempt %u pod%s on node %s: %s", n, n == 1 ? "" : "s", node, text->str);
+  if (n_budgets > 0)
+    fprintf (out, ", violating %u PodDisruptionBudget%s (%s)", n_budgets, n_budgets == 1 ? "" : "s", budgets->str);
+  fprintf (out, ".\nIt nominates %s for the pod (status.nominatedNodeName) and schedules it once the victims"
+           " have terminated (their graceful termination period).\n", node);
+  if (chosen->n_pdb_violations > 0)
+    fprintf (out, "Preemption does not wait for PodDisruptionBudgets: it prefers nodes where fewer victims "
+             "break one, and every node where it would make room has such a victim.\n");
+  if (preemption->n_candidates > preemption->n_sampled)
+    fprintf (out, "(The scheduler's dry run stops at the first %u of these %u candidate nodes, from a random "
+             "one, so it may pick another node.)\n", preemption->n_sampled, preemption->n_candidates);
 }
 
 static void
 print_fixes (FILE *out, const FsDiagnosis *diagnosis)
 {
-  if (diagnosis->fixes->len == 0)
+  if (diagnosis->n_nodes == 0)
     {
-      fprintf (out, "\nNo fix found within this snapshot.\n");
+      fprintf (out, "No fix can be checked: the snapshot holds no node.\n");
       return;
     }
-  fprintf (out, "\nFixes, each checked against the snapshot:\n");
+  if (diagnosis->fixes->len == 0)
+    {
+      fprintf (out, "\nNo fix found within this snapshot%s.\n",
+               diagnosis->preemption.found ? " that would place it without preempting" : "");
+      return;
+    }
+  fprintf (out, "\nFixes%s, each checked against the snapshot:\n",
+           diagnosis->preemption.found ? " that place it without preempting" : "");
   for (guint i = 0; i < diagnosis->fixes->len; i++)
     fprintf (out, "  - %s\n", g_array_index (diagnosis->fixes, FsFix, i).text);
 }
@@ -340,9 +465,11 @@ fs_render_diagnosis_table (FILE *out, const FsSnapshot *snapshot, const FsDiagno
       return;
     }
   print_messages (out, diagnosis);
-  print_nodes (out, snapshot, diagnosis, wide);
+  if (diagnosis->n_nodes > 0)
+    print_nodes (out, snapshot, diagnosis, wide);
   if (diagnosis->room_in_total)
     print_room (out, diagnosis);
+  print_preemption (out, snapshot, diagnosis);
   print_fixes (out, diagnosis);
 }
 

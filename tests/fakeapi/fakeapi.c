@@ -6,15 +6,18 @@
  * Serves the objects of the given JSON files (single objects, typed lists, v1 Lists) as the
  * API server would: discovery (/version, /api, /apis, each group version's resource list),
  * list and get for nodes, pods, namespaces, events, deployments, statefulsets, replicasets,
- * HPAs, VPAs, Hvpas and PodMetrics, cluster-wide and per namespace, paged with limit and
- * continue, filtered by fieldSelector (=, ==, != on metadata.name, metadata.namespace,
- * spec.nodeName, status.phase, reason) and labelSelector (key=value, key!=value, key).
+ * HPAs, VPAs, Hvpas, PodMetrics, PVCs, PVs, StorageClasses, CSINodes and PodDisruptionBudgets,
+ * cluster-wide and per namespace, paged with limit and continue, filtered by fieldSelector
+ * (=, ==, != on metadata.name, metadata.namespace, spec.nodeName, status.phase, reason) and
+ * labelSelector (key=value, key!=value, key).
  * ?watch=1 streams the events of --watch-events (one JSON watch event per line) and a
  * BOOKMARK, then ends.  --token and --client-ca make every request need that bearer token or
  * a client certificate signed by that CA (either will do, as for the API server).  Faults:
  *   status:CODE:N[:PREFIX]   the first N requests (under PREFIX) answer CODE with a Status
  *   retry-after:N            with status 429: the Retry-After header to send
  *   gone-on-continue:N       the first N requests with a continue token answer 410 Gone
+ *   repeat-continue:1        a request with a continue token gets the page before it again,
+ *                            with the same token: a list that never ends
  *   cut:N                    the first N list answers stop half way (the connection closes)
  *   slow:MS                  every answer waits MS milliseconds first
  * Every request is logged to --log as "METHOD PATH?QUERY STATUS".  The port is printed on
@@ -67,6 +70,11 @@ static const ResourceType types[] = {
   { "policy", "v1", "poddisruptionbudgets", "PodDisruptionBudget", TRUE, "pdb" },
   { "networking.k8s.io", "v1", "networkpolicies", "NetworkPolicy", TRUE, "netpol" },
   { "monitoring.coreos.com", "v1", "servicemonitors", "ServiceMonitor", TRUE, NULL },
+  /* what the volume filters read */
+  { "", "v1", "persistentvolumeclaims", "PersistentVolumeClaim", TRUE, "pvc" },
+  { "", "v1", "persistentvolumes", "PersistentVolume", FALSE, "pv" },
+  { "storage.k8s.io", "v1", "storageclasses", "StorageClass", FALSE, "sc" },
+  { "storage.k8s.io", "v1", "csinodes", "CSINode", FALSE, NULL },
 };
 
 typedef struct {
@@ -92,6 +100,7 @@ static struct {
   GPtrArray *status_faults;
   int retry_after;
   int gone_on_continue;
+  int repeat_continue;
   int cut;
   int slow_ms;
   char *watch_events;
@@ -760,6 +769,8 @@ on_request (void *cls, struct MHD_Connection *connection, const char *url, const
   int offset = offset_of (token);
   if (offset < 0)
     return answer (connection, url, query->str, 400, status_json (400, "BadRequest", "bad continue token"), FALSE, 0);
+  if (token != NULL && server.repeat_continue && limit != NULL)
+    offset = MAX (0, offset - atoi (limit));
   int next;
   text = list_json (&target, MHD_lookup_connection_value (connection, MHD_GET_ARGUMENT_KIND, "fieldSelector"),
                     MHD_lookup_connection_value (connection, MHD_GET_ARGUMENT_KIND, "labelSelector"),
@@ -787,6 +798,8 @@ parse_fault (const char *spec)
     return (server.retry_after = atoi (parts[1])) > 0;
   if (n == 2 && strcmp (parts[0], "gone-on-continue") == 0)
     return (server.gone_on_continue = atoi (parts[1])) > 0;
+  if (n == 2 && strcmp (parts[0], "repeat-continue") == 0)
+    return (server.repeat_continue = atoi (parts[1])) > 0;
   if (n == 2 && strcmp (parts[0], "cut") == 0)
     return (server.cut = atoi (parts[1])) > 0;
   if (n == 2 && strcmp (parts[0], "slow") == 0)

@@ -55,6 +55,9 @@ typedef enum {
   FS_KUBE_HVPAS = 1 << 6,           /* optional */
   FS_KUBE_POD_METRICS = 1 << 7,     /* optional: metrics-server */
   FS_KUBE_EVENTS = 1 << 8,          /* FailedScheduling events only */
+  FS_KUBE_STORAGE = 1 << 9,         /* persistentvolumeclaims, persistentvolumes, storageclasses,
+                                     * csinodes: what the volume filters read (model/volumes.h) */
+  FS_KUBE_PDBS = 1 << 10,           /* policy/v1 PodDisruptionBudgets (preemption); optional */
 } FsKubeResources;
 
 /* One list fitscale makes: the resource it belongs to, its API path and field selector. */

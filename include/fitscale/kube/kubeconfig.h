@@ -77,4 +77,11 @@ const char *fs_service_account_dir (void);
 /* "30s", "2m", "1h", "500ms" or a bare number of seconds: milliseconds.  FALSE on junk. */
 gboolean fs_parse_request_timeout (const char *text, int64_t *ms);
 
+/* Reads PATH whole, as g_file_get_contents does (NUL-terminated *CONTENTS, *LENGTH may be NULL),
+ * but stops past MAX_BYTES: FS_ERROR_LIMIT naming WHAT and PATH, so that a kubeconfig, token or
+ * certificate path pointing at /dev/zero or a huge file fails at once instead of filling
+ * memory. */
+gboolean fs_read_small_file (const char *path, const char *what, gsize max_bytes, char **contents,
+                             gsize *length, GError **error);
+
 G_END_DECLS

@@ -21,6 +21,8 @@ typedef struct {
   const FsPodSpec *spec;      /* effective request and placement rules */
   const char *node_name;      /* spec.nodeName (NodeName filter), NULL when unset */
   int32_t priority;
+  const char *name;           /* the pod's name (its ephemeral volumes' claims are named after
+                               * it), NULL for a replica not created yet */
 } FsPodShape;
 
 /* What is on a node right now (for packing: plus the replicas placed so far). */
@@ -46,6 +48,13 @@ typedef enum {
   FS_FILTER_NODE_RESOURCES_FIT,
   FS_FILTER_POD_TOPOLOGY_SPREAD,
   FS_FILTER_INTER_POD_AFFINITY,
+  /* The volume filters run between NodeResourcesFit and PodTopologySpread in the default
+   * profile; appended here, so compare filters by the order fs_fit_node applies them, not by
+   * value (model/volumes.h). */
+  FS_FILTER_VOLUME_RESTRICTIONS,
+  FS_FILTER_NODE_VOLUME_LIMITS,
+  FS_FILTER_VOLUME_BINDING,
+  FS_FILTER_VOLUME_ZONE,
 } FsFilter;
 
 /* NodeResourcesFit failures, reported together in upstream's order. */
@@ -64,7 +73,32 @@ typedef enum {
   FS_DETAIL_AFFINITY,                /* "node(s) didn't match pod affinity rules" */
   FS_DETAIL_SPREAD,                  /* "node(s) didn't match pod topology spread constraints" */
   FS_DETAIL_SPREAD_MISSING_LABEL,    /* "... constraints (missing required label)" */
+  /* the volume filters (model/volumes.h writes them, fs_verdict_reasons words them) */
+  FS_DETAIL_DISK_CONFLICT,           /* "node(s) had no available disk" */
+  FS_DETAIL_RWOP_CONFLICT,           /* "node has pod using PersistentVolumeClaim with the same
+                                      * name and ReadWriteOncePod access mode" */
+  FS_DETAIL_MAX_VOLUME_COUNT,        /* "node(s) exceed max volume count" */
+  FS_DETAIL_VOLUME_BINDING,          /* the reasons in volume_reasons (FsVolumeReasons) */
+  FS_DETAIL_NOT_ELIGIBLE,            /* "node(s) didn't satisfy plugin(s) [VolumeBinding]" */
+  FS_DETAIL_VOLUME_ZONE,             /* "node(s) had no available volume zone" */
+  /* PreFilter rejections (VERDICT.prefilter): the message of the whole attempt */
+  FS_DETAIL_CLAIM_NOT_FOUND,         /* persistentvolumeclaim "x" not found */
+  FS_DETAIL_EPHEMERAL_WAITING,       /* waiting for ephemeral volume controller to create ... */
+  FS_DETAIL_CLAIM_LOST,              /* persistentvolumeclaim "x" bound to non-existent ... */
+  FS_DETAIL_CLAIM_DELETING,          /* persistentvolumeclaim "x" is being deleted */
+  FS_DETAIL_EPHEMERAL_NOT_OWNED,     /* PVC ns/x was not created for pod ns/p (pod is not owner) */
+  FS_DETAIL_UNBOUND_IMMEDIATE,       /* pod has unbound immediate PersistentVolumeClaims */
+  FS_DETAIL_NO_ELIGIBLE_NODE,        /* node(s) didn't satisfy plugin VolumeBinding */
+  FS_DETAIL_PV_NOT_FOUND,            /* persistentvolume "x" not found */
 } FsVerdictDetail;
+
+/* VolumeBinding's Filter reasons (volumebinding/binder.go FindPodVolumes), in its order. */
+typedef enum {
+  FS_VOLUME_NODE_CONFLICT = 1 << 0,  /* "node(s) had volume node affinity conflict" */
+  FS_VOLUME_BIND_CONFLICT = 1 << 1,  /* "node(s) didn't find available persistent volumes to bind" */
+  FS_VOLUME_PV_NOT_EXIST = 1 << 2,   /* "node(s) unavailable due to one or more pvc(s) bound to
+                                      * non-existent pv(s)" */
+} FsVolumeReasons;
 
 typedef struct {
   FsFilter filter;            /* the first filter that rejected the node, or PASS */
@@ -74,6 +108,13 @@ typedef struct {
   FsResources short_by;       /* NODE_RESOURCES_FIT: how much is missing, per failing
                                * resource (request - free > 0); pods = 1 when too many */
   FsVerdictDetail detail;     /* INTER_POD_AFFINITY and POD_TOPOLOGY_SPREAD: which rule */
+  /* the volume filters */
+  gboolean prefilter;         /* a PreFilter rejected the pod: the same on every node, and the
+                               * message is its text alone (fs_reason_counts_add_verdict) */
+  guint32 volume_reasons;     /* VOLUME_BINDING: FsVolumeReasons */
+  const FsVolume *volume;     /* the pod's volume a PreFilter message names */
+  const FsClaim *claim;       /* and its claim, when there is one */
+  const char *pod_name;       /* the pod's name (ephemeral volumes) */
 } FsVerdict;
 
 /* ---- the rules ------------------------------------------------------------------------ */
@@ -101,10 +142,11 @@ gboolean fs_node_affinity_matches (const FsNode *node, const FsPlacement *placem
 gboolean fs_resources_fit (const FsResources *allocatable, const FsNodeLoad *load,
                            const FsResources *pod_request, FsVerdict *verdict);
 
-/* The filters that depend on the node alone and the pod, in order: NodeUnschedulable,
- * NodeName, TaintToleration, NodeAffinity, NodePorts (the host ports LOAD holds),
- * NodeResourcesFit.  (PodTopologySpread and InterPodAffinity depend on other pods: see
- * packing.)  TRUE when the pod fits. */
+/* The filters that depend on the node alone and the pod, in order: the volume plugins'
+ * PreFilter checks (model/volumes.h), then NodeUnschedulable, NodeName, TaintToleration,
+ * NodeAffinity, NodePorts (the host ports LOAD holds), NodeResourcesFit, VolumeRestrictions,
+ * NodeVolumeLimits, VolumeBinding, VolumeZone.  (PodTopologySpread and InterPodAffinity
+ * depend on other pods: see packing.)  TRUE when the pod fits. */
 gboolean fs_fit_node (const FsNode *node, const FsNodeLoad *load, const FsPodShape *pod,
                       FsVerdict *verdict);
 
@@ -132,11 +174,14 @@ void fs_reason_counts_add (FsReasonCounts *counts, const char *reason, guint n);
  * pods", whatever the counts.  Caller frees. */
 char *fs_fit_error_message (guint n_nodes, const FsReasonCounts *counts, const char *postfilter);
 
-/* Whether REASON (one entry of a FailedScheduling message, its count removed) is one that the
- * filters fitscale models write, in any kube-scheduler version's phrasing.  Any other reason
- * (unbound PersistentVolumeClaims, volume node affinity, a plugin of a custom profile) comes
- * from a filter fitscale does not model. */
+/* Whether REASON (one entry of a FailedScheduling message, its count removed, or a PreFilter's
+ * message) is one that the filters fitscale models write, in any kube-scheduler version's
+ * phrasing.  Any other reason (DynamicResources, storage capacity, a plugin of a custom
+ * profile) comes from a filter fitscale does not model. */
 gboolean fs_fit_reason_is_modelled (const char *reason);
+/* Whether REASON is one of the volume plugins' (model/volumes.h): modelled, but only judged
+ * when the snapshot holds the claims. */
+gboolean fs_fit_reason_is_volume (const char *reason);
 
 /* ---- well-known taints ------------------------------------------------------------------ */
 

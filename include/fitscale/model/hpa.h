@@ -302,4 +302,11 @@ typedef struct {
   int64_t value_milli;
 } FsMetricValue;
 
+/* The replica bounds the API server accepts (pkg/apis/autoscaling/validation/validation.go
+ * validateHorizontalPodAutoscalerSpec): minReplicas >= 1 (>= 0 with SCALE_TO_ZERO, the
+ * HPAScaleToZero gate's case of an Object or External metric), maxReplicas >= 1 and >=
+ * minReplicas.  FALSE with FS_ERROR_INVALID naming MIN_FIELD or MAX_FIELD otherwise. */
+gboolean fs_hpa_replicas_valid (int32_t min_replicas, int32_t max_replicas, gboolean scale_to_zero,
+                                const char *min_field, const char *max_field, GError **error);
+
 G_END_DECLS

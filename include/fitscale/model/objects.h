@@ -192,6 +192,34 @@ typedef struct {
   FsHostPort items[];
 } FsHostPortList;
 
+/* One entry of spec.volumes that the volume filters read (model/volumes.h); volumes of
+ * other types (configMap, emptyDir, hostPath, ...) are not kept.  Strings as written, NULL
+ * when absent; interned lists compare by their bytes, so the struct has no padding. */
+typedef enum {
+  FS_VOLUME_CLAIM = 1,    /* persistentVolumeClaim: ID is claimName */
+  FS_VOLUME_EPHEMERAL,    /* ephemeral: its claim is <pod name>-<volume name> */
+  FS_VOLUME_GCE_PD,       /* gcePersistentDisk: ID is pdName */
+  FS_VOLUME_AWS_EBS,      /* awsElasticBlockStore: ID is volumeID */
+  FS_VOLUME_RBD,          /* rbd: ID is image, POOL (default "rbd"), MONITORS */
+  FS_VOLUME_ISCSI,        /* iscsi: ID is iqn */
+} FsVolumeType;
+
+typedef struct {
+  FsVolumeType type;
+  gboolean read_only;
+  const char *name;
+  const char *id;
+  const char *pool;
+  guint n_monitors;
+  guint32 unused;               /* zero */
+  const char *const *monitors;  /* interned array */
+} FsVolume;
+
+typedef struct {
+  guint n;
+  FsVolume items[];
+} FsVolumeList;
+
 /* A pod spec: the effective request, the containers, the placement rules, the host ports.
  * Interned. */
 typedef struct {
@@ -199,6 +227,7 @@ typedef struct {
   const FsContainerSet *containers;
   const FsPlacement *placement;
   const FsHostPortList *host_ports; /* NodePorts: NULL when the pod asks for none */
+  const FsVolumeList *volumes;  /* the volume filters' volumes: NULL when none */
 } FsPodSpec;
 
 typedef struct {
@@ -218,6 +247,9 @@ typedef enum {
 
 /* The host ports in use on a node, each with the pod that holds it (defined below FsPod). */
 typedef struct FsUsedPortList FsUsedPortList;
+/* The pods counted on a node that have volumes (defined below FsPod). */
+typedef struct FsPodRefList FsPodRefList;
+typedef struct FsSnapshot FsSnapshot;
 
 typedef struct {
   const char *name;
@@ -232,6 +264,11 @@ typedef struct {
   FsResources requested;
   int64_t pod_count;
   const FsUsedPortList *used_ports;
+  /* Derived at build, for the volume filters (model/volumes.h): the pods counted on the node
+   * that have volumes (NULL when none), and the snapshot the node is in (its claims,
+   * volumes, classes and CSINodes; NULL for a node made outside a snapshot). */
+  const FsPodRefList *volume_pods;
+  const FsSnapshot *storage;
 } FsNode;
 
 typedef enum {
@@ -248,6 +285,7 @@ typedef enum {
   FS_POD_TERMINATING = 1 << 2,     /* metadata.deletionTimestamp set */
   FS_POD_UNSCHEDULABLE = 1 << 3,   /* PodScheduled False, reason Unschedulable */
   FS_POD_SCHEDULED = 1 << 4,       /* PodScheduled True */
+  FS_POD_PREEMPTED = 1 << 5,       /* DisruptionTarget True, reason PreemptionByScheduler */
 } FsPodFlags;
 
 typedef struct {
@@ -278,6 +316,87 @@ struct FsUsedPortList {
   guint n;
   FsUsedPort items[];
 };
+
+struct FsPodRefList {
+  guint n;
+  const FsPod *items[];
+};
+
+/* ---- storage: what the volume filters read (model/volumes.h) --------------------------- */
+
+typedef enum {
+  FS_ACCESS_RWO = 1 << 0,   /* ReadWriteOnce */
+  FS_ACCESS_ROX = 1 << 1,   /* ReadOnlyMany */
+  FS_ACCESS_RWX = 1 << 2,   /* ReadWriteMany */
+  FS_ACCESS_RWOP = 1 << 3,  /* ReadWriteOncePod */
+} FsAccessModes;
+
+/* A PersistentVolumeClaim. */
+typedef struct {
+  const char *namespace;
+  const char *name;
+  const char *volume_name;      /* spec.volumeName, NULL when empty */
+  const char *storage_class;    /* GetPersistentVolumeClaimClass: the beta annotation, else
+                                 * spec.storageClassName; NULL for "" */
+  const char *selected_node;    /* annotation volume.kubernetes.io/selected-node, or NULL */
+  const FsLabelSelector *selector; /* spec.selector, NULL when absent */
+  const FsOwnerRef *owner;
+  int64_t request_bytes;        /* spec.resources.requests.storage */
+  guint32 access_modes;         /* FsAccessModes */
+  gboolean bind_completed;      /* annotation pv.kubernetes.io/bind-completed present */
+  gboolean terminating;         /* metadata.deletionTimestamp set */
+  gboolean lost;                /* status.phase Lost */
+  gboolean block;               /* spec.volumeMode Block */
+} FsClaim;
+
+/* A PersistentVolume. */
+typedef struct {
+  const char *name;
+  const FsLabelSet *labels;
+  const char *storage_class;    /* GetPersistentVolumeClass; NULL for "" */
+  const char *claim_namespace;  /* spec.claimRef, NULL when unset */
+  const char *claim_name;
+  const char *csi_driver;       /* spec.csi.driver and volumeHandle, NULL when not CSI */
+  const char *csi_handle;
+  const FsNodeSelector *node_affinity; /* spec.nodeAffinity.required, NULL when absent */
+  int64_t capacity_bytes;       /* spec.capacity.storage */
+  guint32 access_modes;
+  gboolean available;           /* status.phase Available */
+  gboolean terminating;
+  gboolean block;
+} FsPersistentVolume;
+
+/* A StorageClass. */
+typedef struct {
+  const char *name;
+  const char *provisioner;
+  gboolean has_binding_mode;    /* volumeBindingMode given (the API defaults it) */
+  gboolean wait_for_first_consumer;
+  const FsNodeSelector *allowed_topologies; /* terms of In requirements; NULL when none */
+} FsStorageClass;
+
+/* One driver of a CSINode: spec.drivers[].name and allocatable.count. */
+typedef struct {
+  const char *name;
+  gboolean has_count;
+  int32_t count;
+} FsCsiDriver;
+
+typedef struct {
+  const char *name;             /* the node's name */
+  guint n_drivers;
+  const FsCsiDriver *drivers;   /* pool array */
+} FsCsiNode;
+
+/* Which storage kinds a snapshot read, an object or an empty list of them: a filter that
+ * needs a kind the snapshot lacks does not run (it cannot tell a missing claim from a claim
+ * that was not fetched). */
+typedef enum {
+  FS_STORAGE_CLAIMS = 1 << 0,
+  FS_STORAGE_VOLUMES = 1 << 1,
+  FS_STORAGE_CLASSES = 1 << 2,
+  FS_STORAGE_CSI_NODES = 1 << 3,
+} FsStorageKinds;
 
 typedef enum {
   FS_WORKLOAD_DEPLOYMENT,
@@ -343,6 +462,17 @@ typedef struct {
   int64_t last_time;              /* lastTimestamp, else eventTime, else firstTimestamp */
 } FsEvent;
 
+/* policy/v1 PodDisruptionBudget: what preemption reads of it (default_preemption.go
+ * filterPodsWithPDBViolation). */
+typedef struct {
+  const char *namespace;
+  const char *name;
+  const FsLabelSelector *selector;    /* spec.selector; NULL when absent */
+  int32_t disruptions_allowed;        /* status.disruptionsAllowed */
+  guint n_disrupted_pods;
+  const char *const *disrupted_pods;  /* the pod names status.disruptedPods holds */
+} FsPodDisruptionBudget;
+
 /* A compact generic value: what is kept of autoscaler objects. */
 typedef enum {
   FS_TREE_NULL,
@@ -394,8 +524,6 @@ typedef struct {
 
 /* ---- the snapshot -------------------------------------------------------------------- */
 
-typedef struct FsSnapshot FsSnapshot;
-
 struct FsSnapshot {
   /* Read-only after build. */
   const FsNode *nodes;
@@ -415,6 +543,18 @@ struct FsSnapshot {
   guint n_skipped;                /* objects of kinds fitscale does not read */
   guint n_pods_with_anti_affinity; /* counted pods with required anti-affinity terms */
   const char *resource_version;   /* the newest list resourceVersion seen, or NULL */
+  /* storage, sorted by namespace and name (model/volumes.h looks them up) */
+  const FsClaim *claims;
+  guint n_claims;
+  const FsPersistentVolume *persistent_volumes;
+  guint n_persistent_volumes;
+  const FsStorageClass *storage_classes;
+  guint n_storage_classes;
+  const FsCsiNode *csi_nodes;
+  guint n_csi_nodes;
+  guint32 storage_kinds;          /* FsStorageKinds */
+  const FsPodDisruptionBudget *pdbs;
+  guint n_pdbs;
   const FsNamespacedList *namespaced_lists; /* Lists from one-namespace queries */
   guint n_namespaced_lists;
   guint n_cluster_pod_lists;      /* Lists holding the pods of more than one namespace */
@@ -492,7 +632,15 @@ void fs_snapshot_builder_add_namespace (FsSnapshotBuilder *builder, const FsName
 void fs_snapshot_builder_add_pod_metrics (FsSnapshotBuilder *builder, const FsPodMetrics *pm);
 void fs_snapshot_builder_add_event (FsSnapshotBuilder *builder, const FsEvent *event);
 void fs_snapshot_builder_add_generic (FsSnapshotBuilder *builder, const FsGenericObject *obj);
+void fs_snapshot_builder_add_pdb (FsSnapshotBuilder *builder, const FsPodDisruptionBudget *pdb);
 void fs_snapshot_builder_count_skipped (FsSnapshotBuilder *builder, const char *kind);
+void fs_snapshot_builder_add_claim (FsSnapshotBuilder *builder, const FsClaim *claim);
+void fs_snapshot_builder_add_persistent_volume (FsSnapshotBuilder *builder,
+                                                const FsPersistentVolume *volume);
+void fs_snapshot_builder_add_storage_class (FsSnapshotBuilder *builder, const FsStorageClass *sc);
+void fs_snapshot_builder_add_csi_node (FsSnapshotBuilder *builder, const FsCsiNode *csi_node);
+/* The snapshot read KINDS (FsStorageKinds), if only as an empty list. */
+void fs_snapshot_builder_saw_storage (FsSnapshotBuilder *builder, guint32 kinds);
 void fs_snapshot_builder_set_resource_version (FsSnapshotBuilder *builder, const char *rv);
 /* A List that ended: NAMESPACE (interned; NULL when its pods span namespaces or it holds
  * none) when it came from a one-namespace query, N_PODS its pods.  Lists of pods of several

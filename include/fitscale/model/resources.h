@@ -56,11 +56,20 @@ gboolean fs_resources_set (FsResources *res, const char *name, int64_t value, GE
 /* The amount of NAME, 0 when absent. */
 int64_t fs_resources_get (const FsResources *res, const char *name);
 
-/* A - B, saturated at the int64 bounds instead of wrapping. */
+/* A + B and A - B, saturated at the int64 bounds instead of wrapping: every resource sum
+ * goes through these (or the FsResources functions below, which use them). */
+int64_t fs_saturating_add (int64_t a, int64_t b);
 int64_t fs_saturating_sub (int64_t a, int64_t b);
+/* ceil(AMOUNT / DIVISOR), DIVISOR > 0, without the overflow of (AMOUNT + DIVISOR - 1) / DIVISOR. */
+int64_t fs_div_ceil (int64_t amount, int64_t divisor);
+/* AMOUNT rounded up to a multiple of UNIT (> 0); past the int64 range, the last multiple in it. */
+int64_t fs_round_up (int64_t amount, int64_t unit);
 
 /* a += b, per resource, saturating.  FALSE (FS_ERROR_LIMIT) on too many extended names. */
 gboolean fs_resources_add (FsResources *a, const FsResources *b, GError **error);
+/* a += max(b, 0), per resource, saturating: free room summed over nodes, where an
+ * overcommitted node (negative free) adds nothing instead of hiding another node's room. */
+gboolean fs_resources_add_room (FsResources *a, const FsResources *b, GError **error);
 /* a -= b, per resource, saturating; names only in b are added as negatives. */
 gboolean fs_resources_sub (FsResources *a, const FsResources *b, GError **error);
 /* a = max(a, b), per resource. */

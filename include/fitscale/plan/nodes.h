@@ -19,7 +19,7 @@ typedef struct {
   guint n_ready;             /* Ready and not cordoned */
   FsResources allocatable;   /* sums over all nodes */
   FsResources requested;
-  FsResources free;
+  FsResources free;          /* summed room: an overcommitted node adds 0, not its deficit */
   FsResources largest_free;  /* per resource, the most any one node has free */
   int64_t pods_bound;        /* pods counting on nodes */
   int64_t pods_pending;      /* Pending pods without a node */

@@ -2,7 +2,8 @@
  *
  * A pure function of a snapshot and one pod: per node the first filter that rejects it and
  * by how much it is short, the FailedScheduling message as kube-scheduler would write it
- * (with its preemption part), whether the cluster has room in total but not in one piece,
+ * (with its preemption part), what DefaultPreemption will do (the node and the victims it
+ * evicts, model/preemption.h), whether the cluster has room in total but not in one piece,
  * and fixes, each checked against the snapshot.  The diagnosis owns all it points to except
  * snapshot objects. */
 #pragma once
@@ -10,6 +11,7 @@
 #include <glib.h>
 
 #include "fitscale/model/pack.h"
+#include "fitscale/model/preemption.h"
 
 G_BEGIN_DECLS
 
@@ -19,7 +21,6 @@ typedef enum {
   FS_FIX_LOWER_REPLICAS,  /* scale the owning workload down to what fits */
   FS_FIX_TOLERATE_TAINT,  /* tolerate a taint that keeps it off nodes with room */
   FS_FIX_RELAX_AFFINITY,  /* relax the node selector / affinity */
-  FS_FIX_PREEMPT,         /* lower-priority pods preemption could evict */
   FS_FIX_UNCORDON,        /* cordoned nodes with room */
 } FsFixKind;
 
@@ -28,11 +29,10 @@ typedef struct {
   char *text;             /* one line for people */
   /* what the fix changes, for JSON */
   FsResources request;    /* LOWER_REQUEST: the request that fits */
-  const char *node;       /* the node it is checked against (LOWER_REQUEST, PREEMPT) */
+  const char *node;       /* the node it is checked against (LOWER_REQUEST, UNCORDON) */
   int64_t count;          /* ADD_NODES: nodes; LOWER_REPLICAS: replicas; TOLERATE/RELAX/
-                           * UNCORDON: nodes it opens; PREEMPT: victims */
+                           * UNCORDON: nodes it opens */
   char *shape;            /* ADD_NODES: the node shape; TOLERATE_TAINT: the taint */
-  GPtrArray *victims;     /* PREEMPT: "namespace/name (priority N)" strings */
 } FsFix;
 
 typedef struct {
@@ -41,7 +41,9 @@ typedef struct {
   guint n_nodes;
   FsNodeFit *nodes;             /* per snapshot node */
   char *message;                /* FailedScheduling as kube-scheduler writes it */
-  char *preemption;             /* its "preemption: ..." part */
+  FsPreemption preemption;      /* what DefaultPreemption does once the filters fail: the
+                                 * node and victims when found (the message then has no
+                                 * "preemption: ..." part), else that part (.message) */
   const char *recorded;         /* the message the cluster recorded (condition or event) */
   gboolean agrees;              /* the two say the same, up to version differences */
   GPtrArray *unmodelled;        /* reasons of the recorded message from filters fitscale does
@@ -59,16 +61,6 @@ typedef struct {
 FsDiagnosis *fs_diagnose (const FsSnapshot *snapshot, const FsPod *pod);
 void fs_diagnosis_free (FsDiagnosis *diagnosis);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FsDiagnosis, fs_diagnosis_free)
-
-/* The preemption part exactly as DefaultPreemption writes it when no node can be made to
- * fit (pkg/scheduler/framework/preemption/preemption.go, SelectVictimsOnNode): unresolvable
- * nodes "Preemption is not helpful for scheduling", nodes without lower-priority pods
- * "No preemption victims found for incoming pod", nodes still failing after evicting them
- * their filter's reasons.  Sets *CANDIDATE to a node where eviction would make room (then
- * the real scheduler would preempt instead), or NULL. */
-char *fs_preemption_message (const FsSnapshot *snapshot, const FsPodShape *pod,
-                             const FsNodeFit *nodes, const FsNode **candidate,
-                             GPtrArray *victims);
 
 /* Adds to OUT (strings) the reasons of the FailedScheduling MESSAGE, without their counts and
  * without its preemption part, that no filter fitscale models writes. */
