@@ -249,7 +249,7 @@ check "why -o json: the reasons not modelled" 0 "$bin" why -q -S "$data/why-unbo
 expect "why -o json: unmodelledReasons" '.unmodelledReasons == ["pod has unbound immediate PersistentVolumeClaims"] and .fits == true'
 # a Pending pod with spec.nodeName is bound: it waits for its kubelet
 check "why: a bound Pending pod" 0 "$bin" why -q -S "$fixtures/kind-pods-kube-system-pending-taint.json" kube-system/coredns-74ff55c5b-cpfqs
-contains "why: says where it is bound" 'It is bound to node kind-control-plane: the scheduler has placed it' out
+contains "why: says where it is bound" 'is bound to node kind-control-plane; it waits for its kubelet' out
 lacks "why: no scheduling answer for it" 'will place it' out
 # capacity: the new nodes are rounded up (5 Pending at 2 a node need 3)
 check "capacity: 7 replicas of rag-api (exit 1)" 1 "$bin" capacity -q -S "$ex" --from deployment/rag-api -n production --replicas 7 -o json
@@ -364,6 +364,67 @@ jq -n '{kind: "List", apiVersion: "v1", items: ([range(120) | "n\(1000 + .)" as 
 check "why: more candidate nodes than the scheduler's dry run takes" 0 "$bin" why -q -S "$tmp/many.json" jobs/api
 contains "why: says the scheduler may pick another node" "(The scheduler's dry run stops at the first 100 of these 120 candidate nodes, from a random one, so it may pick another node.)" out
 contains "why: the first node by name, one victim" 'The scheduler will preempt 1 pod on node n1000: jobs/batch-n1000 (priority -1).' out
+# ---- bound pods and dynamic resource allocation (issue 16, bullets 4 and 1) ----
+bound="$data/why-bound.yaml"
+check "why bound: image pull failing" 0 "$bin" why -q -S "$bound" shop/web-0
+lacks "why bound: a complete snapshot, no warning" 'warning' err
+contains "why bound: the sentence first" 'Pod shop/web-0 is bound to node a by the scheduler at 2026-12-01T10:00:00Z; it waits for its kubelet: image pull failing for container web (ImagePullBackOff: Back-off pulling image "registry.example/web:nope").' out
+expect_first() { [ "$(head -1 "$tmp/out")" = "$2" ] && ok "$1" || not_ok "$1"; }
+expect_first "why bound: no line before it" 'Pod shop/web-0 is bound to node a by the scheduler at 2026-12-01T10:00:00Z; it waits for its kubelet: image pull failing for container web (ImagePullBackOff: Back-off pulling image "registry.example/web:nope").'
+contains "why bound: the node is Ready" 'Node a is in the snapshot and Ready.' out
+lacks "why bound: no scheduling answer" 'nodes are available' out
+lacks "why bound: no fixes" 'Fixes' out
+check "why bound -o json" 0 "$bin" why -q -S "$bound" shop/web-0 -o json
+expect "why bound -o json: the bound object" '.bound == {"node":"a","nodeInSnapshot":true,"nodeReady":true,"scheduledAt":"2026-12-01T10:00:00Z","waitingFor":"ImagePull","reason":"ImagePullBackOff","message":"Back-off pulling image \"registry.example/web:nope\"","container":"web","initContainer":false}'
+expect "why bound -o json: no scheduling fields" 'has("fits") == false and has("nodes") == false and has("fixes") == false'
+check "why bound: rejected at admission (OutOfcpu)" 0 "$bin" why -q -S "$bound" shop/batch-0
+contains "why bound: OutOfcpu" "its kubelet rejected it at admission (OutOfcpu: Pod was rejected: Node didn't have enough resource: cpu" out
+contains "why bound: a rejected pod is not retried" 'it is not retried' out
+check "why bound -o json: OutOfcpu" 0 "$bin" why -q -S "$bound" shop/batch-0 -o json
+expect "why bound -o json: AdmissionRejected" '.bound.waitingFor == "AdmissionRejected" and .bound.reason == "OutOfcpu" and .phase == "Failed"'
+check "why bound: a node not in the snapshot" 0 "$bin" why -S "$data/why-bound-lost.yaml" shop/lost-0
+contains "why bound: names the missing node" 'Node gone is not in the snapshot' out
+contains "why bound: the snapshot warning names it too" 'the snapshot does not hold (gone)' err
+check "why bound -o json: node not in the snapshot" 0 "$bin" why -q -S "$data/why-bound-lost.yaml" shop/lost-0 -o json
+expect "why bound -o json: nodeInSnapshot false, nodeReady null" '.bound.nodeInSnapshot == false and .bound.nodeReady == null and .bound.waitingFor == "NodeNotInSnapshot"'
+check "why bound: a NotReady node" 0 "$bin" why -q -S "$bound" shop/stuck-0 -o json
+expect "why bound: NodeNotReady" '.bound.nodeReady == false and .bound.waitingFor == "NodeNotReady"'
+check "why bound: a volume that does not mount" 0 "$bin" why -q -S "$bound" shop/db-0
+contains "why bound: the FailedMount event" 'volumes to attach or mount (FailedMount: MountVolume.SetUp failed for volume "pvc-1234"' out
+check "why bound: an init container running" 0 "$bin" why -q -S "$bound" shop/migrate-0 -o json
+expect "why bound: InitContainer migrate" '.bound.waitingFor == "InitContainer" and .bound.container == "migrate" and .bound.initContainer == true'
+check "why bound: an init container running, in words" 0 "$bin" why -q -S "$bound" shop/migrate-0
+contains "why bound: names the init container" 'it waits for its kubelet: init container migrate to finish (init containers run one by one).' out
+check "why bound: kind's coredns, Pending and bound, its container running" 0 "$bin" why -q -S "$fixtures/kind-3node-nodes.json" -S "$fixtures/kind-pods-kube-system-pending-taint.json" kube-system/coredns-74ff55c5b-cpfqs
+contains "why bound: coredns waits for its kubelet's report" 'is bound to node kind-control-plane; it waits for its kubelet to report it Running: 1 container already runs.' out
+contains "why bound: coredns's stale scheduler message shown" 'still holds what the scheduler wrote before it bound the pod: 0/1 nodes are available' out
+lacks "why bound: coredns, no placement promised" 'will place it' out
+check "why bound: a Running pod of eks's list, its node not in the snapshot" 0 "$bin" why -S "$fixtures/eks-arm64-podlist.json" metallb-system/speaker-cpxhz -o json
+expect "why bound: Running, waits for nothing, node not in the snapshot" '.bound.waitingFor == "Nothing" and .bound.nodeInSnapshot == false and .bound.node == "duckboat-01"'
+contains "why bound: the snapshot warning names duckboat-01" 'the snapshot does not hold (duckboat-01)' err
+check "why --all: the bound Pending pods named, not diagnosed" 0 "$bin" why -q -S "$fixtures/kind-3node-nodes.json" -S "$fixtures/kind-pods-kube-system-pending-taint.json" --all -A
+contains "why --all: 2 bound Pending pods" '2 Pending pods are bound to a node already: they wait for their kubelet, not for the scheduler (fitscale why kube-system/coredns-74ff55c5b-cpfqs says what for).' out
+contains "why --all: the one-namespace list is a cause" "fitscale's verdict differs: the snapshot lacks part of the cluster (the warnings above); or the cluster changed since the message was recorded." out
+# the same pods as objects, not a List of one namespace: no snapshot cause is known
+check "why --all: the pods as a stream of objects" 0 sh -c "jq -c '.items[]' '$fixtures/kind-pods-kube-system-pending-taint.json' >'$tmp/kind-pods-stream.json' && '$bin' why -q -S '$fixtures/kind-3node-nodes.json' -S '$tmp/kind-pods-stream.json' --all -A"
+contains "why --all: a differing verdict with no other cause" "fitscale's verdict differs: the cluster changed since the message was recorded." out
+dra="$data/dra.yaml"
+check "why DRA: a pod with a resource claim" 0 "$bin" why -S "$dra" ml/infer-0
+contains "why DRA: the UnmodelledFilter warning first" 'fitscale why: warning: pod ml/infer-0 has 1 resource claim (dynamic resource allocation) in its pod spec: fitscale does not model the DynamicResources filter' err
+lacks "why DRA: no promise of a placement" 'will place it' out
+contains "why DRA: says the filter decides" 'the DynamicResources filter, which fitscale does not model, decides' out
+check "why DRA -o json" 0 "$bin" why -q -S "$dra" ml/infer-0 -o json
+expect "why DRA -o json: unmodelledFilters" '.unmodelledFilters == ["DynamicResources"]'
+check "why DRA: the scheduler's DynamicResources verdict" 0 "$bin" why -q -S "$dra" ml/infer-1
+contains "why DRA: the recorded verdict first" 'The scheduler recorded: 0/1 nodes are available: 1 cannot allocate all claims.' out
+contains "why DRA: names the filter as a cause" 'the pod needs the DynamicResources filter, which fitscale does not model' out
+lacks "why DRA: no promise of a placement when recorded unschedulable" 'will place it' out
+check "why DRA: no warning for a pod without claims" 0 "$bin" why -S "$dra" kube-system/kube-proxy-gpu-1
+lacks "why DRA: no UnmodelledFilter warning" 'DynamicResources' err
+check "capacity DRA: the warning on stderr" 0 "$bin" capacity -q -S "$dra" --from deployment/infer -n ml
+contains "capacity DRA: names the filter and the workload" 'fitscale capacity: warning: deployment/infer has 1 resource claim (dynamic resource allocation) in its pod spec: fitscale does not model the DynamicResources filter' err
+check "plan DRA: the warning on stderr" 0 "$bin" plan -q -S "$dra" deployment/infer -n ml
+contains "plan DRA: names the filter and the workload" 'fitscale plan: warning: Deployment ml/infer has 1 resource claim (dynamic resource allocation) in its pod spec: fitscale does not model the DynamicResources filter' err
 
 # ---- snapshot completeness (issue 16, bullet 3): the warnings array, first in every answer ----
 comp="$data/completeness.yaml"

@@ -129,6 +129,16 @@ post "hostport: capacity" /v1/capacity "$tmp/edge.json"; is "hostport: POST /v1/
 expect "hostport: one per node, limited by host ports" '.capacity == 3 and .limitedBy == "host ports (NodePorts)"'
 kill -TERM "$serve_pid"; wait "$serve_pid"
 
+# bound pods and dynamic resource allocation (issue 16): the service answers as the CLI does
+start bound -S "$src/tests/data/why-bound.yaml" -S "$src/tests/data/dra.yaml"
+get /v1/why/shop/web-0; is "bound: GET /v1/why of a bound pod" 200
+expect "bound: where it is bound and what it waits for, no scheduling answer" '.bound.node == "a" and .bound.waitingFor == "ImagePull" and has("fits") == false'
+"$bin" why -q -S "$src/tests/data/why-bound.yaml" -S "$src/tests/data/dra.yaml" shop/web-0 -o json >"$tmp/cli-why-bound.json"
+same_json "bound: why, the CLI's document" "$tmp/cli-why-bound.json"
+get /v1/why/ml/infer-0; is "DRA: GET /v1/why of a pod with a resource claim" 200
+expect "DRA: unmodelledFilters" '.unmodelledFilters == ["DynamicResources"]'
+kill -TERM "$serve_pid"; wait "$serve_pid"
+
 # live, on the fake API server, logging what it is asked for
 fake_api fake "$ex"/*.json
 fake_port=$port

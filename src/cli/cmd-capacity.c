@@ -88,6 +88,13 @@ parse_vary (const char *text, char **name, int64_t *from, int64_t *to, int64_t *
   return TRUE;
 }
 
+/* What the answer for the shape's pods cannot say (a filter fitscale does not model), first. */
+static void
+warn_spec (CapacityOptions *options, const FsShape *shape)
+{
+  fs_cli_warn_spec (fs_cli_capacity.name, &options->common, fs_shape_pod (shape)->spec, fs_shape_describe (shape));
+}
+
 static int
 run_vary (const FsSnapshot *snapshot, const FsShape *shape, const CapacityOptions *options,
           FsOutputFormat format, GError **error)
@@ -170,7 +177,7 @@ fs_cmd_capacity (int argc, char **argv)
   else if ((snapshot = fs_cli_load (fs_cli_capacity.name, &options.common, FS_KUBE_NODES | FS_KUBE_PODS | FS_KUBE_NAMESPACES | FS_KUBE_WORKLOADS | FS_KUBE_STORAGE, &error)) == NULL
            || (shape = build_shape (snapshot, &options, &error)) == NULL)
     status = FS_EXIT_ERROR;
-  else if (options.vary != NULL)
+  else if ((warn_spec (&options, shape), options.vary != NULL))
     status = run_vary (snapshot, shape, &options, format, &error);
   else
     {

@@ -209,6 +209,12 @@ fs_cmd_plan (int argc, char **argv)
         request.namespace = options.common.context_namespace;
       answer = fs_plan (snapshot, &request, &error);
     }
+  if (answer != NULL && answer->workload != NULL)
+    {
+      g_autofree char *name = g_strdup_printf ("%s %s/%s", fs_workload_kind_name (answer->workload->kind),
+                                               answer->workload->namespace, answer->workload->name);
+      fs_cli_warn_spec (fs_cli_plan.name, &options.common, answer->workload->template, name);
+    }
   if (error != NULL)
     status = fs_cli_fail (fs_cli_plan.name, error);
   if (answer != NULL)

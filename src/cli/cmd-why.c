@@ -38,8 +38,16 @@ find_pod (const FsSnapshot *snapshot, const char *argument, const char *namespac
   return pod;
 }
 
+/* What the answer for POD cannot say (a filter fitscale does not model), first. */
+static void
+warn_spec (WhyOptions *options, const FsPod *pod)
+{
+  g_autofree char *name = g_strdup_printf ("pod %s/%s", pod->namespace, pod->name);
+  fs_cli_warn_spec (fs_cli_why.name, &options->common, pod->spec, name);
+}
+
 static int
-run_all (const FsSnapshot *snapshot, const WhyOptions *options, FsOutputFormat format)
+run_all (const FsSnapshot *snapshot, WhyOptions *options, FsOutputFormat format)
 {
   const char *namespace = options->all_namespaces ? NULL : fs_cli_namespace (&options->common, options->namespace);
   g_autoptr (FsEmitter) emitter = format == FS_OUTPUT_JSON || format == FS_OUTPUT_YAML
@@ -47,12 +55,17 @@ run_all (const FsSnapshot *snapshot, const WhyOptions *options, FsOutputFormat f
   if (emitter != NULL)
     fs_emit_list_open (emitter);
   g_autoptr (GHashTable) owners_seen = g_hash_table_new (NULL, NULL);
-  guint diagnosed = 0;
+  guint diagnosed = 0, bound = 0;
+  const FsPod *first_bound = NULL;
   for (guint i = 0; i < snapshot->n_pods; i++)
     {
       const FsPod *pod = &snapshot->pods[i];
-      if (!fs_pod_is_pending (pod) || (namespace != NULL && strcmp (pod->namespace, namespace) != 0)
+      if ((namespace != NULL && strcmp (pod->namespace, namespace) != 0)
           || (options->parsed_selector != NULL && !fs_selector_matches (options->parsed_selector, pod->labels)))
+        continue;
+      if (pod->phase == FS_PHASE_PENDING && pod->node_name != NULL && bound++ == 0)
+        first_bound = pod;
+      if (!fs_pod_is_pending (pod))
         continue;
       /* pods of one owner with one spec are one question */
       if (pod->owner != NULL && !g_hash_table_add (owners_seen, (gpointer) pod->owner))
@@ -61,6 +74,7 @@ run_all (const FsSnapshot *snapshot, const WhyOptions *options, FsOutputFormat f
       for (guint j = i + 1; pod->owner != NULL && j < snapshot->n_pods; j++)
         similar += fs_pod_is_pending (&snapshot->pods[j]) && snapshot->pods[j].owner == pod->owner
                    && snapshot->pods[j].spec == pod->spec;
+      warn_spec (options, pod);
       g_autoptr (FsDiagnosis) diagnosis = fs_diagnose (snapshot, pod);
       if (emitter != NULL)
         fs_render_diagnosis (emitter, snapshot, diagnosis, similar);
@@ -76,6 +90,8 @@ run_all (const FsSnapshot *snapshot, const WhyOptions *options, FsOutputFormat f
     fs_emit_list_close (emitter);
   else if (diagnosed == 0)
     fs_render_no_pending (stdout, namespace);
+  if (emitter == NULL && bound > 0)
+    fs_render_bound_pending (stdout, bound, first_bound);
   return FS_EXIT_OK;
 }
 
@@ -84,7 +100,7 @@ run_all (const FsSnapshot *snapshot, const WhyOptions *options, FsOutputFormat f
 
 /* The answer for one snapshot: every Pending pod (ARGUMENT NULL) or one. */
 static int
-answer (const FsSnapshot *snapshot, const WhyOptions *options, FsOutputFormat format, const char *argument)
+answer (const FsSnapshot *snapshot, WhyOptions *options, FsOutputFormat format, const char *argument)
 {
   if (argument == NULL)
     return run_all (snapshot, options, format);
@@ -92,6 +108,7 @@ answer (const FsSnapshot *snapshot, const WhyOptions *options, FsOutputFormat fo
   const FsPod *pod = find_pod (snapshot, argument, fs_cli_namespace (&options->common, options->namespace), &error);
   if (pod == NULL)
     return fs_cli_fail (fs_cli_why.name, error);
+  warn_spec (options, pod);
   g_autoptr (FsDiagnosis) diagnosis = fs_diagnose (snapshot, pod);
   if (format == FS_OUTPUT_JSON || format == FS_OUTPUT_YAML)
     {

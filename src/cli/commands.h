@@ -52,6 +52,11 @@ void fs_cli_common_clear (FsCommonOptions *options);
  * to stderr for COMMAND unless -q. */
 FsSnapshot *fs_cli_load (const char *command, FsCommonOptions *options, guint resources,
                          GError **error);
+/* What an answer for pods of SPEC (NAME: "pod default/web-0", "deployment/web") cannot say,
+ * with OPTIONS' other warnings, on stderr for COMMAND (even with -q): a filter fitscale does
+ * not model that SPEC needs (plan/completeness.h fs_pod_spec_warnings). */
+void fs_cli_warn_spec (const char *command, FsCommonOptions *options, const FsPodSpec *spec,
+                       const char *name);
 /* The emitter of the answer in FORMAT (json or yaml): its documents open with OPTIONS'
  * warnings (render/output.h fs_emitter_new_answer). */
 FsEmitter *fs_cli_emitter_new (const FsCommonOptions *options, FsOutputFormat format);

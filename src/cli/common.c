@@ -268,3 +268,14 @@ fs_cli_parse_selector (const char *text, FsLabelSelector **selector, GError **er
     g_prefix_error (error, "-l: ");
   return *selector != NULL;
 }
+
+/* Printed on stderr as warn_incomplete prints the snapshot's; OPTIONS is where an
+ * answer's warnings gather once its JSON carries them. */
+void
+fs_cli_warn_spec (const char *command, FsCommonOptions *options, const FsPodSpec *spec,
+                  const char *name)
+{
+  GArray *warnings = fs_warnings_new ();
+  fs_pod_spec_warnings (spec, name, warnings);
+  fs_cli_warn (command, options, warnings);
+}

@@ -120,7 +120,23 @@ typedef struct {
   gboolean preempted;
   /* PodDisruptionBudget */
   int32_t disruptions_allowed;
+  /* Pod status the kubelet writes; the messages wait in builder->status_message */
+  const char *pod_reason;
+  int64_t scheduled_time;
+  FsContainerStatus current_status, init_status, container_status;
+  guint8 ready_to_start, initialized, containers_ready, running;
+  /* DynamicResources */
+  guint n_resource_claims, n_container_claims;
 } ObjectState;
+
+/* The messages of a pod's status, kept as scratch until the pod turns out to need them. */
+typedef enum {
+  STATUS_MESSAGE_POD,        /* status.message */
+  STATUS_MESSAGE_CURRENT,    /* of the container status being read */
+  STATUS_MESSAGE_INIT,       /* of st.init_status */
+  STATUS_MESSAGE_CONTAINER,  /* of st.container_status */
+  STATUS_N_MESSAGES
+} StatusMessage;
 
 struct FsObjectBuilder {
   FsSnapshotBuilder *snapshot_builder;
@@ -144,6 +160,7 @@ struct FsObjectBuilder {
   GArray *csi_drivers;            /* FsCsiDriver */
   GPtrArray *disrupted_pods;      /* a PodDisruptionBudget's status.disruptedPods keys */
   GString *cond_message;          /* the condition being read */
+  GString *status_message[STATUS_N_MESSAGES];
   guint n_nameless;               /* metric values numbered so far */
   Bytes raw_labels;               /* metadata.labels as read: "key\0value\0" pairs */
   /* the last string interned for each field: consecutive objects (the pods of one

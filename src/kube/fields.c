@@ -519,6 +519,51 @@ pdb_scalar (FsObjectBuilder *builder, FsField field, const char *key, const FsSc
     }
 }
 
+/* What the kubelet wrote of a pod: status.reason and status.message, and the container
+ * statuses (strings interned; messages kept as scratch, see StatusMessage). */
+static gboolean
+kubelet_scalar (FsObjectBuilder *builder, FsField field, const FsScalar *scalar, GError **error)
+{
+  ObjectState *st = &builder->st;
+  FsContainerStatus *status = &st->current_status;
+  switch (field)
+    {
+    case F_POD_REASON:
+      st->pod_reason = scalar_intern (builder, field, scalar);
+      return TRUE;
+    case F_POD_MESSAGE:
+      g_string_truncate (builder->status_message[STATUS_MESSAGE_POD], 0);
+      g_string_append_len (builder->status_message[STATUS_MESSAGE_POD], scalar->text, (gssize) scalar->len);
+      return TRUE;
+    case F_CS_NAME:
+      status->name = scalar_intern (builder, field, scalar);
+      return TRUE;
+    case F_CS_WAITING_REASON:
+      status->state = FS_CONTAINER_WAITING;
+      status->reason = scalar_intern (builder, field, scalar);
+      return TRUE;
+    case F_CS_RUNNING:
+      status->state = FS_CONTAINER_RUNNING;
+      return TRUE;
+    case F_CS_EXIT_CODE:
+      status->state = FS_CONTAINER_TERMINATED;
+      return fs_scalar_int32 (scalar, G_MININT32, &status->exit_code, error);
+    case F_CS_TERMINATED_REASON:
+      status->state = FS_CONTAINER_TERMINATED;
+      status->reason = scalar_intern (builder, field, scalar);
+      return TRUE;
+    case F_CS_WAITING_MESSAGE:
+    case F_CS_TERMINATED_MESSAGE:
+      g_string_truncate (builder->status_message[STATUS_MESSAGE_CURRENT], 0);
+      g_string_append_len (builder->status_message[STATUS_MESSAGE_CURRENT], scalar->text, (gssize) scalar->len);
+      return TRUE;
+    case F_CLAIM_NAME: /* the record counts the claim (DynamicResources is not modelled) */
+      return TRUE;
+    default:
+      g_assert_not_reached ();
+    }
+}
+
 gboolean
 fs_object_scalar (FsObjectBuilder *builder, FsField field, const char *map_key,
                   const FsScalar *scalar, GError **error)
@@ -539,7 +584,9 @@ fs_object_scalar (FsObjectBuilder *builder, FsField field, const char *map_key,
     return workload_scalar (builder, field, map_key, scalar, error);
   if (field >= F_PDB_DISRUPTIONS_ALLOWED && field <= F_PDB_DISRUPTED_POD)
     return pdb_scalar (builder, field, map_key, scalar, error);
-  if (field >= F_VOL_NAME)
+  if (field >= F_VOL_NAME && field <= F_CSI_COUNT)
     return storage_scalar (builder, field, scalar, error);
+  if (field >= F_POD_REASON && field <= F_CLAIM_NAME)
+    return kubelet_scalar (builder, field, scalar, error);
   return metrics_event_scalar (builder, field, map_key, scalar, error);
 }

@@ -53,6 +53,10 @@ typedef enum {
   F_SC_PROVISIONER, F_SC_BINDING_MODE, F_CSI_DRIVER_NAME, F_CSI_COUNT,
   /* PodDisruptionBudget (its spec.selector is the workloads' R_SEL_WORKLOAD) */
   F_PDB_DISRUPTIONS_ALLOWED, F_PDB_DISRUPTED_POD,
+  /* Pod status the kubelet writes (what a bound pod waits for) */
+  F_POD_REASON, F_POD_MESSAGE, F_CS_NAME, F_CS_WAITING_REASON, F_CS_WAITING_MESSAGE,
+  F_CS_RUNNING, F_CS_EXIT_CODE, F_CS_TERMINATED_REASON, F_CS_TERMINATED_MESSAGE,
+  F_CLAIM_NAME,                                     /* a resource claim's name: only counted */
   /* a List's */
   F_SELF_LINK,
   F_N_FIELDS
@@ -74,6 +78,9 @@ typedef enum {
   R_VOLUME,                                         /* one entry of a pod spec's volumes */
   R_VOL_CLAIM, R_VOL_EPHEMERAL, R_VOL_GCE, R_VOL_EBS, R_VOL_RBD, R_VOL_ISCSI, /* its source */
   R_CSI_DRIVER,                                     /* one driver of a CSINode */
+  R_CTR_STATUS, R_INIT_CTR_STATUS,                  /* status.(init)containerStatuses[] */
+  R_RESOURCE_CLAIM,                                 /* spec.resourceClaims[] */
+  R_CTR_CLAIM,                                      /* resources.claims[] of a container or pod */
   R_N_RECORDS
 } FsRecord;
 

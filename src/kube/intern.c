@@ -218,6 +218,8 @@ spec_key_build (FsObjectBuilder *builder, gboolean default_requests)
                       (guint8) st->has_overhead, (guint8) st->has_required_affinity,
                       (guint8) st->preempt_never };
   bytes_put (key, flags, sizeof flags);
+  guint claims[2] = { st->n_resource_claims, st->n_container_claims };
+  bytes_put (key, claims, sizeof claims);
   const char *names[2] = { st->scheduler_name, st->priority_class };
   bytes_put (key, names, sizeof names);
   spec_key_containers (key, builder->containers);
@@ -302,6 +304,8 @@ find_pod_spec (FsObjectBuilder *builder, gboolean default_requests, GError **err
     return NULL;
   spec.containers = fs_pool_intern_blob (builder->pool, &set, sizeof set);
   spec.placement = placement;
+  /* containers name the pod's claims; a claim only a container names is still one */
+  spec.n_resource_claims = st->n_resource_claims > 0 ? st->n_resource_claims : st->n_container_claims;
   if (builder->n_host_ports > 0)
     {
       gsize size = sizeof (FsHostPortList) + builder->n_host_ports * sizeof (FsHostPort);

@@ -91,6 +91,37 @@ end_node (FsObjectBuilder *builder, GError **error)
   return TRUE;
 }
 
+static const char *
+intern_message (FsObjectBuilder *builder, StatusMessage which)
+{
+  GString *message = builder->status_message[which];
+  return message->len > 0 ? fs_pool_intern (builder->pool, message->str, message->len) : NULL;
+}
+
+/* What the kubelet reported, for a bound pod that is neither Running nor Succeeded: what
+ * `why` says it waits for (model/kubelet.h).  Other pods keep nothing of it. */
+static const FsPodKubeletStatus *
+intern_kubelet_status (FsObjectBuilder *builder, const FsPod *pod)
+{
+  if (pod->node_name == NULL || pod->phase == FS_PHASE_RUNNING || pod->phase == FS_PHASE_SUCCEEDED)
+    return NULL;
+  ObjectState *st = &builder->st;
+  FsPodKubeletStatus status;
+  memset (&status, 0, sizeof status);
+  status.reason = st->pod_reason;
+  status.message = intern_message (builder, STATUS_MESSAGE_POD);
+  status.scheduled_time = st->scheduled_time;
+  status.init = st->init_status;
+  status.init.message = intern_message (builder, STATUS_MESSAGE_INIT);
+  status.container = st->container_status;
+  status.container.message = intern_message (builder, STATUS_MESSAGE_CONTAINER);
+  status.ready_to_start = st->ready_to_start;
+  status.initialized = st->initialized;
+  status.containers_ready = st->containers_ready;
+  status.running = st->running;
+  return fs_pool_intern_blob (builder->pool, &status, sizeof status);
+}
+
 static gboolean
 end_pod (FsObjectBuilder *builder, GError **error)
 {
@@ -118,6 +149,7 @@ end_pod (FsObjectBuilder *builder, GError **error)
   pod.ready_transition_time = st->ready_time;
   pod.scheduled_message = st->scheduled_message;
   pod.nominated_node = st->nominated_node;
+  pod.kubelet = intern_kubelet_status (builder, &pod);
   fs_snapshot_builder_add_pod (builder->snapshot_builder, &pod);
   return TRUE;
 }

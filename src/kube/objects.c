@@ -47,6 +47,8 @@ fs_object_builder_new (FsSnapshotBuilder *snapshot_builder)
   builder->csi_drivers = array_of (sizeof (FsCsiDriver));
   builder->disrupted_pods = g_ptr_array_new ();
   builder->cond_message = g_string_new (NULL);
+  for (guint i = 0; i < STATUS_N_MESSAGES; i++)
+    builder->status_message[i] = g_string_new (NULL);
   builder->label_sets = g_hash_table_new (NULL, NULL);
   builder->pod_specs = g_hash_table_new (NULL, NULL);
   return builder;
@@ -74,6 +76,8 @@ fs_object_builder_free (FsObjectBuilder *builder)
   EACH_ARRAY (builder, FREE_ARRAY)
   EACH_PTR_ARRAY (builder, FREE_PTR_ARRAY)
   g_string_free (builder->cond_message, TRUE);
+  for (guint i = 0; i < STATUS_N_MESSAGES; i++)
+    g_string_free (builder->status_message[i], TRUE);
   g_free (builder->raw_labels.data);
   g_hash_table_unref (builder->label_sets);
   g_free (builder->spec_key.data);
@@ -94,6 +98,8 @@ fs_object_begin (FsObjectBuilder *builder, const char *inherited_kind)
   EACH_ARRAY (builder, TRUNCATE)
   EACH_PTR_ARRAY (builder, TRUNCATE_PTR)
   memset (&builder->st, 0, sizeof builder->st);
+  for (guint i = 0; i < STATUS_N_MESSAGES; i++)
+    g_string_truncate (builder->status_message[i], 0);
   builder->raw_labels.len = 0;
   builder->ports.len = 0;
   if (inherited_kind != NULL)
@@ -202,6 +208,13 @@ fs_object_record_begin (FsObjectBuilder *builder, FsRecord record)
     case R_CSI_DRIVER:
       memset (&st->current_csi_driver, 0, sizeof st->current_csi_driver);
       break;
+    case R_CTR_STATUS:
+    case R_INIT_CTR_STATUS:
+      memset (&st->current_status, 0, sizeof st->current_status);
+      g_string_truncate (builder->status_message[STATUS_MESSAGE_CURRENT], 0);
+      break;
+    case R_RESOURCE_CLAIM:
+    case R_CTR_CLAIM:
     case R_OBJECT:
     case R_NONE:
     case R_N_RECORDS:
@@ -210,12 +223,29 @@ fs_object_record_begin (FsObjectBuilder *builder, FsRecord record)
     }
 }
 
+/* The conditions the kubelet writes that say how far a bound pod got
+ * (pkg/kubelet/status/generate.go): PodReadyToStartContainers, Initialized, ContainersReady. */
+static guint8 *
+kubelet_condition (ObjectState *st)
+{
+  if (strcmp (st->cond_type, "PodReadyToStartContainers") == 0)
+    return &st->ready_to_start;
+  if (strcmp (st->cond_type, "Initialized") == 0)
+    return &st->initialized;
+  if (strcmp (st->cond_type, "ContainersReady") == 0)
+    return &st->containers_ready;
+  return NULL;
+}
+
 /* What one condition says, by type (Ready for nodes and pods, PodScheduled for pods). */
 static gboolean
 condition_end (FsObjectBuilder *builder, GError **error)
 {
   ObjectState *st = &builder->st;
   gboolean is_true = strcmp (st->cond_status, "True") == 0;
+  guint8 *kubelet = kubelet_condition (st);
+  if (kubelet != NULL)
+    *kubelet = is_true ? FS_CONDITION_TRUE : FS_CONDITION_FALSE;
   if (strcmp (st->cond_type, "Ready") == 0)
     {
       st->ready_known = TRUE;
@@ -230,6 +260,12 @@ condition_end (FsObjectBuilder *builder, GError **error)
   else if (strcmp (st->cond_type, "PodScheduled") == 0)
     {
       st->scheduled_true = is_true;
+      FsScalar time = { FS_SCALAR_STRING, st->cond_time, strlen (st->cond_time) };
+      if (is_true && time.len > 0 && !fs_scalar_time (&time, &st->scheduled_time, error))
+        {
+          g_prefix_error (error, "PodScheduled condition lastTransitionTime: ");
+          return FALSE;
+        }
       if (!is_true && strcmp (st->cond_reason, "Unschedulable") == 0)
         {
           st->unschedulable_cond = TRUE;
@@ -309,6 +345,41 @@ volume_end (FsObjectBuilder *builder, GError **error)
   volume->monitors = fs_intern_strings (builder, builder->volume_monitors, &volume->n_monitors);
   g_array_append_val (builder->volumes, *volume);
   return TRUE;
+}
+
+/* Keeps the container status just read when it is the one the pod waits on: for init
+ * containers (which run one by one) the first waiting or failed one, else the first running
+ * one; for containers the first waiting or terminated one. */
+static void
+container_status_end (FsObjectBuilder *builder, FsRecord record)
+{
+  ObjectState *st = &builder->st;
+  const FsContainerStatus *current = &st->current_status;
+  gboolean stuck = current->state == FS_CONTAINER_WAITING
+                   || (current->state == FS_CONTAINER_TERMINATED && current->exit_code != 0);
+  FsContainerStatus *kept;
+  StatusMessage message;
+  if (record == R_INIT_CTR_STATUS)
+    {
+      kept = &st->init_status;
+      message = STATUS_MESSAGE_INIT;
+      gboolean running = current->state == FS_CONTAINER_RUNNING;
+      if (!(stuck && (kept->name == NULL || kept->state == FS_CONTAINER_RUNNING))
+          && !(running && kept->name == NULL))
+        return;
+    }
+  else
+    {
+      if (current->state == FS_CONTAINER_RUNNING && st->running < G_MAXUINT8)
+        st->running++;
+      kept = &st->container_status;
+      message = STATUS_MESSAGE_CONTAINER;
+      if (kept->name != NULL
+          || (current->state != FS_CONTAINER_WAITING && current->state != FS_CONTAINER_TERMINATED))
+        return;
+    }
+  *kept = *current;
+  g_string_assign (builder->status_message[message], builder->status_message[STATUS_MESSAGE_CURRENT]->str);
 }
 
 gboolean
@@ -399,6 +470,16 @@ fs_object_record_end (FsObjectBuilder *builder, FsRecord record, GError **error)
     case R_VOL_EBS:
     case R_VOL_RBD:
     case R_VOL_ISCSI:
+      return TRUE;
+    case R_CTR_STATUS:
+    case R_INIT_CTR_STATUS:
+      container_status_end (builder, record);
+      return TRUE;
+    case R_RESOURCE_CLAIM:
+      st->n_resource_claims++;
+      return TRUE;
+    case R_CTR_CLAIM:
+      st->n_container_claims++;
       return TRUE;
     case R_REQUIRED_AFFINITY:
     case R_OBJECT:

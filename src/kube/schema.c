@@ -109,6 +109,11 @@ static const PathSpec object_paths[] = {
   /* PodDisruptionBudget (policy/v1) */
   { "status.disruptionsAllowed", F_PDB_DISRUPTIONS_ALLOWED, 0 },
   { "status.disruptedPods.*", F_PDB_DISRUPTED_POD, 0 },
+  /* Pod status the kubelet writes (pkg/kubelet/kubelet_pods.go generateAPIPodStatus) */
+  { "status.reason", F_POD_REASON, 0 },
+  { "status.message", F_POD_MESSAGE, 0 },
+  { "status.containerStatuses[]", 0, R_CTR_STATUS },
+  { "status.initContainerStatuses[]", 0, R_INIT_CTR_STATUS },
 };
 
 /* Where requirement lists sit relative to an object: a PersistentVolume's node affinity and
@@ -117,6 +122,17 @@ static const PathSpec object_requirement_lists[] = {
   { "spec.nodeAffinity.required.nodeSelectorTerms[].matchExpressions[]", 0, R_REQ_NODE_EXPR },
   { "spec.nodeAffinity.required.nodeSelectorTerms[].matchFields[]", 0, R_REQ_NODE_FIELD },
   { "allowedTopologies[].matchLabelExpressions[]", 0, R_REQ_NODE_EXPR },
+};
+
+/* A container status's fields, under status.containerStatuses[] and initContainerStatuses[]. */
+static const PathSpec container_status_paths[] = {
+  { ".name", F_CS_NAME, 0 },
+  { ".state.waiting.reason", F_CS_WAITING_REASON, 0 },
+  { ".state.waiting.message", F_CS_WAITING_MESSAGE, 0 },
+  { ".state.running.startedAt", F_CS_RUNNING, 0 },
+  { ".state.terminated.exitCode", F_CS_EXIT_CODE, 0 },
+  { ".state.terminated.reason", F_CS_TERMINATED_REASON, 0 },
+  { ".state.terminated.message", F_CS_TERMINATED_MESSAGE, 0 },
 };
 
 /* Pod-spec paths: under "spec." for a Pod and "spec.template.spec." for a workload. */
@@ -187,6 +203,15 @@ static const PathSpec pod_spec_paths[] = {
   { "volumes[].iscsi", 0, R_VOL_ISCSI },
   { "volumes[].iscsi.iqn", F_VOL_ID, 0 },
   { "volumes[].iscsi.readOnly", F_VOL_READ_ONLY, 0 },
+  /* DynamicResources: counted, not modelled */
+  { "resourceClaims[]", 0, R_RESOURCE_CLAIM },
+  { "resourceClaims[].name", F_CLAIM_NAME, 0 },
+  { "containers[].resources.claims[]", 0, R_CTR_CLAIM },
+  { "containers[].resources.claims[].name", F_CLAIM_NAME, 0 },
+  { "initContainers[].resources.claims[]", 0, R_CTR_CLAIM },
+  { "initContainers[].resources.claims[].name", F_CLAIM_NAME, 0 },
+  { "resources.claims[]", 0, R_CTR_CLAIM },
+  { "resources.claims[].name", F_CLAIM_NAME, 0 },
 };
 
 /* Template-only paths: a Pod from the API server has had defaultHostNetworkPorts applied
@@ -342,6 +367,11 @@ fs_schema_root (void)
       for (gsize i = 0; i < G_N_ELEMENTS (template_spec_paths); i++)
         schema_add (built, "spec.template.spec.", &template_spec_paths[i]);
       schema_add_selector (built, "spec.selector", R_SEL_WORKLOAD);
+      for (gsize i = 0; i < G_N_ELEMENTS (container_status_paths); i++)
+        {
+          schema_add (built, "status.containerStatuses[]", &container_status_paths[i]);
+          schema_add (built, "status.initContainerStatuses[]", &container_status_paths[i]);
+        }
       /* A list's items are objects: "items[]" leads back to the root. */
       schema_child (built, "items", 5)->elem = built;
       g_autoptr (GHashTable) seen = g_hash_table_new (NULL, NULL);

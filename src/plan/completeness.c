@@ -538,6 +538,30 @@ fs_stale_warnings (double seconds, const char *message)
   return warnings;
 }
 
+/* pkg/scheduler/framework/plugins/dynamicresources (names.DynamicResources): PreFilter and
+ * Filter allocate the pod's ResourceClaims from ResourceSlices; fitscale reads neither. */
+#define DYNAMIC_RESOURCES "DynamicResources"
+
+void
+fs_pod_spec_unmodelled_filters (const FsPodSpec *spec, GPtrArray *out)
+{
+  if (spec != NULL && spec->n_resource_claims > 0)
+    g_ptr_array_add (out, (gpointer) DYNAMIC_RESOURCES);
+}
+
+void
+fs_pod_spec_warnings (const FsPodSpec *spec, const char *name, GArray *warnings)
+{
+  if (spec == NULL || spec->n_resource_claims == 0)
+    return;
+  guint claims = spec->n_resource_claims;
+  add (warnings, FS_WARNING_UNMODELLED_FILTER,
+       g_strdup_printf ("%s has %u resource claim%s (dynamic resource allocation) in its pod spec: "
+                        "fitscale does not model the " DYNAMIC_RESOURCES " filter, so this answer leaves "
+                        "out whether %s be allocated on a node (docs/filters.md)",
+                        name, claims, claims == 1 ? "" : "s", claims == 1 ? "it can" : "they can"));
+}
+
 const char *
 fs_warning_reason (FsWarningKind kind)
 {
@@ -546,6 +570,7 @@ fs_warning_reason (FsWarningKind kind)
     [FS_WARNING_PODS_ON_MISSING_NODES] = "PodsOnMissingNodes",
     [FS_WARNING_NO_PODS] = "NoPods",
     [FS_WARNING_NAMESPACES_MISSING] = "NamespacesMissing",
+    [FS_WARNING_UNMODELLED_FILTER] = "UnmodelledFilter",
     [FS_WARNING_DAEMON_PODS_MISSING] = "DaemonPodsMissing",
     [FS_WARNING_WORKLOAD_PODS_MISSING] = "WorkloadPodsMissing",
     [FS_WARNING_TARGET_MISSING] = "TargetMissing",

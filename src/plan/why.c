@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "fitscale/model/fit.h"
+#include "fitscale/plan/completeness.h"
 #include "fitscale/plan/why.h"
 #include "fitscale/kube/hpaspec.h"
 
@@ -25,6 +26,7 @@ fs_diagnosis_free (FsDiagnosis *diagnosis)
   fs_preemption_clear (&diagnosis->preemption);
   g_array_unref (diagnosis->fixes);
   g_ptr_array_unref (diagnosis->unmodelled);
+  g_ptr_array_unref (diagnosis->unmodelled_filters);
   g_free (diagnosis);
 }
 
@@ -558,13 +560,23 @@ fs_diagnose (const FsSnapshot *snapshot, const FsPod *pod)
   diagnosis->nodes = g_new0 (FsNodeFit, snapshot->n_nodes + 1);
   diagnosis->fixes = g_array_new (FALSE, TRUE, sizeof (FsFix));
   g_array_set_clear_func (diagnosis->fixes, clear_fix);
+  diagnosis->unmodelled = g_ptr_array_new_with_free_func (g_free);
+  diagnosis->unmodelled_filters = g_ptr_array_new ();
+  fs_pod_spec_unmodelled_filters (pod->spec, diagnosis->unmodelled_filters);
+  if (pod->node_name != NULL)
+    {
+      /* placed: what follows is its kubelet's, not the scheduler's */
+      diagnosis->bound = TRUE;
+      diagnosis->node = fs_snapshot_find_node (snapshot, pod->node_name);
+      fs_kubelet_wait (pod, diagnosis->node, fs_kubelet_event (snapshot, pod), &diagnosis->kubelet);
+      return diagnosis;
+    }
 
   FsPackOptions options = { .replicas = 1, .exclude = is_the_pod, .exclude_data = (gpointer) pod };
   FsPackResult result;
   fs_pack (snapshot, &diagnosis->shape, &options, diagnosis->nodes, &result);
   diagnosis->fits = result.capacity > 0;
   diagnosis->recorded = recorded_message (snapshot, pod);
-  diagnosis->unmodelled = g_ptr_array_new_with_free_func (g_free);
   message_reasons (diagnosis->recorded, (snapshot->storage_kinds & FS_STORAGE_CLAIMS) != 0,
                    diagnosis->unmodelled);
   diagnosis->usage = find_metrics (snapshot, pod);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "fitscale/render/why.h"
+#include "fitscale/model/timeutil.h"
 #include "fitscale/plan/completeness.h"
 
 static const char *const fix_kinds[] = {
@@ -109,6 +110,49 @@ emit_nodes (FsEmitter *emitter, const FsSnapshot *snapshot, const FsDiagnosis *d
   fs_emit_list_close (emitter);
 }
 
+/* Where a bound pod is and what it waits for on that node. */
+static void
+emit_bound (FsEmitter *emitter, const FsDiagnosis *diagnosis)
+{
+  const FsPod *pod = diagnosis->pod;
+  const FsKubeletWait *wait = &diagnosis->kubelet;
+  fs_emit_map_open (emitter);
+  fs_emit_key (emitter, "node");
+  fs_emit_string (emitter, pod->node_name);
+  fs_emit_key (emitter, "nodeInSnapshot");
+  fs_emit_bool (emitter, diagnosis->node != NULL);
+  fs_emit_key (emitter, "nodeReady"); /* null: no such node, or no Ready condition */
+  if (diagnosis->node != NULL && (diagnosis->node->flags & FS_NODE_READY_KNOWN))
+    fs_emit_bool (emitter, (diagnosis->node->flags & FS_NODE_READY) != 0);
+  else
+    fs_emit_null (emitter);
+  fs_emit_key (emitter, "scheduledAt");
+  char stamp[32];
+  int64_t scheduled = pod->kubelet != NULL ? pod->kubelet->scheduled_time : 0;
+  fs_emit_string (emitter, scheduled > 0 ? fs_time_format (scheduled, stamp) : NULL);
+  fs_emit_key (emitter, "waitingFor");
+  fs_emit_string (emitter, fs_kubelet_wait_name (wait->kind));
+  fs_emit_key (emitter, "reason");
+  fs_emit_string (emitter, wait->reason);
+  fs_emit_key (emitter, "message");
+  fs_emit_string (emitter, wait->message);
+  fs_emit_key (emitter, "container");
+  fs_emit_string (emitter, wait->container);
+  fs_emit_key (emitter, "initContainer");
+  fs_emit_bool (emitter, wait->init_container);
+  fs_emit_map_close (emitter);
+}
+
+static void
+emit_unmodelled_filters (FsEmitter *emitter, const FsDiagnosis *diagnosis)
+{
+  fs_emit_key (emitter, "unmodelledFilters"); /* filters the pod needs: docs/filters.md */
+  fs_emit_list_open (emitter);
+  for (guint i = 0; i < diagnosis->unmodelled_filters->len; i++)
+    fs_emit_string (emitter, diagnosis->unmodelled_filters->pdata[i]);
+  fs_emit_list_close (emitter);
+}
+
 void
 fs_render_diagnosis (FsEmitter *emitter, const FsSnapshot *snapshot, const FsDiagnosis *diagnosis,
                      guint similar)
@@ -134,6 +178,17 @@ fs_render_diagnosis (FsEmitter *emitter, const FsSnapshot *snapshot, const FsDia
       fs_emit_key (emitter, "samePendingPods");
       fs_emit_int (emitter, similar);
     }
+  if (diagnosis->bound)
+    {
+      /* placed already: no scheduling answer, only where and what it waits for */
+      fs_emit_key (emitter, "bound");
+      emit_bound (emitter, diagnosis);
+      emit_unmodelled_filters (emitter, diagnosis);
+      fs_emit_key (emitter, "effectiveRequest");
+      fs_emit_resources (emitter, &pod->spec->request, FALSE);
+      fs_emit_map_close (emitter);
+      return;
+    }
   fs_emit_key (emitter, "fits");
   fs_emit_bool (emitter, diagnosis->fits);
   fs_emit_key (emitter, "message");
@@ -148,6 +203,7 @@ fs_render_diagnosis (FsEmitter *emitter, const FsSnapshot *snapshot, const FsDia
   for (guint i = 0; i < diagnosis->unmodelled->len; i++)
     fs_emit_string (emitter, diagnosis->unmodelled->pdata[i]);
   fs_emit_list_close (emitter);
+  emit_unmodelled_filters (emitter, diagnosis);
   fs_emit_key (emitter, "effectiveRequest");
   fs_emit_resources (emitter, &pod->spec->request, FALSE);
   fs_emit_key (emitter, "nodes");
@@ -252,13 +308,125 @@ print_pod (FILE *out, const FsPod *pod, guint similar)
              pod->owner->kind, pod->owner->name, similar == 1 ? "s" : "");
 }
 
-/* kubectl's Pending with spec.nodeName set: scheduled; its kubelet has yet to run it. */
-static void
-print_bound (FILE *out, const FsPod *pod)
+/* What the kubelet is at, as the end of "it waits for its kubelet: ...": a template whose
+ * %s, where it has one, is the container ("container web", "init container migrate"). */
+static const char *
+kubelet_wait_text (FsKubeletWaitKind kind)
 {
-  fprintf (out, "\nIt is bound to node %s: the scheduler has placed it%s. It waits for that node's kubelet "
-           "(admission, image pulls, volume mounts), not for the scheduler.\n",
-           pod->node_name, pod->node_index < 0 ? " (a node this snapshot does not hold)" : "");
+  static const char *const texts[] = {
+    [FS_KUBELET_IMAGE_PULL] = "image pull failing for %s",
+    [FS_KUBELET_CRASH_LOOP] = "%s keeps failing and is restarted with back-off",
+    [FS_KUBELET_CONTAINER_CONFIG] = "%s cannot be created: a ConfigMap, Secret or key it names is missing",
+    [FS_KUBELET_CONTAINER_ERROR] = "the container runtime fails to create or start %s",
+    [FS_KUBELET_VOLUME] = "volumes to attach or mount",
+    [FS_KUBELET_SANDBOX] = "the pod sandbox (its network and runtime) to be set up",
+    [FS_KUBELET_NODE_NOT_READY] = "its node to turn Ready (the node's kubelet is not reporting Ready, so "
+                                  "nothing it says of the pod is current)",
+    [FS_KUBELET_NODE_MISSING] = "which step it is at is not known here, as the snapshot does not hold "
+                                "the node",
+    [FS_KUBELET_INIT_CONTAINER] = "%s to finish (init containers run one by one)",
+    [FS_KUBELET_CONTAINER_CREATING] = "its containers to be created (image pulls, volume mounts)",
+    [FS_KUBELET_STARTING] = "its containers to start and its status to turn Running",
+    [FS_KUBELET_UNREPORTED] = "its first report: the kubelet has written no status for the pod yet",
+  };
+  return (gsize) kind < G_N_ELEMENTS (texts) && texts[kind] != NULL ? texts[kind] : "its containers";
+}
+
+/* The template of kubelet_wait_text with the container filled in. */
+static void
+print_wait_text (FILE *out, const FsKubeletWait *wait)
+{
+  const char *text = kubelet_wait_text (wait->kind);
+  const char *slot = strstr (text, "%s");
+  if (slot == NULL)
+    {
+      fputs (text, out);
+      return;
+    }
+  fwrite (text, 1, (gsize) (slot - text), out);
+  if (wait->container != NULL)
+    fprintf (out, "%scontainer %s", wait->init_container ? "init " : "", wait->container);
+  else
+    fputs ("a container", out);
+  fputs (slot + 2, out);
+}
+
+/* " (REASON: MESSAGE)", when known. */
+static void
+print_wait_detail (FILE *out, const FsKubeletWait *wait)
+{
+  if (wait->reason != NULL && wait->message != NULL)
+    fprintf (out, " (%s: %s)", wait->reason, wait->message);
+  else if (wait->reason != NULL || wait->message != NULL)
+    fprintf (out, " (%s)", wait->reason != NULL ? wait->reason : wait->message);
+}
+
+/* The node's line: whether the snapshot holds it and whether it is Ready. */
+static void
+print_bound_node (FILE *out, const FsDiagnosis *diagnosis)
+{
+  const FsNode *node = diagnosis->node;
+  const char *name = diagnosis->pod->node_name;
+  if (node == NULL)
+    fprintf (out, "Node %s is not in the snapshot: add it (kubectl get node %s -o json) to see whether it is Ready.\n",
+             name, name);
+  else if (!(node->flags & FS_NODE_READY_KNOWN))
+    fprintf (out, "Node %s is in the snapshot; it reports no Ready condition.\n", name);
+  else
+    fprintf (out, "Node %s is in the snapshot and %s.\n", name, (node->flags & FS_NODE_READY) ? "Ready" : "NotReady");
+}
+
+/* A pod with spec.nodeName set is placed: the scheduler's part is done, and what it waits
+ * for is its kubelet's (model/kubelet.h).  The sentence that says so comes first. */
+static void
+print_bound (FILE *out, const FsDiagnosis *diagnosis)
+{
+  const FsPod *pod = diagnosis->pod;
+  const FsKubeletWait *wait = &diagnosis->kubelet;
+  char stamp[32];
+  int64_t scheduled = pod->kubelet != NULL ? pod->kubelet->scheduled_time : 0;
+  fprintf (out, "Pod %s/%s is bound to node %s", pod->namespace, pod->name, pod->node_name);
+  if (scheduled > 0)
+    fprintf (out, " by the scheduler at %s", fs_time_format (scheduled, stamp));
+  else if (pod->flags & FS_POD_SCHEDULED)
+    fprintf (out, " by the scheduler");
+  switch (wait->kind)
+    {
+    case FS_KUBELET_RUNNING:
+      fprintf (out, " and %s: it waits for nothing.\n", fs_pod_phase_name (pod->phase));
+      break;
+    case FS_KUBELET_REJECTED:
+      fprintf (out, "; its kubelet rejected it at admission");
+      print_wait_detail (out, wait);
+      fprintf (out, ".\nA pod the kubelet rejects stays Failed: it is not retried. Its controller, if it has one, "
+               "makes a new pod, which the scheduler places again.\n");
+      break;
+    case FS_KUBELET_FAILED:
+      fprintf (out, "; it Failed on that node");
+      print_wait_detail (out, wait);
+      fprintf (out, ".\nA Failed pod is not restarted: its controller, if it has one, makes a new pod.\n");
+      break;
+    case FS_KUBELET_STARTING:
+      if (pod->kubelet != NULL && pod->kubelet->running > 0)
+        {
+          guint running = pod->kubelet->running;
+          fprintf (out, "; it waits for its kubelet to report it Running: %u container%s already run%s.\n",
+                   running, running == 1 ? "" : "s", running == 1 ? "s" : "");
+          break;
+        }
+      /* fall through */
+    default:
+      fprintf (out, "; it waits for its kubelet: ");
+      print_wait_text (out, wait);
+      print_wait_detail (out, wait);
+      fprintf (out, ".\n");
+      break;
+    }
+  print_bound_node (out, diagnosis);
+  if (pod->scheduled_message != NULL)
+    fprintf (out, "Its PodScheduled condition still holds what the scheduler wrote before it bound the pod: %s\n",
+             pod->scheduled_message);
+  fprintf (out, "The scheduler's part is done: fitscale gives no scheduling answer for a pod bound to a node.\n");
 }
 
 /* The scheduler's recorded verdict, first, when fitscale's differs, and why it may: a filter
@@ -280,13 +448,21 @@ print_disagreement (FILE *out, const FsSnapshot *snapshot, const FsDiagnosis *di
                sep, reasons->str, diagnosis->unmodelled->len == 1 ? "a filter" : "filters");
       sep = "; ";
     }
+  for (guint i = 0; i < diagnosis->unmodelled_filters->len; i++)
+    {
+      fprintf (out, "%sthe pod needs the %s filter, which fitscale does not model", sep,
+               (const char *) diagnosis->unmodelled_filters->pdata[i]);
+      sep = "; ";
+    }
   g_autoptr (GArray) warnings = fs_snapshot_warnings (snapshot, FS_NEEDS_NODES | FS_NEEDS_NODE_USAGE);
   if (warnings->len > 0)
     {
       fprintf (out, "%sthe snapshot lacks part of the cluster (the warnings above)", sep);
       sep = "; ";
     }
-  fprintf (out, "%sor the cluster changed since the message was recorded.\n", sep);
+  /* "or" only after another cause */
+  fprintf (out, "%s%sthe cluster changed since the message was recorded.\n", sep,
+           strcmp (sep, ": ") == 0 ? "" : "or ");
 }
 
 static gboolean
@@ -304,6 +480,10 @@ print_fits (FILE *out, const FsDiagnosis *diagnosis)
   if (disagrees (diagnosis))
     fprintf (out, "\nfitscale finds room on %u node%s, against the scheduler's verdict above: expect the pod "
              "to stay Pending until what it names is resolved.\n", passing, passing == 1 ? "" : "s");
+  else if (diagnosis->unmodelled_filters->len > 0)
+    fprintf (out, "\nIt passes the filters fitscale models on %u node%s; the %s filter, which fitscale does "
+             "not model, decides whether the scheduler can place it there.\n", passing, passing == 1 ? "" : "s",
+             (const char *) diagnosis->unmodelled_filters->pdata[0]);
   else
     fprintf (out, "\nIt fits on %u node%s now: the scheduler will place it on its next attempt "
              "(or nominated pods of higher priority hold the room).\n", passing,
@@ -451,12 +631,14 @@ void
 fs_render_diagnosis_table (FILE *out, const FsSnapshot *snapshot, const FsDiagnosis *diagnosis,
                            guint similar, gboolean wide)
 {
-  print_pod (out, diagnosis->pod, similar);
-  if (diagnosis->pod->node_name != NULL)
+  if (diagnosis->bound)
     {
-      print_bound (out, diagnosis->pod);
+      print_bound (out, diagnosis);
+      fprintf (out, "\n");
+      print_pod (out, diagnosis->pod, similar);
       return;
     }
+  print_pod (out, diagnosis->pod, similar);
   if (disagrees (diagnosis))
     print_disagreement (out, snapshot, diagnosis);
   if (diagnosis->fits)
@@ -484,6 +666,15 @@ fs_render_no_pending (FILE *out, const char *namespace)
 {
   fprintf (out, "No Pending pods without a node%s%s.\n", namespace ? " in namespace " : "",
            namespace ? namespace : "");
+}
+
+void
+fs_render_bound_pending (FILE *out, guint count, const FsPod *first)
+{
+  fprintf (out, "\n%u Pending pod%s %s bound to a node already: %s wait%s for %s kubelet, not for the "
+           "scheduler (fitscale why %s/%s says what for).\n", count, count == 1 ? "" : "s",
+           count == 1 ? "is" : "are", count == 1 ? "it" : "they", count == 1 ? "s" : "",
+           count == 1 ? "its" : "their", first->namespace, first->name);
 }
 
 void

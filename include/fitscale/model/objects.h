@@ -228,6 +228,9 @@ typedef struct {
   const FsPlacement *placement;
   const FsHostPortList *host_ports; /* NodePorts: NULL when the pod asks for none */
   const FsVolumeList *volumes;  /* the volume filters' volumes: NULL when none */
+  guint n_resource_claims;      /* DynamicResources: spec.resourceClaims entries (else the
+                                 * containers' resources.claims), which fitscale does not model */
+  guint unused_claims;          /* zero: interned specs compare by their bytes */
 } FsPodSpec;
 
 typedef struct {
@@ -288,6 +291,44 @@ typedef enum {
   FS_POD_PREEMPTED = 1 << 5,       /* DisruptionTarget True, reason PreemptionByScheduler */
 } FsPodFlags;
 
+/* A condition of a pod's status as the kubelet last wrote it. */
+typedef enum {
+  FS_CONDITION_ABSENT = 0,
+  FS_CONDITION_FALSE,
+  FS_CONDITION_TRUE,
+} FsConditionState;
+
+typedef enum {
+  FS_CONTAINER_NONE = 0,          /* no status for it */
+  FS_CONTAINER_WAITING,
+  FS_CONTAINER_RUNNING,
+  FS_CONTAINER_TERMINATED,
+} FsContainerStateKind;
+
+/* One entry of status.(init)containerStatuses: its name and state (interned). */
+typedef struct {
+  const char *name;               /* NULL when there is none to report */
+  FsContainerStateKind state;
+  int32_t exit_code;              /* state.terminated.exitCode */
+  const char *reason;             /* state.waiting.reason or state.terminated.reason */
+  const char *message;            /* state.waiting.message or state.terminated.message */
+} FsContainerStatus;
+
+/* What the kubelet reported of a bound pod that is neither Running nor Succeeded (model/
+ * kubelet.h reads it); kept only for those pods, so a snapshot of running pods pays nothing. */
+typedef struct {
+  const char *reason;             /* status.reason: OutOfcpu, NodeAffinity, Evicted, ... */
+  const char *message;            /* status.message */
+  int64_t scheduled_time;         /* PodScheduled=True lastTransitionTime, 0 when unknown */
+  FsContainerStatus init;         /* the init container it waits on: the first waiting or
+                                   * failed one, else the first running one */
+  FsContainerStatus container;    /* the first container that is waiting or terminated */
+  guint8 ready_to_start;          /* FsConditionState of PodReadyToStartContainers */
+  guint8 initialized;             /* ... of Initialized */
+  guint8 containers_ready;        /* ... of ContainersReady */
+  guint8 running;                 /* containers whose state is running (at most 255) */
+} FsPodKubeletStatus;
+
 typedef struct {
   const char *namespace;
   const char *name;
@@ -304,6 +345,7 @@ typedef struct {
   int64_t ready_transition_time;  /* Ready condition lastTransitionTime */
   const char *scheduled_message;  /* PodScheduled=False message, NULL when none */
   const char *nominated_node;     /* status.nominatedNodeName */
+  const FsPodKubeletStatus *kubelet; /* bound and not Running or Succeeded; else NULL */
 } FsPod;
 
 /* A host port in use on a node and the pod that holds it. */

@@ -25,6 +25,7 @@ typedef enum {
   FS_WARNING_PODS_ON_MISSING_NODES, /* pods bound to nodes the snapshot does not hold */
   FS_WARNING_NO_PODS,               /* nodes, but no pod: nothing they reserve is counted */
   FS_WARNING_NAMESPACES_MISSING,    /* pods, but none in kube-system: only some namespaces */
+  FS_WARNING_UNMODELLED_FILTER,     /* the pod asks for what a filter fitscale lacks decides */
   FS_WARNING_DAEMON_PODS_MISSING,   /* nodes where a DaemonSet should run and has no pod */
   FS_WARNING_WORKLOAD_PODS_MISSING, /* workloads whose status counts more pods than the snapshot holds */
   FS_WARNING_TARGET_MISSING,        /* an autoscaler whose scale target is not in the snapshot */
@@ -57,6 +58,15 @@ void fs_warnings_take (GArray *warnings, GArray *more);
 /* The warnings for an answer that reads NEEDS of SNAPSHOT, most severe first; an empty
  * array when nothing is known to be missing. */
 GArray *fs_snapshot_warnings (const FsSnapshot *snapshot, guint needs);
+/* Adds to WARNINGS (an array fs_snapshot_warnings made) what the answer for pods of SPEC
+ * cannot say because it does not model a filter that reads it: resource claims
+ * (DynamicResources).  NAME says whose spec it is ("pod default/web-0", "deployment
+ * default/web"). */
+void fs_pod_spec_warnings (const FsPodSpec *spec, const char *name, GArray *warnings);
+/* The filters of the default profile SPEC needs that fitscale does not model, as
+ * kube-scheduler names them ("DynamicResources"); adds static strings to OUT. */
+void fs_pod_spec_unmodelled_filters (const FsPodSpec *spec, GPtrArray *out);
+
 /* What an HPA's explanation lacks: its scale target (TargetMissing), a metric's data
  * (MetricsMissing: no value anywhere, or only the HPA's own status). */
 GArray *fs_hpa_answer_warnings (const FsHpaAnswer *answer);

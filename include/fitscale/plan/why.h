@@ -10,6 +10,7 @@
 
 #include <glib.h>
 
+#include "fitscale/model/kubelet.h"
 #include "fitscale/model/pack.h"
 #include "fitscale/model/preemption.h"
 
@@ -56,8 +57,16 @@ typedef struct {
   const FsPodMetrics *usage;    /* metrics of this pod or its siblings, when known */
   int64_t sibling_usage_memory; /* average memory its owner's running pods use, or -1 */
   int64_t sibling_usage_cpu;
+  GPtrArray *unmodelled_filters; /* filters the pod needs that fitscale does not model
+                                 * ("DynamicResources"; static strings) */
+  /* A bound pod (spec.nodeName set) gets no scheduling answer, only these: */
+  gboolean bound;
+  const FsNode *node;           /* its node, NULL when the snapshot does not hold it */
+  FsKubeletWait kubelet;        /* what it waits for on that node */
 } FsDiagnosis;
 
+/* A bound pod's diagnosis is where it is bound and what its kubelet is at (BOUND, NODE,
+ * KUBELET): no node is filtered, no message made, no fix offered. */
 FsDiagnosis *fs_diagnose (const FsSnapshot *snapshot, const FsPod *pod);
 void fs_diagnosis_free (FsDiagnosis *diagnosis);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FsDiagnosis, fs_diagnosis_free)

@@ -27,6 +27,9 @@ void fs_render_diagnosis_table (FILE *out, const FsSnapshot *snapshot, const FsD
  * (NAMESPACE NULL: in any namespace). */
 void fs_render_diagnosis_separator (FILE *out);
 void fs_render_no_pending (FILE *out, const char *namespace);
+/* `why --all`: the COUNT Pending pods it left out because they are bound (FIRST one of them):
+ * they wait for their kubelet, and `why` on one says what for. */
+void fs_render_bound_pending (FILE *out, guint count, const FsPod *first);
 /* `why --watch`: the line before each answer after the first, at NOW. */
 void fs_render_cluster_changed (FILE *out, GDateTime *now);
 
