@@ -480,6 +480,10 @@ check "AutoscalerMissing: the Hvpa without its HPA and VPA" 0 "$bin" hvpa -q -S 
 expect "hvpa: AutoscalerMissing" '[.warnings[].reason] == ["AutoscalerMissing"] and (.warnings[0].message | test("neither the HorizontalPodAutoscaler nor the VerticalPodAutoscaler"))'
 check "AutoscalerMissing: plan hvpa/NAME without its HPA and VPA" 0 "$bin" plan -q -S "$data/hvpa-design/hvpa.yaml" -S "$tmp/hvpa-target.yaml" -S "$data/plan/tight-nodes.yaml" hvpa/hvpa-sample --now 2026-12-02T12:00:00Z -o json
 expect "plan: AutoscalerMissing" '[.warnings[].reason] | index("AutoscalerMissing") != null'
+check "UnmodelledFilter in the answer: capacity -o json (resource claims)" 0 "$bin" capacity -q -S "$data/dra.yaml" --from deployment/infer -n ml -o json
+expect "capacity: UnmodelledFilter among the warnings" '[.warnings[].reason] == ["UnmodelledFilter"]'
+check "UnmodelledFilter in the answer: plan -o json" 0 "$bin" plan -q -S "$data/dra.yaml" deployment/infer -n ml -o json
+expect "plan: UnmodelledFilter among the warnings" '[.warnings[].reason] == ["UnmodelledFilter"]'
 check "warnings in the table output: on stderr" 0 "$bin" capacity -S "$fixtures/k3s-1node-nodes.json" --request cpu=100m
 contains "table: NoPods on stderr" "fitscale capacity: warning: the snapshot holds nodes but no pods" err
 lacks "table: not in stdout" "warning" out
