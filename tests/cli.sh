@@ -484,6 +484,8 @@ check "UnmodelledFilter in the answer: capacity -o json (resource claims)" 0 "$b
 expect "capacity: UnmodelledFilter among the warnings" '[.warnings[].reason] == ["UnmodelledFilter"]'
 check "UnmodelledFilter in the answer: plan -o json" 0 "$bin" plan -q -S "$data/dra.yaml" deployment/infer -n ml -o json
 expect "plan: UnmodelledFilter among the warnings" '[.warnings[].reason] == ["UnmodelledFilter"]'
+check "UnmodelledFilter in the answer: why --all -o json" 0 "$bin" why -q -S "$data/dra.yaml" --all -A -o json
+expect "why --all: UnmodelledFilter in the document's warnings" '[.warnings[].reason] | index("UnmodelledFilter") != null'
 check "warnings in the table output: on stderr" 0 "$bin" capacity -S "$fixtures/k3s-1node-nodes.json" --request cpu=100m
 contains "table: NoPods on stderr" "fitscale capacity: warning: the snapshot holds nodes but no pods" err
 lacks "table: not in stdout" "warning" out
