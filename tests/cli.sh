@@ -404,7 +404,7 @@ expect "why bound: Running, waits for nothing, node not in the snapshot" '.bound
 contains "why bound: the snapshot warning names duckboat-01" 'the snapshot does not hold (duckboat-01)' err
 check "why --all: the bound Pending pods named, not diagnosed" 0 "$bin" why -q -S "$fixtures/kind-3node-nodes.json" -S "$fixtures/kind-pods-kube-system-pending-taint.json" --all -A
 contains "why --all: 2 bound Pending pods" '2 Pending pods are bound to a node already: they wait for their kubelet, not for the scheduler (fitscale why kube-system/coredns-74ff55c5b-cpfqs says what for).' out
-contains "why --all: the one-namespace list is a cause" "fitscale's verdict differs: the snapshot lacks part of the cluster (the warnings above); or the cluster changed since the message was recorded." out
+contains "why --all: a differing verdict, the one-namespace List its cause" "fitscale's verdict differs: the snapshot lacks part of the cluster (the warnings above); or the cluster changed since the message was recorded." out
 # the same pods as objects, not a List of one namespace: no snapshot cause is known
 check "why --all: the pods as a stream of objects" 0 sh -c "jq -c '.items[]' '$fixtures/kind-pods-kube-system-pending-taint.json' >'$tmp/kind-pods-stream.json' && '$bin' why -q -S '$fixtures/kind-3node-nodes.json' -S '$tmp/kind-pods-stream.json' --all -A"
 contains "why --all: a differing verdict with no other cause" "fitscale's verdict differs: the cluster changed since the message was recorded." out
@@ -425,7 +425,6 @@ check "capacity DRA: the warning on stderr" 0 "$bin" capacity -q -S "$dra" --fro
 contains "capacity DRA: names the filter and the workload" 'fitscale capacity: warning: deployment/infer has 1 resource claim (dynamic resource allocation) in its pod spec: fitscale does not model the DynamicResources filter' err
 check "plan DRA: the warning on stderr" 0 "$bin" plan -q -S "$dra" deployment/infer -n ml
 contains "plan DRA: names the filter and the workload" 'fitscale plan: warning: Deployment ml/infer has 1 resource claim (dynamic resource allocation) in its pod spec: fitscale does not model the DynamicResources filter' err
-
 # ---- snapshot completeness (issue 16, bullet 3): the warnings array, first in every answer ----
 comp="$data/completeness.yaml"
 first_key() {  # NAME: the answer in $tmp/out is a JSON document whose first key is "warnings"

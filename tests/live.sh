@@ -342,7 +342,6 @@ same "why with PodDisruptionBudgets, live = snapshot" why -q shop/checkout-5c8b-
 expect "why live: the budget the victim breaks" '.preemption.numPDBViolations == 1 and .preemption.victims[0].podDisruptionBudget == "postgres"'
 if grep -q 'GET /apis/policy/v1/poddisruptionbudgets?limit=500 200' "$tmp/pdb.log"; then ok "why lists PodDisruptionBudgets"; else not_ok "why lists PodDisruptionBudgets"; fi
 snapshot=$saved_snapshot live_flags=$saved_flags
-
 # ---- snapshot completeness (issue 16, bullet 3): listings the cluster refused ----
 fake_api novpa-warn --fault status:404:1:/apis/autoscaling.k8s.io/v1/verticalpodautoscalers "$ex"/*.json
 kubeconfig "$tmp/novpa-warn.kubeconfig" "http://127.0.0.1:$port"

@@ -48,8 +48,7 @@ builder_free_arrays (FsSnapshotBuilder *builder)
   GArray **arrays[] = { &builder->nodes, &builder->pods, &builder->workloads,
                         &builder->namespaces, &builder->pod_metrics, &builder->events,
                         &builder->generic, &builder->claims, &builder->persistent_volumes,
-                        &builder->storage_classes, &builder->csi_nodes, &builder->pdbs,
-                        &builder->namespaced_lists };
+                        &builder->storage_classes, &builder->csi_nodes, &builder->pdbs, &builder->namespaced_lists };
   for (gsize i = 0; i < G_N_ELEMENTS (arrays); i++)
     if (*arrays[i] != NULL)
       g_array_free (g_steal_pointer (arrays[i]), TRUE);
