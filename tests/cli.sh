@@ -304,6 +304,8 @@ vol="$data/volumes.yaml"
 check "volumes: why, an unbound immediate claim" 0 "$bin" why -q -S "$vol" wants-pending
 contains "volumes: the scheduler's PreFilter message" 'fitscale: 0/3 nodes are available: pod has unbound immediate PersistentVolumeClaims. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.' out
 lacks "volumes: no promise for an unbound claim" 'will place it' out
+check "volumes: why -o json, the recorded verdict" 0 "$bin" why -q -S "$vol" wants-pending -o json
+expect "volumes: the same message as the scheduler's, byte for byte" '.agrees == true and .message == .recordedMessage and .unmodelledReasons == []'
 check "volumes: why -o json, a claim that does not exist" 0 "$bin" why -q -S "$vol" wants-missing -o json
 expect "volumes: persistentvolumeclaim not found" '.message == "0/3 nodes are available: persistentvolumeclaim \"nowhere\" not found. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling." and .fits == false and .unmodelledReasons == []'
 check "volumes: a local volume on node-a, room there" 0 "$bin" why -q -S "$vol" wants-cache -o json
@@ -318,8 +320,16 @@ expect "volumes: only node-b takes it" '([.nodes[] | select(.fits) | .name] == [
 check "volumes: pinned to node-a by its local volume" 0 "$bin" why -q -S "$vol" wants-cache-3800
 contains "volumes: the request is the fix" 'lower the request to cpu 3500m or less: it fits on node-a' out
 lacks "volumes: a new node is no fix for a volume pinned to node-a" 'add 1 node' out
+check "volumes: a claim the snapshot does not hold" 0 "$bin" why -S "$data/volumes-no-claims.yaml" db
+contains "volumes: warns that the claims are missing" 'warning: 1 Pending pod uses PersistentVolumeClaims (default/db) and the snapshot holds none' err
+lacks "volumes: no promise without the claims" 'will place it' out
+contains "volumes: says the volume filters were not run" 'by every filter but the volume ones' out
+check "volumes: capacity table, no node to use" 0 "$bin" capacity -q -S "$vol" --from pod/wants-pending
+contains "volumes: limited by volumes" '0 replicas fit in all (limited by volumes).' out
+contains "volumes: no free room weighed" 'No node this shape may use: each rejects it by a filter other than NodeResourcesFit' out
+lacks "volumes: not 'not enough in total'" 'not enough in total' out
 check "volumes: capacity for the pod with an unbound claim" 0 "$bin" capacity -q -S "$vol" --from pod/wants-pending -o json
-expect "volumes: capacity 0" '.capacity == 0 and ([.nodes[].reasons[0]] | unique == ["pod has unbound immediate PersistentVolumeClaims"])'
+expect "volumes: capacity 0, limited by volumes" '.capacity == 0 and .limitedBy == "volumes" and ([.nodes[].reasons[0]] | unique == ["pod has unbound immediate PersistentVolumeClaims"])'
 # ---- preemption: what the scheduler does by itself, with PodDisruptionBudgets (tests/data/preemption) ----
 pre="$data/preemption"
 check "why: a pod the scheduler makes room for by preempting" 0 "$bin" why -q -S "$pre" shop/checkout-5c8b-x

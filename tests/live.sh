@@ -328,6 +328,17 @@ if python3 -c 'import json, sys, yaml' 2>/dev/null; then
   for listing in persistentvolumeclaims persistentvolumes storageclasses csinodes; do
     if grep -q "$listing?limit=500" "$tmp/volumes.log"; then ok "volumes: $listing listed"; else not_ok "volumes: $listing listed"; fi
   done
+  # watched: the claim gets bound (its volume added, the claim modified), and the pod fits
+  cat >"$tmp/volume-events.jsonl" <<'JSON'
+{"type":"ADDED","object":{"kind":"PersistentVolume","apiVersion":"v1","metadata":{"name":"pv-new","resourceVersion":"2001"},"spec":{"capacity":{"storage":"1Gi"},"accessModes":["ReadWriteOnce"],"storageClassName":"standard","claimRef":{"namespace":"default","name":"pending-data"},"csi":{"driver":"ebs.csi.aws.com","volumeHandle":"vol-new"}},"status":{"phase":"Bound"}}}
+{"type":"MODIFIED","object":{"kind":"PersistentVolumeClaim","apiVersion":"v1","metadata":{"name":"pending-data","namespace":"default","resourceVersion":"2002","annotations":{"pv.kubernetes.io/bind-completed":"yes"}},"spec":{"accessModes":["ReadWriteOnce"],"storageClassName":"standard","volumeName":"pv-new","resources":{"requests":{"storage":"1Gi"}}},"status":{"phase":"Bound"}}}
+JSON
+  fake_api volumes-watched --watch-events "$tmp/volume-events.jsonl" "$tmp/volumes.json"
+  kubeconfig "$tmp/volumes-watched.kubeconfig" "http://127.0.0.1:$port"
+  check "volumes: why --watch, the claim bound meanwhile" 0 "$bin" why -q default/wants-pending --watch --watch-rounds 1 --watch-timeout 2 -o json --kubeconfig "$tmp/volumes-watched.kubeconfig"
+  jq -s . "$tmp/out" >"$tmp/volumes-watch.json" 2>/dev/null && cp "$tmp/volumes-watch.json" "$tmp/out"
+  expect "volumes watch: unbound first, then it fits" 'length == 2 and .[0].fits == false and .[1].fits == true'
+  if grep -q 'persistentvolumeclaims?watch=1' "$tmp/volumes-watched.log"; then ok "volumes: claims watched"; else not_ok "volumes: claims watched"; fi
   snapshot=$saved_snapshot live_flags=$saved_flags
 else
   skip "volumes listed live" "python3 yaml not installed"

@@ -379,11 +379,29 @@ test_many_missing_nodes_are_counted (void **state)
                        "those nodes are left out of every answer; add them (kubectl get nodes -o json)");
 }
 
+/* A Pending pod with a claim in a snapshot without claims: the volume filters cannot judge
+ * it; with the claims read (tests/data/volumes.yaml) nothing is warned of them. */
+static void
+test_claims_missing (void **state)
+{
+  g_autoptr (FsSnapshot) snapshot = test_load_files ("tests/data/volumes-no-claims.yaml", NULL);
+  g_autoptr (GArray) warnings = fs_snapshot_warnings (snapshot, ALL_NEEDS);
+  assert_int_equal (warnings->len, 1);
+  assert_int_equal (warning_at (warnings, 0)->kind, FS_WARNING_CLAIMS_MISSING);
+  assert_string_equal (fs_warning_reason (FS_WARNING_CLAIMS_MISSING), "ClaimsMissing");
+  assert_non_null (strstr (warning_at (warnings, 0)->text, "default/db"));
+  g_autoptr (FsSnapshot) with_claims = test_load_files ("tests/data/volumes.yaml", NULL);
+  g_autoptr (GArray) others = fs_snapshot_warnings (with_claims, ALL_NEEDS);
+  for (guint i = 0; i < others->len; i++)
+    assert_int_not_equal (warning_at (others, i)->kind, FS_WARNING_CLAIMS_MISSING);
+}
+
 int
 main (void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test (test_pods_without_their_nodes),
+    cmocka_unit_test (test_claims_missing),
     cmocka_unit_test (test_nodes_without_pods),
     cmocka_unit_test (test_one_namespace_of_pods),
     cmocka_unit_test (test_whole_cluster_is_not_warned),

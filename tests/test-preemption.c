@@ -136,6 +136,11 @@ expect_choice (const char *text, const char *node, const char *victims)
 static void
 test_select_best_candidate (void **state)
 {
+  /* "a pod that fits on both nodes when lower priority pods are preempted": either node;
+   * a tie left after every criterion goes to the first node by name */
+  expect_choice (NODE ("node1") NODE ("node2") PENDING (HIGH, LARGE)
+                 POD_AT ("p1", "node1", MID, LARGE, 0) POD_AT ("p2", "node2", MID, LARGE, 0),
+                 "node1", "p1");
   /* "node with min highest priority pod is picked" */
   expect_choice (NODE ("node1") NODE ("node2") NODE ("node3") PENDING (HIGH, VERY_LARGE)
                  POD ("p1.1", "node1", MID, MEDIUM) POD ("p1.2", "node1", MID, LARGE)
@@ -551,6 +556,14 @@ test_decode_pdb (void **state)
   const FsPod *victim = fs_snapshot_find_pod (snapshot, "default", "v");
   assert_true (victim->flags & FS_POD_PREEMPTED);
   assert_true (victim->flags & FS_POD_TERMINATING);
+  /* a watch's DELETED event takes it out of the next snapshot */
+  FsSnapshotBuilder *next = fs_snapshot_builder_new_from (snapshot);
+  assert_int_equal (fs_snapshot_builder_remove (next, "PodDisruptionBudget", "data", "db"), 1);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (FsSnapshot) without = fs_snapshot_builder_finish (next, &error);
+  assert_non_null (without);
+  assert_int_equal (without->n_pdbs, 0);
+  assert_int_equal (without->n_pods, 1);
   /* a bad disruptionsAllowed is an error naming the field */
   test_expect_error ("{\"kind\":\"PodDisruptionBudget\",\"metadata\":{\"name\":\"x\"},"
                      "\"status\":{\"disruptionsAllowed\":\"many\"}}",

@@ -580,7 +580,7 @@ load_with (const FsNodeLoad *load, const FsResources *request, int64_t k)
  * whether host ports held a node to fewer replicas than its resources allow: others' ports
  * keep it empty, or the replicas' own keep it to one. */
 static gboolean
-base_verdicts (const Packing *packing)
+base_verdicts (const Packing *packing, gboolean *held_by_volumes)
 {
   const FsSnapshot *snapshot = packing->snapshot;
   g_autofree FsNodeLoad *loads = g_new (FsNodeLoad, snapshot->n_nodes + 1);
@@ -593,6 +593,10 @@ base_verdicts (const Packing *packing)
       if (!fs_fit_node (&snapshot->nodes[i], &loads[i], packing->pod, &fit->verdict))
         {
           held_by_ports = held_by_ports || fit->verdict.filter == FS_FILTER_NODE_PORTS;
+          *held_by_volumes = *held_by_volumes || fit->verdict.filter == FS_FILTER_VOLUME_RESTRICTIONS
+                             || fit->verdict.filter == FS_FILTER_NODE_VOLUME_LIMITS
+                             || fit->verdict.filter == FS_FILTER_VOLUME_BINDING
+                             || fit->verdict.filter == FS_FILTER_VOLUME_ZONE;
           continue;
         }
       const FsResources *request = &packing->pod->spec->request;
@@ -627,6 +631,8 @@ fs_pack_limit_name (FsPackLimit limit)
       return "topology spread";
     case FS_PACK_LIMIT_HOST_PORTS:
       return "host ports (NodePorts)";
+    case FS_PACK_LIMIT_VOLUMES:
+      return "volumes";
     case FS_PACK_LIMIT_RESOURCES:
     default:
       return "resources";
@@ -639,8 +645,11 @@ fs_pack (const FsSnapshot *snapshot, const FsPodShape *pod, const FsPackOptions 
 {
   Packing packing = { snapshot, pod, options, nodes };
   memset (result, 0, sizeof *result);
-  gboolean held_by_ports = base_verdicts (&packing);
-  result->limited_by = held_by_ports ? FS_PACK_LIMIT_HOST_PORTS : FS_PACK_LIMIT_RESOURCES;
+  gboolean held_by_volumes = FALSE;
+  gboolean held_by_ports = base_verdicts (&packing, &held_by_volumes);
+  result->limited_by = held_by_ports     ? FS_PACK_LIMIT_HOST_PORTS
+                       : held_by_volumes ? FS_PACK_LIMIT_VOLUMES
+                                         : FS_PACK_LIMIT_RESOURCES;
   const FsPlacement *placement = pod->spec->placement;
   /* a node the skew rejects now may take replicas once other domains caught up */
   g_autofree int64_t *room = g_new (int64_t, snapshot->n_nodes + 1);

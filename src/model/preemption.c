@@ -341,16 +341,22 @@ trial_batch (Trial *trial)
     return;
   const FsSnapshot *snapshot = trial->snapshot;
   trial->relevant_on_node = g_new0 (guint, snapshot->n_nodes + 1);
+  guint n_lower = 0;
   for (guint p = 0; p < snapshot->n_pods; p++)
     {
       const FsPod *other = &snapshot->pods[p];
-      if (other->node_index >= 0 && fs_pod_counts_on_node (other) && !excluded (trial, other)
-          && other->priority < trial->pod->priority && relevant (trial, other))
+      if (other->node_index < 0 || !fs_pod_counts_on_node (other) || excluded (trial, other)
+          || other->priority >= trial->pod->priority)
+        continue;
+      n_lower++;
+      if (relevant (trial, other))
         {
           trial->n_relevant++;
           trial->relevant_on_node[other->node_index]++;
         }
     }
+  if (n_lower == 0) /* no victim anywhere: no node gets as far as these filters */
+    return;
   trial->batch = g_new0 (FsNodeFit, snapshot->n_nodes + 1);
   FsPackOptions options = { .loads = trial->options != NULL ? trial->options->loads : NULL,
                             .exclude = lower_priority, .exclude_data = trial, .replicas = 1 };

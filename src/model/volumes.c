@@ -85,6 +85,16 @@ has (const FsSnapshot *snapshot, guint32 kinds)
   return (snapshot->storage_kinds & kinds) == kinds;
 }
 
+gboolean
+fs_pod_spec_uses_claims (const FsPodSpec *spec)
+{
+  for (guint i = 0; spec != NULL && spec->volumes != NULL && i < spec->volumes->n; i++)
+    if (spec->volumes->items[i].type == FS_VOLUME_CLAIM
+        || spec->volumes->items[i].type == FS_VOLUME_EPHEMERAL)
+      return TRUE;
+  return FALSE;
+}
+
 /* ---------------------------------------------------------------------------------------------
  * A volume's claim */
 

@@ -6,6 +6,7 @@
 #include "fitscale/kube/client.h"
 #include "fitscale/model/daemon.h"
 #include "fitscale/plan/completeness.h"
+#include "fitscale/model/volumes.h"
 
 /* Node agents (kube-proxy, the CNI, static control-plane pods) run in kube-system on every
  * distribution fitscale has seen: a snapshot of pods with none there was listed namespace by
@@ -83,6 +84,31 @@ check_missing_nodes (const FsSnapshot *snapshot, GArray *warnings)
        g_strdup_printf ("%u pod%s bound to %u node%s the snapshot does not hold (%s): those nodes are "
                         "left out of every answer; add them (kubectl get nodes -o json)",
                         pods, pods == 1 ? " is" : "s are", nodes->len, nodes->len == 1 ? "" : "s", names));
+}
+
+/* Pending pods whose volumes use PersistentVolumeClaims in a snapshot that read none (not
+ * even an empty list): the volume filters (model/volumes.h) cannot judge them. */
+static void
+check_claims (const FsSnapshot *snapshot, GArray *warnings)
+{
+  if ((snapshot->storage_kinds & FS_STORAGE_CLAIMS) != 0)
+    return;
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; i < snapshot->n_pods; i++)
+    {
+      const FsPod *pod = &snapshot->pods[i];
+      if (fs_pod_is_pending (pod) && fs_pod_spec_uses_claims (pod->spec))
+        g_ptr_array_add (names, g_strdup_printf ("%s/%s", pod->namespace, pod->name));
+    }
+  if (names->len == 0)
+    return;
+  g_autofree char *some = some_names (names);
+  add (warnings, FS_WARNING_CLAIMS_MISSING,
+       g_strdup_printf ("%u Pending pod%s PersistentVolumeClaims (%s) and the snapshot holds none: "
+                        "VolumeBinding, VolumeRestrictions, NodeVolumeLimits and VolumeZone are not "
+                        "checked for %s; add them (kubectl get pvc,pv,storageclass,csinode -A -o json)",
+                        names->len, names->len == 1 ? " uses" : "s use", some,
+                        names->len == 1 ? "it" : "them"));
 }
 
 /* TRUE when it warned. */
@@ -384,6 +410,8 @@ fs_snapshot_warnings (const FsSnapshot *snapshot, guint needs)
       check_daemon_pods (snapshot, warnings);
       check_workload_pods (snapshot, warnings);
     }
+  if (needs & FS_NEEDS_NODES)
+    check_claims (snapshot, warnings);
   return warnings;
 }
 
@@ -580,6 +608,7 @@ fs_warning_reason (FsWarningKind kind)
     [FS_WARNING_LISTING_FORBIDDEN] = "ListingForbidden",
     [FS_WARNING_SNAPSHOT_STALE] = "SnapshotStale",
     [FS_WARNING_NAMESPACED_LIST] = "NamespacedList",
+    [FS_WARNING_CLAIMS_MISSING] = "ClaimsMissing",
   };
   return (gsize) kind < G_N_ELEMENTS (reasons) ? reasons[kind] : "Unknown";
 }

@@ -5,6 +5,7 @@
 
 #include "fitscale/model/fit.h"
 #include "fitscale/plan/completeness.h"
+#include "fitscale/model/volumes.h"
 #include "fitscale/plan/why.h"
 #include "fitscale/kube/hpaspec.h"
 
@@ -576,6 +577,8 @@ fs_diagnose (const FsSnapshot *snapshot, const FsPod *pod)
   FsPackResult result;
   fs_pack (snapshot, &diagnosis->shape, &options, diagnosis->nodes, &result);
   diagnosis->fits = result.capacity > 0;
+  diagnosis->volumes_unjudged = (snapshot->storage_kinds & FS_STORAGE_CLAIMS) == 0
+                                && fs_pod_spec_uses_claims (pod->spec);
   diagnosis->recorded = recorded_message (snapshot, pod);
   message_reasons (diagnosis->recorded, (snapshot->storage_kinds & FS_STORAGE_CLAIMS) != 0,
                    diagnosis->unmodelled);

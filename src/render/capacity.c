@@ -185,6 +185,13 @@ print_fragmentation (FILE *out, const FsPodShape *pod, const FsCapacityAnswer *a
     { "memory", request->memory_bytes, answer->free_total.memory_bytes,
       answer->largest_free.memory_bytes },
   };
+  if (answer->eligible_nodes == 0)
+    {
+      /* no free room to weigh: a filter before or beside the resources keeps every node */
+      fprintf (out, "\nNo node this shape may use: each rejects it by a filter other than "
+               "NodeResourcesFit (the table above).\n");
+      return;
+    }
   fprintf (out, "\nFree on the %u node%s this shape may use:\n", answer->eligible_nodes,
            answer->eligible_nodes == 1 ? "" : "s");
   for (gsize i = 0; i < G_N_ELEMENTS (rows); i++)

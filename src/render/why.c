@@ -484,6 +484,10 @@ print_fits (FILE *out, const FsDiagnosis *diagnosis)
     fprintf (out, "\nIt passes the filters fitscale models on %u node%s; the %s filter, which fitscale does "
              "not model, decides whether the scheduler can place it there.\n", passing, passing == 1 ? "" : "s",
              (const char *) diagnosis->unmodelled_filters->pdata[0]);
+  else if (diagnosis->volumes_unjudged)
+    fprintf (out, "\nIt fits on %u node%s by every filter but the volume ones: its PersistentVolumeClaims "
+             "are not in the snapshot, so whether their binding lets the scheduler place it is not "
+             "known (the warning above).\n", passing, passing == 1 ? "" : "s");
   else
     fprintf (out, "\nIt fits on %u node%s now: the scheduler will place it on its next attempt "
              "(or nominated pods of higher priority hold the room).\n", passing,

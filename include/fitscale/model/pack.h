@@ -41,6 +41,7 @@ typedef enum {
   FS_PACK_LIMIT_AFFINITY,         /* the replicas' affinity to themselves: all in one domain */
   FS_PACK_LIMIT_TOPOLOGY_SPREAD,  /* a DoNotSchedule topology spread constraint's maxSkew */
   FS_PACK_LIMIT_HOST_PORTS,       /* NodePorts: ports held keep nodes empty, or to one replica */
+  FS_PACK_LIMIT_VOLUMES,          /* the volume plugins (model/volumes.h) keep nodes empty */
 } FsPackLimit;
 
 /* The limit as the answers name it: "resources", "pod anti-affinity", "pod affinity",

@@ -25,6 +25,10 @@ const FsStorageClass *fs_snapshot_find_storage_class (const FsSnapshot *snapshot
                                                       const char *name);
 const FsCsiNode *fs_snapshot_find_csi_node (const FsSnapshot *snapshot, const char *name);
 
+/* Whether SPEC has volumes that use PersistentVolumeClaims (persistentVolumeClaim, ephemeral):
+ * the volume filters judge them only with the snapshot's claims (FS_STORAGE_CLAIMS). */
+gboolean fs_pod_spec_uses_claims (const FsPodSpec *spec);
+
 /* The PreFilter checks of VolumeRestrictions, VolumeBinding and VolumeZone, in the default
  * profile's order, and VolumeBinding's PreFilterResult (GetEligibleNodes) for NODE: FALSE
  * with VERDICT filled when the pod is rejected before any filter runs on NODE (VERDICT

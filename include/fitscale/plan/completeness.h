@@ -35,6 +35,7 @@ typedef enum {
   FS_WARNING_LISTING_FORBIDDEN,     /* live: a listing the credentials may not read (403) */
   FS_WARNING_SNAPSHOT_STALE,        /* live: the watch has failed since the snapshot was taken */
   FS_WARNING_NAMESPACED_LIST,       /* a List that came from a one-namespace query */
+  FS_WARNING_CLAIMS_MISSING,        /* Pending pods use PersistentVolumeClaims, none read */
 } FsWarningKind;
 
 typedef struct {

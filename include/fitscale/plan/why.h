@@ -50,6 +50,8 @@ typedef struct {
   GPtrArray *unmodelled;        /* reasons of the recorded message from filters fitscale does
                                  * not model (strings, without their counts) */
   gboolean fits;                /* some node takes the pod now */
+  gboolean volumes_unjudged;    /* its volumes use claims the snapshot does not hold: the
+                                 * volume filters did not run (model/volumes.h) */
   gboolean room_in_total;       /* short on every node, but the free room adds up */
   FsResources largest_free;     /* on nodes that pass every filter but resources */
   FsResources free_total;
