@@ -415,6 +415,9 @@ contains "why bound: the snapshot warning names duckboat-01" 'the snapshot does 
 check "why --all: the bound Pending pods named, not diagnosed" 0 "$bin" why -q -S "$fixtures/kind-3node-nodes.json" -S "$fixtures/kind-pods-kube-system-pending-taint.json" --all -A
 contains "why --all: 2 bound Pending pods" '2 Pending pods are bound to a node already: they wait for their kubelet, not for the scheduler (fitscale why kube-system/coredns-74ff55c5b-cpfqs says what for).' out
 contains "why --all: a differing verdict, the one-namespace List its cause" "fitscale's verdict differs: the snapshot lacks part of the cluster (the warnings above); or the cluster changed since the message was recorded." out
+# the same pods as objects, not a List of one namespace: no snapshot cause is known
+check "why --all: the pods as a stream of objects" 0 sh -c "jq -c '.items[]' '$fixtures/kind-pods-kube-system-pending-taint.json' >'$tmp/kind-pods-stream.json' && '$bin' why -q -S '$fixtures/kind-3node-nodes.json' -S '$tmp/kind-pods-stream.json' --all -A"
+contains "why --all: a differing verdict with no other cause" "fitscale's verdict differs: the cluster changed since the message was recorded." out
 dra="$data/dra.yaml"
 check "why DRA: a pod with a resource claim" 0 "$bin" why -S "$dra" ml/infer-0
 contains "why DRA: the UnmodelledFilter warning first" 'fitscale why: warning: pod ml/infer-0 has 1 resource claim (dynamic resource allocation) in its pod spec: fitscale does not model the DynamicResources filter' err
@@ -486,6 +489,12 @@ check "AutoscalerMissing: the Hvpa without its HPA and VPA" 0 "$bin" hvpa -q -S 
 expect "hvpa: AutoscalerMissing" '[.warnings[].reason] == ["AutoscalerMissing"] and (.warnings[0].message | test("neither the HorizontalPodAutoscaler nor the VerticalPodAutoscaler"))'
 check "AutoscalerMissing: plan hvpa/NAME without its HPA and VPA" 0 "$bin" plan -q -S "$data/hvpa-design/hvpa.yaml" -S "$tmp/hvpa-target.yaml" -S "$data/plan/tight-nodes.yaml" hvpa/hvpa-sample --now 2026-12-02T12:00:00Z -o json
 expect "plan: AutoscalerMissing" '[.warnings[].reason] | index("AutoscalerMissing") != null'
+check "UnmodelledFilter in the answer: capacity -o json (resource claims)" 0 "$bin" capacity -q -S "$data/dra.yaml" --from deployment/infer -n ml -o json
+expect "capacity: UnmodelledFilter among the warnings" '[.warnings[].reason] == ["UnmodelledFilter"]'
+check "UnmodelledFilter in the answer: plan -o json" 0 "$bin" plan -q -S "$data/dra.yaml" deployment/infer -n ml -o json
+expect "plan: UnmodelledFilter among the warnings" '[.warnings[].reason] == ["UnmodelledFilter"]'
+check "UnmodelledFilter in the answer: why --all -o json" 0 "$bin" why -q -S "$data/dra.yaml" --all -A -o json
+expect "why --all: UnmodelledFilter in the document's warnings" '[.warnings[].reason] | index("UnmodelledFilter") != null'
 check "warnings in the table output: on stderr" 0 "$bin" capacity -S "$fixtures/k3s-1node-nodes.json" --request cpu=100m
 contains "table: NoPods on stderr" "fitscale capacity: warning: the snapshot holds nodes but no pods" err
 lacks "table: not in stdout" "warning" out

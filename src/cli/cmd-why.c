@@ -46,49 +46,71 @@ warn_spec (WhyOptions *options, const FsPod *pod)
   fs_cli_warn_spec (fs_cli_why.name, &options->common, pod->spec, name);
 }
 
-static int
-run_all (const FsSnapshot *snapshot, WhyOptions *options, FsOutputFormat format)
+typedef struct {
+  const FsPod *pod;
+  guint similar;   /* more Pending pods of its owner with its spec */
+} Question;
+
+/* The Pending pods --all answers, one per owner and spec, in the snapshot's order; *BOUND
+ * counts the Pending pods already bound (the first in *FIRST_BOUND). */
+static GArray *
+select_questions (const FsSnapshot *snapshot, const WhyOptions *options, const char *namespace, guint *bound,
+                  const FsPod **first_bound)
 {
-  const char *namespace = options->all_namespaces ? NULL : fs_cli_namespace (&options->common, options->namespace);
-  g_autoptr (FsEmitter) emitter = format == FS_OUTPUT_JSON || format == FS_OUTPUT_YAML
-                                      ? fs_cli_emitter_new (&options->common, format) : NULL;
-  if (emitter != NULL)
-    fs_emit_list_open (emitter);
+  GArray *questions = g_array_new (FALSE, FALSE, sizeof (Question));
   g_autoptr (GHashTable) owners_seen = g_hash_table_new (NULL, NULL);
-  guint diagnosed = 0, bound = 0;
-  const FsPod *first_bound = NULL;
   for (guint i = 0; i < snapshot->n_pods; i++)
     {
       const FsPod *pod = &snapshot->pods[i];
       if ((namespace != NULL && strcmp (pod->namespace, namespace) != 0)
           || (options->parsed_selector != NULL && !fs_selector_matches (options->parsed_selector, pod->labels)))
         continue;
-      if (pod->phase == FS_PHASE_PENDING && pod->node_name != NULL && bound++ == 0)
-        first_bound = pod;
+      if (pod->phase == FS_PHASE_PENDING && pod->node_name != NULL && (*bound)++ == 0)
+        *first_bound = pod;
       if (!fs_pod_is_pending (pod))
         continue;
       /* pods of one owner with one spec are one question */
       if (pod->owner != NULL && !g_hash_table_add (owners_seen, (gpointer) pod->owner))
         continue;
-      guint similar = 0;
+      Question question = { pod, 0 };
       for (guint j = i + 1; pod->owner != NULL && j < snapshot->n_pods; j++)
-        similar += fs_pod_is_pending (&snapshot->pods[j]) && snapshot->pods[j].owner == pod->owner
-                   && snapshot->pods[j].spec == pod->spec;
-      warn_spec (options, pod);
-      g_autoptr (FsDiagnosis) diagnosis = fs_diagnose (snapshot, pod);
+        question.similar += fs_pod_is_pending (&snapshot->pods[j]) && snapshot->pods[j].owner == pod->owner
+                            && snapshot->pods[j].spec == pod->spec;
+      g_array_append_val (questions, question);
+    }
+  return questions;
+}
+
+static int
+run_all (const FsSnapshot *snapshot, WhyOptions *options, FsOutputFormat format)
+{
+  const char *namespace = options->all_namespaces ? NULL : fs_cli_namespace (&options->common, options->namespace);
+  guint bound = 0;
+  const FsPod *first_bound = NULL;
+  g_autoptr (GArray) questions = select_questions (snapshot, options, namespace, &bound, &first_bound);
+  /* what an answer cannot say goes first, and into the document's warnings */
+  for (guint i = 0; i < questions->len; i++)
+    warn_spec (options, g_array_index (questions, Question, i).pod);
+  g_autoptr (FsEmitter) emitter = format == FS_OUTPUT_JSON || format == FS_OUTPUT_YAML
+                                      ? fs_cli_emitter_new (&options->common, format) : NULL;
+  if (emitter != NULL)
+    fs_emit_list_open (emitter);
+  for (guint i = 0; i < questions->len; i++)
+    {
+      const Question *question = &g_array_index (questions, Question, i);
+      g_autoptr (FsDiagnosis) diagnosis = fs_diagnose (snapshot, question->pod);
       if (emitter != NULL)
-        fs_render_diagnosis (emitter, snapshot, diagnosis, similar);
+        fs_render_diagnosis (emitter, snapshot, diagnosis, question->similar);
       else
         {
-          if (diagnosed > 0)
+          if (i > 0)
             fs_render_diagnosis_separator (stdout);
-          fs_render_diagnosis_table (stdout, snapshot, diagnosis, similar, format == FS_OUTPUT_WIDE);
+          fs_render_diagnosis_table (stdout, snapshot, diagnosis, question->similar, format == FS_OUTPUT_WIDE);
         }
-      diagnosed++;
     }
   if (emitter != NULL)
     fs_emit_list_close (emitter);
-  else if (diagnosed == 0)
+  else if (questions->len == 0)
     fs_render_no_pending (stdout, namespace);
   if (emitter == NULL && bound > 0)
     fs_render_bound_pending (stdout, bound, first_bound);

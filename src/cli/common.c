@@ -275,12 +275,7 @@ void
 fs_cli_warn_spec (const char *command, FsCommonOptions *options, const FsPodSpec *spec,
                   const char *name)
 {
-  (void) options;
-  g_autoptr (GArray) warnings = g_array_new (FALSE, TRUE, sizeof (FsWarning));
+  GArray *warnings = fs_warnings_new ();
   fs_pod_spec_warnings (spec, name, warnings);
-  for (guint i = 0; i < warnings->len; i++)
-    {
-      fprintf (stderr, "fitscale %s: warning: %s\n", command, g_array_index (warnings, FsWarning, i).text);
-      g_free (g_array_index (warnings, FsWarning, i).text);
-    }
+  fs_cli_warn (command, options, warnings);
 }
