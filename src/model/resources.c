@@ -327,12 +327,6 @@ combine_add (gboolean a_given, int64_t a, int64_t b)
 }
 
 static int64_t
-combine_add_room (gboolean a_given, int64_t a, int64_t b)
-{
-  return saturating_add (a, MAX (b, 0));
-}
-
-static int64_t
 combine_sub (gboolean a_given, int64_t a, int64_t b)
 {
   return fs_saturating_sub (a, b);
@@ -381,12 +375,6 @@ gboolean
 fs_resources_add (FsResources *a, const FsResources *b, GError **error)
 {
   return combine (a, b, combine_add, error);
-}
-
-gboolean
-fs_resources_add_room (FsResources *a, const FsResources *b, GError **error)
-{
-  return combine (a, b, combine_add_room, error);
 }
 
 gboolean

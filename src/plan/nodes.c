@@ -46,10 +46,13 @@ fs_nodes_summarize (const FsSnapshot *snapshot, const FsLabelSelector *selector,
       requested.present |= FS_RES_PODS;
       row->node = node;
       row->free = node->allocatable;
-      if (!fs_resources_sub (&row->free, &requested, error)
-          || !fs_resources_add (&total->allocatable, &node->allocatable, error)
+      if (!fs_resources_sub (&row->free, &requested, error))
+        return FALSE;
+      FsResources room = row->free; /* an overcommitted node adds no negative room to the total */
+      fs_resources_floor_zero (&room);
+      if (!fs_resources_add (&total->allocatable, &node->allocatable, error)
           || !fs_resources_add (&total->requested, &requested, error)
-          || !fs_resources_add_room (&total->free, &row->free, error)
+          || !fs_resources_add (&total->free, &room, error)
           || !fs_resources_max (&total->largest_free, &row->free, error))
         return FALSE;
       total->n_ready += node_is_ready (node);

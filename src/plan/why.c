@@ -542,7 +542,8 @@ measure_room (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
       const FsNode *node = &snapshot->nodes[i];
       FsResources free_res = node->allocatable;
       fs_resources_sub (&free_res, &node->requested, NULL);
-      fs_resources_add_room (&diagnosis->free_total, &free_res, NULL);
+      fs_resources_floor_zero (&free_res); /* an overcommitted node lessens no other's room */
+      fs_resources_add (&diagnosis->free_total, &free_res, NULL);
       if (!any)
         diagnosis->largest_free = free_res;
       else

@@ -67,9 +67,6 @@ int64_t fs_round_up (int64_t amount, int64_t unit);
 
 /* a += b, per resource, saturating.  FALSE (FS_ERROR_LIMIT) on too many extended names. */
 gboolean fs_resources_add (FsResources *a, const FsResources *b, GError **error);
-/* a += max(b, 0), per resource, saturating: free room summed over nodes, where an
- * overcommitted node (negative free) adds nothing instead of hiding another node's room. */
-gboolean fs_resources_add_room (FsResources *a, const FsResources *b, GError **error);
 /* a -= b, per resource, saturating; names only in b are added as negatives. */
 gboolean fs_resources_sub (FsResources *a, const FsResources *b, GError **error);
 /* a = max(a, b), per resource. */
