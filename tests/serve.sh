@@ -137,6 +137,13 @@ expect "bound: where it is bound and what it waits for, no scheduling answer" '.
 same_json "bound: why, the CLI's document" "$tmp/cli-why-bound.json"
 get /v1/why/ml/infer-0; is "DRA: GET /v1/why of a pod with a resource claim" 200
 expect "DRA: unmodelledFilters" '.unmodelledFilters == ["DynamicResources"]'
+expect "DRA: why warns first that DynamicResources is not modelled" '[.warnings[].reason] | index("UnmodelledFilter") != null'
+printf '{"namespace": "ml", "from": "deployment/infer"}' >"$tmp/infer.json"
+post "DRA: capacity" /v1/capacity "$tmp/infer.json"; is "DRA: POST /v1/capacity" 200
+expect "DRA: capacity warns first" '[.warnings[] | select(.reason == "UnmodelledFilter") | .message] | length == 1'
+printf '{"namespace": "ml", "kind": "deployment", "name": "infer"}' >"$tmp/infer-plan.json"
+post "DRA: plan" /v1/plan "$tmp/infer-plan.json"; is "DRA: POST /v1/plan" 200
+expect "DRA: plan warns first" '[.warnings[] | select(.reason == "UnmodelledFilter")] | length == 1'
 kill -TERM "$serve_pid"; wait "$serve_pid"
 
 # live, on the fake API server, logging what it is asked for

@@ -128,10 +128,15 @@ answer_warnings (FsService *service, FsSnapshot *snapshot)
   return warnings;
 }
 
+/* The emitter of an answer about pods of SPEC (NAME: "pod default/web-0", "Deployment
+ * default/web"): the snapshot's warnings, then what the answer cannot say for that spec
+ * (a filter fitscale does not model, plan/completeness.h fs_pod_spec_warnings). */
 static FsEmitter *
-answer_emitter (FsService *service, FsSnapshot *snapshot)
+answer_emitter (FsService *service, FsSnapshot *snapshot, const FsPodSpec *spec, const char *name)
 {
   g_autoptr (GArray) warnings = answer_warnings (service, snapshot);
+  if (spec != NULL)
+    fs_pod_spec_warnings (spec, name, warnings);
   return fs_emitter_new_answer_string (warnings);
 }
 
@@ -303,6 +308,12 @@ static char *
 plan_body (FsService *service, FsSnapshot *snapshot, const FsPlanAnswer *answer)
 {
   g_autoptr (GArray) warnings = answer_warnings (service, snapshot);
+  if (answer->workload != NULL)
+    {
+      g_autofree char *name = g_strdup_printf ("%s %s/%s", fs_workload_kind_name (answer->workload->kind),
+                                               answer->workload->namespace, answer->workload->name);
+      fs_pod_spec_warnings (answer->workload->template, name, warnings);
+    }
   fs_warnings_take (warnings, fs_plan_answer_warnings (answer));
   FsEmitter *emitter = fs_emitter_new_answer_string (warnings);
   fs_emit_map_open (emitter);
@@ -372,7 +383,8 @@ handle_why (const FsHttpRequest *request, FsHttpResponse *response, gpointer dat
       return;
     }
   g_autoptr (FsDiagnosis) diagnosis = fs_diagnose (snapshot, pod);
-  FsEmitter *emitter = answer_emitter (service, snapshot);
+  g_autofree char *name = g_strdup_printf ("pod %s/%s", pod->namespace, pod->name);
+  FsEmitter *emitter = answer_emitter (service, snapshot, pod->spec, name);
   fs_render_diagnosis (emitter, snapshot, diagnosis, 0);
   response->body = fs_emitter_take_string (emitter);
 }
@@ -396,7 +408,7 @@ answer_capacity (FsService *service, const char *from, const FsShapeFlags *flags
     }
   g_autoptr (FsCapacityAnswer) answer = fs_capacity_answer (snapshot, fs_shape_pod (shape), replicas,
                                                             fs_shape_workload (shape));
-  FsEmitter *emitter = answer_emitter (service, snapshot);
+  FsEmitter *emitter = answer_emitter (service, snapshot, fs_shape_pod (shape)->spec, fs_shape_describe (shape));
   fs_render_capacity (emitter, snapshot, shape, answer, replicas);
   response->body = fs_emitter_take_string (emitter);
 }
