@@ -412,6 +412,9 @@ lacks "why bound: coredns, no placement promised" 'will place it' out
 check "why bound: a Running pod of eks's list, its node not in the snapshot" 0 "$bin" why -S "$fixtures/eks-arm64-podlist.json" metallb-system/speaker-cpxhz -o json
 expect "why bound: Running, waits for nothing, node not in the snapshot" '.bound.waitingFor == "Nothing" and .bound.nodeInSnapshot == false and .bound.node == "duckboat-01"'
 contains "why bound: the snapshot warning names duckboat-01" 'the snapshot does not hold (duckboat-01)' err
+check "why: a Running pod in words" 0 "$bin" why -q -S "$ex" production/airflow-6c6d6465cc-5zb7h
+contains "why: a Running pod claims no health it did not read" 'and Running: nothing is Pending (fitscale reads no container states of a Running pod' out
+lacks "why: no 'waits for nothing'" 'waits for nothing' out
 check "why --all: the bound Pending pods named, not diagnosed" 0 "$bin" why -q -S "$fixtures/kind-3node-nodes.json" -S "$fixtures/kind-pods-kube-system-pending-taint.json" --all -A
 contains "why --all: 2 bound Pending pods" '2 Pending pods are bound to a node already: they wait for their kubelet, not for the scheduler (fitscale why kube-system/coredns-74ff55c5b-cpfqs says what for).' out
 contains "why --all: a differing verdict, the one-namespace List its cause" "fitscale's verdict differs: the snapshot lacks part of the cluster (the warnings above); or the cluster changed since the message was recorded." out

@@ -399,7 +399,10 @@ print_bound (FILE *out, const FsDiagnosis *diagnosis)
   switch (wait->kind)
     {
     case FS_KUBELET_RUNNING:
-      fprintf (out, " and %s: it waits for nothing.\n", fs_pod_phase_name (pod->phase));
+      /* a Running pod's container states are not read: a crash loop would not show here */
+      fprintf (out, " and %s: nothing is Pending (fitscale reads no container states of a %s pod, so "
+               "restarts and crash loops are not judged here; kubectl describe pod shows them).\n",
+               fs_pod_phase_name (pod->phase), fs_pod_phase_name (pod->phase));
       break;
     case FS_KUBELET_REJECTED:
       fprintf (out, "; its kubelet rejected it at admission");
