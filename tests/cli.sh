@@ -648,4 +648,8 @@ contains "hvpa curve: no stage is -" "4          -       0.00         100m" out
 check "sentences: hvpa invalid under the controller's rules" 0 "$bin" hvpa -q -S "$data/hvpa-design" default/hvpa-sample --semantics hvpa
 contains "hvpa: invalid, and why" "The Hvpa is invalid: interval 1: vpaWeight 0.6 is not an integer percent (0..100)" out
 
+# negative resource amounts are refused as the API server refuses them (issue 17)
+check "nodes: a pod requesting -1 cpu" 2 "$bin" nodes -q -S "$data/negative-amounts.yaml"
+contains "nodes: names the pod and the field" '(Pod default/minus): field spec.containers[0].resources.requests.cpu: Invalid value: "-1": must be greater than or equal to 0' err
+
 tap_end

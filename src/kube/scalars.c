@@ -124,6 +124,8 @@ fs_scalar_resource (FsPool *pool, FsResources *resources, const char *name,
                         : fs_quantity_parse_value (scalar->text, scalar->len, &amount, error);
   if (!parsed)
     return FALSE;
+  if (!fs_resource_amount_valid (amount, scalar->text, scalar->len, error))
+    return FALSE;
   const char *interned = kind == FS_RES_KIND_SCALAR
                              ? fs_pool_intern (pool, name, strlen (name)) : name;
   return fs_resources_set (resources, interned, amount, error);

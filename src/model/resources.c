@@ -618,3 +618,13 @@ fs_format_bytes_for_people (int64_t bytes, char buf[32])
     g_snprintf (buf, 32, "%.0fKi", (double) bytes / 1024.0);
   return buf;
 }
+
+gboolean
+fs_resource_amount_valid (int64_t amount, const char *text, gsize text_len, GError **error)
+{
+  if (amount >= 0)
+    return TRUE;
+  g_set_error (error, FS_ERROR, FS_ERROR_INVALID, "Invalid value: \"%.*s\": must be greater than or equal to 0",
+               (int) MIN (text_len, 40), text);
+  return FALSE;
+}

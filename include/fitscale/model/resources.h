@@ -50,6 +50,11 @@ typedef enum {
  * pkg/apis/core/v1/helper/helpers.go). */
 FsResourceKind fs_resource_kind (const char *name);
 
+/* Whether AMOUNT (read from TEXT) is one the API server accepts in a resource list (requests,
+ * limits, overhead, a node's capacity and allocatable): pkg/apis/core/validation/validation.go
+ * ValidateResourceQuantityValue -> ValidateNonnegativeQuantity.  FALSE with FS_ERROR_INVALID
+ * ("Invalid value: \"TEXT\": must be greater than or equal to 0"; the caller names the field). */
+gboolean fs_resource_amount_valid (int64_t amount, const char *text, gsize text_len, GError **error);
 /* Sets NAME (whose kind is not IGNORED) to VALUE; FALSE with FS_ERROR_LIMIT when a new
  * extended name would exceed FS_RES_MAX_EXTENDED. */
 gboolean fs_resources_set (FsResources *res, const char *name, int64_t value, GError **error);
