@@ -652,4 +652,7 @@ contains "hvpa: invalid, and why" "The Hvpa is invalid: interval 1: vpaWeight 0.
 check "nodes: a pod requesting -1 cpu" 2 "$bin" nodes -q -S "$data/negative-amounts.yaml"
 contains "nodes: names the pod and the field" '(Pod default/minus): field spec.containers[0].resources.requests.cpu: Invalid value: "-1": must be greater than or equal to 0' err
 
+check "plan: a template without containers" 2 "$bin" plan -q -S "$data/no-containers.yaml" deployment/empty
+contains "plan: names the field" 'field spec: template.spec.containers: Required value: a pod has at least one container' err
+
 tap_end

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "builder.h"
+#include "fitscale/model/error.h"
 #include "fitscale/model/names.h"
 
 /* SIZE zeroed bytes to assemble one list in before it is interned, reused from list to list:
@@ -257,6 +258,15 @@ static const FsPodSpec *find_pod_spec (FsObjectBuilder *builder, gboolean defaul
 const FsPodSpec *
 fs_intern_pod_spec (FsObjectBuilder *builder, gboolean default_requests, GError **error)
 {
+  /* pkg/apis/core/validation/validation.go ValidatePodSpec: containers is required, so no plan
+   * is made for a workload template the API server would refuse (a pod read without them
+   * reserves nothing, and is kept: kubectl's own lists never hold one) */
+  if (default_requests && builder->containers->len == 0)
+    {
+      g_set_error (error, FS_ERROR, FS_ERROR_INVALID,
+                   "template.spec.containers: Required value: a pod has at least one container");
+      return NULL;
+    }
   spec_key_build (builder, default_requests);
   if (builder->previous_spec != NULL && bytes_equal (&builder->spec_key, &builder->previous_spec_key))
     return builder->previous_spec;
