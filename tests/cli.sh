@@ -655,4 +655,18 @@ contains "nodes: names the pod and the field" '(Pod default/minus): field spec.c
 check "plan: a template without containers" 2 "$bin" plan -q -S "$data/no-containers.yaml" deployment/empty
 contains "plan: names the field" 'field spec: template.spec.containers: Required value: a pod has at least one container' err
 
+# -o yaml quotes strings a YAML reader would take for dates, numbers or booleans (issue 17)
+if python3 -c 'import yaml' 2>/dev/null; then
+  check "nodes -o yaml with typed-looking names" 0 "$bin" nodes -q -S "$data/typed-names.yaml" -o yaml
+  cp "$tmp/out" "$tmp/typed.yaml"
+  "$bin" nodes -q -S "$data/typed-names.yaml" -o json >"$tmp/typed.json" 2>/dev/null
+  if python3 -c 'import json, sys, yaml; sys.exit(0 if yaml.safe_load(open(sys.argv[1])) == json.load(open(sys.argv[2])) else 1)' "$tmp/typed.yaml" "$tmp/typed.json"; then
+    ok "-o yaml read by a YAML 1.1 reader equals -o json"
+  else
+    not_ok "-o yaml read by a YAML 1.1 reader equals -o json"
+  fi
+else
+  skip "-o yaml round trip" "python3 yaml not installed"
+fi
+
 tap_end

@@ -179,11 +179,29 @@ fs_emitter_free (FsEmitter *emitter)
   g_free (emitter);
 }
 
-/* A string stays plain unless a reader would take it for a number, a boolean or null. */
+/* Whether some YAML 1.1 or 1.2 reader would take plain TEXT for something other than a
+ * string beyond what fitscale's own reader resolves (kube/yaml.c): a timestamp (2001-12-14),
+ * a YAML 1.2 octal (0o17), a YAML 1.1 binary (0b101) or sexagesimal number (12:30:00), the
+ * merge key "<<" or the value key "=". */
+static gboolean
+yaml_other_type (const char *text)
+{
+  static GRegex *other;
+  if (g_once_init_enter (&other))
+    g_once_init_leave (&other, g_regex_new ("^[0-9][0-9][0-9][0-9]-[0-9][0-9]?-[0-9][0-9]?"
+                                            "|^[-+]?0o[0-7_]+$|^[-+]?0b[01_]+$"
+                                            "|^[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+(\\.[0-9_]*)?$"
+                                            "|^<<$|^=$",
+                                            G_REGEX_OPTIMIZE, 0, NULL));
+  return g_regex_match (other, text, 0, NULL);
+}
+
+/* A string stays plain unless a reader would take it for a number, a boolean, null, a date
+ * or another typed scalar; then it is quoted. */
 static void
 yaml_scalar (FsEmitter *emitter, const char *text, gboolean is_string)
 {
-  gboolean plain_ok = !is_string || fs_yaml_resolve_plain (text) == FS_SCALAR_STRING;
+  gboolean plain_ok = !is_string || (fs_yaml_resolve_plain (text) == FS_SCALAR_STRING && !yaml_other_type (text));
   yaml_event_t event;
   yaml_scalar_event_initialize (&event, NULL, NULL, (yaml_char_t *) text, (int) strlen (text),
                                 plain_ok, is_string, YAML_ANY_SCALAR_STYLE);
