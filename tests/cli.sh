@@ -669,4 +669,9 @@ else
   skip "-o yaml round trip" "python3 yaml not installed"
 fi
 
+# tables escape control characters from the cluster (issue 17)
+check "nodes: a name with an escape sequence" 0 "$bin" nodes -q -S "$data/escape-name.yaml"
+contains "nodes: ESC as ^[, CR as \\r, ^A" 'evil^[[31mred\rx^A' out
+if grep -q "$(printf '\033')" "$tmp/out"; then not_ok "nodes: no raw ESC reaches the terminal"; else ok "nodes: no raw ESC reaches the terminal"; fi
+
 tap_end

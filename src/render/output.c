@@ -451,11 +451,37 @@ fs_table_free (FsTable *table)
   g_free (table);
 }
 
+/* CELL made safe for a terminal, as kubectl's printers escape it (cli-runtime
+ * pkg/printers/terminal.go EscapeTerminal: ESC as "^[", CR as "\\r"), extended to every
+ * other control character (caret notation, DEL as "^?") and to invalid UTF-8 (U+FFFD): a
+ * name or message from the cluster cannot move the cursor, recolour or rewrite the table. */
+static char *
+terminal_safe (const char *cell)
+{
+  g_autofree char *valid = g_utf8_make_valid (cell, -1);
+  GString *out = g_string_sized_new (strlen (valid));
+  for (const char *p = valid; *p != '\0'; p++)
+    {
+      unsigned char c = (unsigned char) *p;
+      if (c == '\r')
+        g_string_append (out, "\\r");
+      else if (c < 0x20)
+        g_string_append_c (g_string_append_c (out, '^'), (char) (c + 0x40));
+      else if (c == 0x7f)
+        g_string_append (out, "^?");
+      else if (c == 0xc2 && (unsigned char) p[1] >= 0x80 && (unsigned char) p[1] <= 0x9f)
+        g_string_append_printf (out, "\\u%04x", (unsigned char) *++p); /* a C1 control */
+      else
+        g_string_append_c (out, (char) c);
+    }
+  return g_string_free (out, FALSE);
+}
+
 void
 fs_table_add_row (FsTable *table, const char *const *cells)
 {
   for (guint i = 0; i < table->n_columns; i++)
-    g_ptr_array_add (table->cells, g_strdup (cells[i] != NULL ? cells[i] : "<none>"));
+    g_ptr_array_add (table->cells, terminal_safe (cells[i] != NULL ? cells[i] : "<none>"));
 }
 
 void
