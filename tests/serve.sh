@@ -62,6 +62,21 @@ get /v1/why/production; is "why: no pod is 404" 404
 get /nope; is "an unknown path is 404" 404
 code=$(curl -s -o "$tmp/out" -w '%{http_code}' -X DELETE "$url/v1/plan"); is "DELETE /v1/plan is 405" 405
 post "plan as text" /v1/plan "$api/plan.request.json" text/plain; is "a body that is not JSON by type is 415" 415
+post "plan as application/jsonx" /v1/plan "$api/plan.request.json" application/jsonx; is "application/jsonx is not JSON: 415" 415
+post "plan as APPLICATION/JSON" /v1/plan "$api/plan.request.json" 'APPLICATION/JSON; charset=utf-8'; is "media types match without regard to case" 200
+# strict bodies (issue 17): each error a one-line Status that parses, naming the byte
+printf '{"kind":"deployment","name":"rag-api","namespace":"production","namespace":"other"}' >"$tmp/dup.json"
+post "duplicate key" /v1/plan "$tmp/dup.json"; is "a duplicate field is 400" 400
+expect "400: names the duplicate field" '.message == "duplicate field \"namespace\""'
+printf '{"kind":"deployment","name":"rag\377api"}' >"$tmp/utf8.json"
+post "invalid UTF-8" /v1/plan "$tmp/utf8.json"; is "invalid UTF-8 is 400" 400
+expect "400: the byte offset, valid JSON" '.message == "the body is not UTF-8 at byte 32"'
+printf '{"kind":"deployment","name":"rag-api"\000,"x":1}' >"$tmp/nul.json"
+post "a NUL byte" /v1/plan "$tmp/nul.json"; is "a NUL byte is 400" 400
+expect "400: names where" '.message == "the body holds a NUL byte at byte 37"'
+printf '{"kind":"deployment","name":"rag-api",,}' >"$tmp/syntax.json"
+post "a syntax error" /v1/plan "$tmp/syntax.json"; is "a syntax error is 400" 400
+expect "400: one line, the offset, no quoted body" '(.message | test("^the body is not JSON at byte [0-9]+: ")) and (.message | contains("rag-api") | not) and (.message | contains("\n") | not)'
 printf '{"kind":"deployment","name":"rag-api","namespace":"production","replica":3}' >"$tmp/unknown.json"
 post "unknown field" /v1/plan "$tmp/unknown.json"; is "an unknown field is 400" 400
 expect "400: names the field" '.message == "unknown field \"replica\""'
@@ -99,9 +114,9 @@ PY
 if grep -q '^non-4xx 0 of 2000$' "$tmp/fuzz.out"; then ok "2000 random and truncated bodies: every answer a 4xx"; else head -5 "$tmp/fuzz.out" | comment; not_ok "random bodies"; fi
 get /healthz; is "still serving after them" 200
 get /metrics; is "GET /metrics" 200
-contains "metrics: requests by endpoint and code" 'fitscale_http_requests_total{endpoint="plan",code="200"} 2' out
-contains "metrics: latency histogram" 'fitscale_http_request_duration_seconds_bucket{endpoint="plan",code="200",le="+Inf"} 2' out
-contains "metrics: plans by outcome" 'fitscale_plans_total{outcome="adjusted"} 1' out
+contains "metrics: requests by endpoint and code" 'fitscale_http_requests_total{endpoint="plan",code="200"} 3' out
+contains "metrics: latency histogram" 'fitscale_http_request_duration_seconds_bucket{endpoint="plan",code="200",le="+Inf"} 3' out
+contains "metrics: plans by outcome" 'fitscale_plans_total{outcome="adjusted"} 2' out
 contains "metrics: snapshot objects" 'fitscale_snapshot_objects{kind="Pod"} 22' out
 kill -TERM "$serve_pid"; wait "$serve_pid"; status=$?
 if [ "$status" = 0 ]; then ok "SIGTERM: exit 0"; else not_ok "SIGTERM: exit $status"; fi

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <yajl/yajl_parse.h>
 #include <yajl/yajl_tree.h>
 
 #include "fitscale/kube/body.h"
@@ -79,22 +80,86 @@ tree_of (FsPool *pool, yajl_val value)
   return tree;
 }
 
+/* Where and why TEXT is not JSON, without yajl's context (which quotes the raw bytes around
+ * the fault: an error message must stay one line of valid UTF-8 and echo nothing sent). */
+static gboolean
+json_syntax_ok (const char *text, gsize length, GError **error)
+{
+  yajl_handle handle = yajl_alloc (NULL, NULL, NULL);
+  yajl_status status = yajl_parse (handle, (const unsigned char *) text, length);
+  if (status == yajl_status_ok)
+    status = yajl_complete_parse (handle);
+  gboolean ok = status == yajl_status_ok;
+  if (!ok)
+    {
+      unsigned char *message = yajl_get_error (handle, 0, (const unsigned char *) text, length);
+      g_autofree char *line = g_strdup ((const char *) message);
+      g_strdelimit (line, "\n", ' ');
+      g_set_error (error, FS_ERROR, FS_ERROR_INVALID, "the body is not JSON at byte %zu: %s",
+                   yajl_get_bytes_consumed (handle), g_strstrip (line));
+      yajl_free_error (handle, message);
+    }
+  yajl_free (handle);
+  return ok;
+}
+
+/* The first key VALUE's objects repeat, or NULL: encoding/json would keep the last, yajl's
+ * tree readers the first; the API server's strict decoding refuses it. */
+static const char *
+duplicate_key (yajl_val value)
+{
+  if (YAJL_IS_OBJECT (value))
+    for (size_t i = 0; i < value->u.object.len; i++)
+      {
+        for (size_t j = 0; j < i; j++)
+          if (strcmp (value->u.object.keys[i], value->u.object.keys[j]) == 0)
+            return value->u.object.keys[i];
+        const char *inner = duplicate_key (value->u.object.values[i]);
+        if (inner != NULL)
+          return inner;
+      }
+  if (YAJL_IS_ARRAY (value))
+    for (size_t i = 0; i < value->u.array.len; i++)
+      {
+        const char *inner = duplicate_key (value->u.array.values[i]);
+        if (inner != NULL)
+          return inner;
+      }
+  return NULL;
+}
+
 const FsTree *
 fs_json_body_parse (FsPool *pool, const char *text, gsize length, guint max_depth, GError **error)
 {
+  const char *nul = memchr (text, '\0', length);
+  const char *bad_utf8 = NULL;
+  if (nul != NULL)
+    {
+      g_set_error (error, FS_ERROR, FS_ERROR_INVALID, "the body holds a NUL byte at byte %zu", (size_t) (nul - text));
+      return NULL;
+    }
+  if (!g_utf8_validate_len (text, length, &bad_utf8))
+    {
+      g_set_error (error, FS_ERROR, FS_ERROR_INVALID, "the body is not UTF-8 at byte %zu", (size_t) (bad_utf8 - text));
+      return NULL;
+    }
   /* yajl_tree recurses: refuse deep nesting before it parses */
   if (raw_depth (text, length) > max_depth)
     {
       g_set_error (error, FS_ERROR, FS_ERROR_LIMIT, "the body nests deeper than %u", max_depth);
       return NULL;
     }
-  char problem[256] = "";
-  yajl_val root = yajl_tree_parse (text, problem, sizeof problem);
-  if (root == NULL || !YAJL_IS_OBJECT (root) || depth_of (root) > max_depth)
+  if (!json_syntax_ok (text, length, error))
+    return NULL;
+  g_autofree char *copy = g_strndup (text, length); /* yajl_tree_parse reads up to a NUL */
+  yajl_val root = yajl_tree_parse (copy, NULL, 0);
+  const char *repeated = root != NULL ? duplicate_key (root) : NULL;
+  if (root == NULL || !YAJL_IS_OBJECT (root) || depth_of (root) > max_depth || repeated != NULL)
     {
-      g_strdelimit (problem, "\n", ' ');
-      g_set_error (error, FS_ERROR, FS_ERROR_INVALID, "the body is not a JSON object%s%s", *problem ? ": " : "",
-                   g_strstrip (problem));
+      if (repeated != NULL)
+        g_set_error (error, FS_ERROR, FS_ERROR_INVALID, "duplicate field \"%.64s\"", repeated);
+      else
+        g_set_error (error, FS_ERROR, FS_ERROR_INVALID, "the body is not a JSON object");
       yajl_tree_free (root);
       return NULL;
     }

@@ -142,11 +142,24 @@ answer_emitter (FsService *service, FsSnapshot *snapshot, const FsPodSpec *spec,
 
 /* ---- JSON bodies ------------------------------------------------------------------------- */
 
+/* Whether CONTENT_TYPE names application/json: the media type before any parameter
+ * ("; charset=utf-8"), without blanks, compared without regard to case (RFC 9110 8.3.1), and
+ * exactly: application/jsonx is another type. */
+static gboolean
+media_type_is_json (const char *content_type)
+{
+  if (content_type == NULL)
+    return FALSE;
+  const char *end = strchr (content_type, ';');
+  g_autofree char *type = g_strndup (content_type, end != NULL ? (gsize) (end - content_type) : strlen (content_type));
+  return g_ascii_strcasecmp (g_strstrip (type), "application/json") == 0;
+}
+
 /* The body as a JSON object in POOL, or an error answer (415, 400). */
 static const FsTree *
 parse_body (const FsHttpRequest *request, FsPool *pool, FsHttpResponse *response)
 {
-  if (request->content_type == NULL || !g_str_has_prefix (request->content_type, "application/json"))
+  if (!media_type_is_json (request->content_type))
     {
       fs_http_error (response, 415, "UnsupportedMediaType", "send the body as application/json");
       return NULL;
