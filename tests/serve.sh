@@ -74,6 +74,12 @@ expect "400: the byte offset, valid JSON" '.message == "the body is not UTF-8 at
 printf '{"kind":"deployment","name":"rag-api"\000,"x":1}' >"$tmp/nul.json"
 post "a NUL byte" /v1/plan "$tmp/nul.json"; is "a NUL byte is 400" 400
 expect "400: names where" '.message == "the body holds a NUL byte at byte 37"'
+printf '{"request":""}' >"$tmp/empty-request.json"
+post "capacity, an empty request" /v1/capacity "$tmp/empty-request.json"; is "an empty request is refused" 422
+expect "422: says it is empty" '.message | startswith("an empty request")'
+printf '{"request":"cpu=1,cpu=2"}' >"$tmp/twice.json"
+post "capacity, cpu twice" /v1/capacity "$tmp/twice.json"; is "a resource given twice is refused" 422
+expect "422: names it" '.message == "cpu is given twice (\"cpu=1\" and \"cpu=2\")"'
 printf '{"kind":"deployment","name":"rag-api",,}' >"$tmp/syntax.json"
 post "a syntax error" /v1/plan "$tmp/syntax.json"; is "a syntax error is 400" 400
 expect "400: one line, the offset, no quoted body" '(.message | test("^the body is not JSON at byte [0-9]+: ")) and (.message | contains("rag-api") | not) and (.message | contains("\n") | not)'

@@ -52,6 +52,12 @@ fs_parse_resource_list (const char *text, FsPool *pool, FsResources *resources, 
 {
   memset (resources, 0, sizeof *resources);
   g_auto (GStrv) items = g_strsplit (text, ",", -1);
+  if (items[0] == NULL || (items[1] == NULL && *g_strstrip (items[0]) == '\0'))
+    {
+      g_set_error (error, FS_ERROR, FS_ERROR_USAGE, "an empty request: give resources as NAME=QUANTITY, e.g. "
+                   "cpu=500m,memory=3Gi");
+      return FALSE;
+    }
   for (guint i = 0; items[i] != NULL; i++)
     {
       const char *item = g_strstrip (items[i]);
@@ -84,6 +90,12 @@ fs_parse_resource_list (const char *text, FsPool *pool, FsResources *resources, 
           g_set_error (error, FS_ERROR, FS_ERROR_USAGE, "%s: a request cannot be negative", item);
           return FALSE;
         }
+      for (guint j = 0; j < i; j++)
+        if (g_str_has_prefix (items[j], name) && items[j][strlen (name)] == '=')
+          {
+            g_set_error (error, FS_ERROR, FS_ERROR_USAGE, "%s is given twice (\"%s\" and \"%s\")", name, items[j], item);
+            return FALSE;
+          }
       if (!fs_resources_set (resources, fs_pool_intern (pool, name, strlen (name)), amount, error))
         return FALSE;
     }
