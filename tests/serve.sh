@@ -59,6 +59,7 @@ same_json "why: docs/api/why.response.json" "$api/why.response.json"
 get /v1/why/production/nope; is "why: an unknown pod is 404" 404
 expect "404: a Status naming the pod" '.kind == "Status" and .code == 404 and (.message | test("nope"))'
 get /v1/why/production; is "why: no pod is 404" 404
+get /v1/why/production/rag-api-7948f7fb7-dc5k8%00x; is "why: a NUL in the pod's name names no pod (404)" 404
 get /nope; is "an unknown path is 404" 404
 code=$(curl -s -o "$tmp/out" -w '%{http_code}' -X DELETE "$url/v1/plan"); is "DELETE /v1/plan is 405" 405
 post "plan as text" /v1/plan "$api/plan.request.json" text/plain; is "a body that is not JSON by type is 415" 415

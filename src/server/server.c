@@ -342,6 +342,32 @@ on_completed (void *cls, struct MHD_Connection *connection, void **state, enum M
   *state = NULL;
 }
 
+/* libmicrohttpd's percent-decoding of the path and arguments (MHD_http_unescape), except
+ * that "%00" stays as it is: decoded, the NUL would end the C string early and
+ * /v1/why/NS/POD%00x would answer for POD; kept, it names a pod that does not exist. */
+static size_t
+unescape_keeping_nul (void *cls, struct MHD_Connection *connection, char *text)
+{
+  (void) cls, (void) connection;
+  char *out = text;
+  for (const char *in = text; *in != '\0'; in++)
+    {
+      if (in[0] == '%' && g_ascii_isxdigit (in[1]) && g_ascii_isxdigit (in[2]))
+        {
+          int byte = g_ascii_xdigit_value (in[1]) * 16 + g_ascii_xdigit_value (in[2]);
+          if (byte != 0)
+            {
+              *out++ = (char) byte;
+              in += 2;
+              continue;
+            }
+        }
+      *out++ = *in;
+    }
+  *out = '\0';
+  return (size_t) (out - text);
+}
+
 static gboolean
 parse_listen (const char *listen, struct sockaddr_in *address, GError **error)
 {
@@ -398,6 +424,7 @@ fs_server_start (FsServer *server, GError **error)
   };
   server->daemon = MHD_start_daemon (flags, 0, NULL, NULL, on_request, server,
                                      MHD_OPTION_SOCK_ADDR, &address,
+                                     MHD_OPTION_UNESCAPE_CALLBACK, unescape_keeping_nul, NULL,
                                      MHD_OPTION_THREAD_POOL_SIZE, (unsigned int) options->threads,
                                      MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int) options->client_timeout_s,
                                      MHD_OPTION_CONNECTION_LIMIT, (unsigned int) (options->max_in_flight * 4),
