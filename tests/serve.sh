@@ -35,6 +35,8 @@ start files -S "$ex" -v 2
 get /healthz; is "healthz" 200
 get /livez; is "livez" 200
 get /readyz; is "readyz once the snapshot is loaded" 200
+code=$(curl -s -I -o "$tmp/out" -w '%{http_code}' "$url/healthz"); is "HEAD /healthz" 200
+code=$(curl -s -I -o "$tmp/out" -w '%{http_code}' "$url/readyz"); is "HEAD /readyz" 200
 post "plan" /v1/plan "$api/plan.request.json"; is "POST /v1/plan" 200
 expect "plan: the snapshot's resourceVersion and age" '.snapshot.resourceVersion == "48250509" and (.snapshot.ageSeconds | type) == "number"'
 "$bin" plan -q -S "$ex" deployment/rag-api -n production -o json >"$tmp/cli-plan.json"

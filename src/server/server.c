@@ -171,7 +171,10 @@ find_route (const FsServer *server, const char *method, const char *path, gboole
       if (!prefix)
         continue;
       *path_known = TRUE;
-      if (strcmp (route->method, method) == 0 && (best == NULL || length > strlen (best->prefix)))
+      /* HEAD is GET without the body (RFC 9110 9.3.2; libmicrohttpd sends no body for it) */
+      gboolean method_ok = strcmp (route->method, method) == 0
+                           || (strcmp (method, "HEAD") == 0 && strcmp (route->method, "GET") == 0);
+      if (method_ok && (best == NULL || length > strlen (best->prefix)))
         best = route;
     }
   return best;
