@@ -170,6 +170,20 @@ post "DRA: plan" /v1/plan "$tmp/infer-plan.json"; is "DRA: POST /v1/plan" 200
 expect "DRA: plan warns first" '[.warnings[] | select(.reason == "UnmodelledFilter")] | length == 1'
 kill -TERM "$serve_pid"; wait "$serve_pid"
 
+# --listen on an IPv6 address, in brackets (issue 17)
+if python3 -c 'import socket; socket.socket(socket.AF_INET6).bind(("::1", 0))' 2>/dev/null; then
+  "$bin" serve --listen '[::1]:0' -S "$ex" >"$tmp/v6.port" 2>"$tmp/v6.log" &
+  v6_pid=$!
+  pids+=($v6_pid)
+  wait_port "$tmp/v6.port"
+  code=$(curl -s -g -o "$tmp/out" -w '%{http_code}' "http://[::1]:$port/healthz"); is "--listen [::1]:0 serves on IPv6" 200
+  kill -TERM "$v6_pid"; wait "$v6_pid"
+else
+  skip "--listen [::1]:0" "no IPv6 loopback here"
+fi
+check "--listen [::1 without its bracket" 2 "$bin" serve --listen '[::1:0' -S "$ex"
+contains "--listen: says how to write IPv6" 'write an IPv6 one in brackets' err
+
 # live, on the fake API server, logging what it is asked for
 fake_api fake "$ex"/*.json
 fake_port=$port

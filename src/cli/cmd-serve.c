@@ -63,7 +63,7 @@ fs_cmd_serve (int argc, char **argv)
   g_autofree char *listen = NULL, *tls_cert = NULL, *tls_key = NULL;
   gint verbosity = 1, max_in_flight = 64, max_body_kib = 1024, threads = 0, watch_timeout = 5;
   GOptionEntry entries[] = {
-    { "listen", 0, 0, G_OPTION_ARG_STRING, &listen, "Address to listen on: HOST:PORT, :PORT (default :8443); port 0 picks one", "ADDR" },
+    { "listen", 0, 0, G_OPTION_ARG_STRING, &listen, "Address to listen on: HOST:PORT, :PORT (default :8443), [IPV6]:PORT; port 0 picks one", "ADDR" },
     { "tls-cert", 0, 0, G_OPTION_ARG_FILENAME, &tls_cert, "Serve HTTPS with this certificate (PEM)", "FILE" },
     { "tls-key", 0, 0, G_OPTION_ARG_FILENAME, &tls_key, "... and this key (PEM)", "FILE" },
     { "threads", 0, 0, G_OPTION_ARG_INT, &threads, "Worker threads (default: one per processor)", "N" },

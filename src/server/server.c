@@ -371,32 +371,46 @@ unescape_keeping_nul (void *cls, struct MHD_Connection *connection, char *text)
   return (size_t) (out - text);
 }
 
+/* --listen HOST:PORT, :PORT or PORT: HOST an IPv4 address, localhost, or an IPv6 address in
+ * brackets ([::1]:8443, [::]:8443) as Go's net.SplitHostPort takes it. */
 static gboolean
-parse_listen (const char *listen, struct sockaddr_in *address, GError **error)
+parse_listen (const char *listen, struct sockaddr_storage *address, GError **error)
 {
   const char *colon = strrchr (listen, ':');
   const char *port_text = colon != NULL ? colon + 1 : listen;
   char *end = NULL;
   guint64 port = g_ascii_strtoull (port_text, &end, 10);
   memset (address, 0, sizeof *address);
-  address->sin_family = AF_INET;
-  address->sin_addr.s_addr = htonl (INADDR_ANY);
+  struct sockaddr_in *v4 = (struct sockaddr_in *) address;
+  struct sockaddr_in6 *v6 = (struct sockaddr_in6 *) address;
+  v4->sin_family = AF_INET;
+  v4->sin_addr.s_addr = htonl (INADDR_ANY);
   if (end == port_text || *end != '\0' || port > 65535)
     {
       g_set_error (error, FS_ERROR, FS_ERROR_USAGE, "--listen \"%s\": give HOST:PORT, :PORT or PORT", listen);
       return FALSE;
     }
-  address->sin_port = htons ((uint16_t) port);
-  if (colon != NULL && colon > listen)
+  g_autofree char *host = colon != NULL && colon > listen ? g_strndup (listen, colon - listen) : NULL;
+  gsize host_len = host != NULL ? strlen (host) : 0;
+  if (host != NULL && host[0] == '[' && host_len > 2 && host[host_len - 1] == ']')
     {
-      g_autofree char *host = g_strndup (listen, colon - listen);
-      if (strcmp (host, "localhost") == 0)
-        address->sin_addr.s_addr = htonl (INADDR_LOOPBACK);
-      else if (inet_pton (AF_INET, host, &address->sin_addr) != 1)
-        {
-          g_set_error (error, FS_ERROR, FS_ERROR_USAGE, "--listen \"%s\": \"%s\" is not an IPv4 address", listen, host);
-          return FALSE;
-        }
+      host[host_len - 1] = '\0';
+      v6->sin6_family = AF_INET6;
+      v6->sin6_port = htons ((uint16_t) port);
+      if (inet_pton (AF_INET6, host + 1, &v6->sin6_addr) == 1)
+        return TRUE;
+      g_set_error (error, FS_ERROR, FS_ERROR_USAGE, "--listen \"%s\": \"%s\" is not an IPv6 address", listen, host + 1);
+      return FALSE;
+    }
+  v4->sin_port = htons ((uint16_t) port);
+  if (host != NULL && strcmp (host, "localhost") == 0)
+    v4->sin_addr.s_addr = htonl (INADDR_LOOPBACK);
+  else if (host != NULL && inet_pton (AF_INET, host, &v4->sin_addr) != 1)
+    {
+      g_set_error (error, FS_ERROR, FS_ERROR_USAGE,
+                   "--listen \"%s\": \"%s\" is not an IPv4 address (write an IPv6 one in brackets: [::1]:8443)",
+                   listen, host);
+      return FALSE;
     }
   return TRUE;
 }
@@ -404,7 +418,7 @@ parse_listen (const char *listen, struct sockaddr_in *address, GError **error)
 gboolean
 fs_server_start (FsServer *server, GError **error)
 {
-  struct sockaddr_in address;
+  struct sockaddr_storage address;
   if (!parse_listen (server->listen, &address, error))
     return FALSE;
   const FsServerOptions *options = &server->options;
@@ -418,6 +432,8 @@ fs_server_start (FsServer *server, GError **error)
           || !g_file_get_contents (options->tls_key, &server->tls_key_pem, NULL, error)))
     return FALSE;
   unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG | MHD_USE_EPOLL | MHD_USE_ITC;
+  if (address.ss_family == AF_INET6)
+    flags |= MHD_USE_IPv6;
   if (server->tls_cert_pem != NULL)
     flags |= MHD_USE_TLS;
   struct MHD_OptionItem tls[] = {
