@@ -170,6 +170,39 @@ post "DRA: plan" /v1/plan "$tmp/infer-plan.json"; is "DRA: POST /v1/plan" 200
 expect "DRA: plan warns first" '[.warnings[] | select(.reason == "UnmodelledFilter")] | length == 1'
 kill -TERM "$serve_pid"; wait "$serve_pid"
 
+# slow clients (issue 17): a body sent a byte at a time is cut off at --client-timeout, and
+# clients from one address cannot hold every slot while a probe from another gets in
+start slow -S "$ex" --client-timeout 4 --max-in-flight 4
+python3 - "$port" >"$tmp/slow.out" 2>&1 <<'PY' &
+import socket, sys, time
+port = int(sys.argv[1])
+conns = []
+for _ in range(20):  # more than the 16 slots: without a per-address limit they would hold them all
+    try:
+        c = socket.create_connection(("127.0.0.1", port))
+        c.sendall(b"POST /v1/plan HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{")
+        conns.append(c)
+    except OSError:
+        pass
+cut = 0
+for _ in range(12):
+    time.sleep(0.5)
+    for c in list(conns):
+        try:
+            c.sendall(b" ")
+        except OSError:
+            conns.remove(c); cut += 1
+print("open", len(conns), "cut", cut)
+PY
+slow_pid=$!
+sleep 1
+code=$(curl -s --interface 127.0.0.2 -o "$tmp/out" -w "%{http_code}" -m 1 "$url/healthz"); is "a probe from another address gets in past the slow clients" 200
+wait "$slow_pid"
+if grep -q '^open 0 ' "$tmp/slow.out"; then ok "every slow body cut off at --client-timeout"; else comment "$tmp/slow.out"; not_ok "every slow body cut off at --client-timeout"; fi
+get /metrics
+if grep -q '^fitscale_http_slow_clients_total [1-9]' "$tmp/out"; then ok "metrics: slow clients counted"; else not_ok "metrics: slow clients counted"; fi
+kill -TERM "$serve_pid"; wait "$serve_pid"
+
 # --listen on an IPv6 address, in brackets (issue 17)
 if python3 -c 'import socket; socket.socket(socket.AF_INET6).bind(("::1", 0))' 2>/dev/null; then
   "$bin" serve --listen '[::1]:0' -S "$ex" >"$tmp/v6.port" 2>"$tmp/v6.log" &

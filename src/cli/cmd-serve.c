@@ -61,7 +61,7 @@ fs_cmd_serve (int argc, char **argv)
 {
   FsCommonOptions common = { 0 };
   g_autofree char *listen = NULL, *tls_cert = NULL, *tls_key = NULL;
-  gint verbosity = 1, max_in_flight = 64, max_body_kib = 1024, threads = 0, watch_timeout = 5;
+  gint verbosity = 1, max_in_flight = 64, max_body_kib = 1024, threads = 0, watch_timeout = 5, client_timeout = 10;
   GOptionEntry entries[] = {
     { "listen", 0, 0, G_OPTION_ARG_STRING, &listen, "Address to listen on: HOST:PORT, :PORT (default :8443), [IPV6]:PORT; port 0 picks one", "ADDR" },
     { "tls-cert", 0, 0, G_OPTION_ARG_FILENAME, &tls_cert, "Serve HTTPS with this certificate (PEM)", "FILE" },
@@ -69,6 +69,7 @@ fs_cmd_serve (int argc, char **argv)
     { "threads", 0, 0, G_OPTION_ARG_INT, &threads, "Worker threads (default: one per processor)", "N" },
     { "max-in-flight", 0, 0, G_OPTION_ARG_INT, &max_in_flight, "Requests answered at once; more get 503 (default 64)", "N" },
     { "max-body", 0, 0, G_OPTION_ARG_INT, &max_body_kib, "Largest request body in KiB; more get 413 (default 1024)", "KIB" },
+    { "client-timeout", 0, 0, G_OPTION_ARG_INT, &client_timeout, "Seconds a client has to send a whole request (and to stay idle); later it is cut off (default 10)", "S" },
     { "watch-timeout", 0, 0, G_OPTION_ARG_INT, &watch_timeout, "Live: seconds each watch request stays open (default 5)", "S" },
     { "verbosity", 'v', 0, G_OPTION_ARG_INT, &verbosity, "Log level: 0 errors, 1 start and stop (default), 2 every request", "N" },
     { NULL }
@@ -79,9 +80,9 @@ fs_cmd_serve (int argc, char **argv)
   int status = FS_EXIT_OK;
   if (!g_option_context_parse (context, &argc, &argv, &error))
     status = fs_cli_fail (fs_cli_serve.name, error);
-  else if (argc > 1 || max_in_flight < 1 || max_body_kib < 1 || threads < 0)
+  else if (argc > 1 || max_in_flight < 1 || max_body_kib < 1 || threads < 0 || client_timeout < 1)
     {
-      fs_cli_usage (&error, "takes no arguments; --max-in-flight and --max-body are positive");
+      fs_cli_usage (&error, "takes no arguments; --max-in-flight, --max-body and --client-timeout are positive");
       status = fs_cli_fail (fs_cli_serve.name, error);
     }
   else if ((service = open_service (&common, (guint) MAX (watch_timeout, 1), &error)) == NULL)
@@ -90,7 +91,7 @@ fs_cmd_serve (int argc, char **argv)
     {
       const char *delay = g_getenv ("FS_SERVE_TEST_DELAY_MS"); /* tests: requests that stay in flight */
       FsServerOptions options = { listen, tls_cert, tls_key, (guint) threads, (guint) max_in_flight,
-                                  (gsize) max_body_kib << 10, 10, verbosity,
+                                  (gsize) max_body_kib << 10, (guint) client_timeout, verbosity,
                                   delay != NULL ? (guint) g_ascii_strtoull (delay, NULL, 10) : 0 };
       if (!run (service, &options, &error))
         status = fs_cli_fail (fs_cli_serve.name, error);

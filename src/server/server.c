@@ -37,6 +37,7 @@ struct FsServer {
   struct MHD_Daemon *daemon;
   guint16 port;
   gint in_flight;
+  gint slow_clients;             /* requests cut off at client_timeout_s */
   GMutex lock;                 /* guards series */
   GHashTable *series;          /* "endpoint\tcode" -> Series */
 };
@@ -245,6 +246,10 @@ fs_server_metrics (FsServer *server, GString *out)
   g_string_append_printf (out, "# HELP fitscale_http_requests_in_flight Requests being answered now.\n"
                                "# TYPE fitscale_http_requests_in_flight gauge\nfitscale_http_requests_in_flight %d\n",
                           g_atomic_int_get (&server->in_flight));
+  g_string_append_printf (out, "# HELP fitscale_http_slow_clients_total Requests cut off: their headers and body took "
+                               "longer than the client timeout.\n"
+                               "# TYPE fitscale_http_slow_clients_total counter\nfitscale_http_slow_clients_total %d\n",
+                          g_atomic_int_get (&server->slow_clients));
   g_mutex_unlock (&server->lock);
 }
 
@@ -298,6 +303,13 @@ on_request (void *cls, struct MHD_Connection *connection, const char *url, const
     }
   if (*upload_size > 0)
     {
+      /* a client that sends its body a byte at a time holds a connection slot: the whole
+       * request has client_timeout_s, not each read, and a late one is cut off */
+      if (g_get_monotonic_time () - upload->started > (gint64) server->options.client_timeout_s * G_USEC_PER_SEC)
+        {
+          g_atomic_int_inc (&server->slow_clients);
+          return MHD_NO;
+        }
       if (upload->body->len + *upload_size > server->options.max_body)
         upload->too_large = TRUE;
       else
@@ -447,6 +459,9 @@ fs_server_start (FsServer *server, GError **error)
                                      MHD_OPTION_THREAD_POOL_SIZE, (unsigned int) options->threads,
                                      MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int) options->client_timeout_s,
                                      MHD_OPTION_CONNECTION_LIMIT, (unsigned int) (options->max_in_flight * 4),
+                                     /* one client may not hold every slot: the kubelet's probes come
+                                      * from the node's address and still get in */
+                                     MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int) (options->max_in_flight * 2),
                                      MHD_OPTION_NOTIFY_COMPLETED, on_completed, server,
                                      MHD_OPTION_ARRAY, server->tls_cert_pem != NULL ? tls : tls + 2,
                                      MHD_OPTION_END);

@@ -38,7 +38,7 @@ typedef struct {
   guint threads;               /* 0: the number of processors */
   guint max_in_flight;         /* 0: 64 */
   gsize max_body;              /* 0: 1 MiB */
-  guint client_timeout_s;      /* 0: 10 */
+  guint client_timeout_s;      /* 0: 10; idle, and the whole request's headers and body */
   int verbosity;               /* 0 errors, 1 + start/stop, 2 + every request */
   guint test_delay_ms;         /* tests: every handler waits this long first */
 } FsServerOptions;
