@@ -150,6 +150,11 @@ kubeconfig "$tmp/gone.kubeconfig" "http://127.0.0.1:$port"
 live_flags="--kubeconfig $tmp/gone.kubeconfig"
 same "410 Gone on a continue token: listed again, same answer" nodes -o json -q
 if grep -q ' 410$' "$tmp/gone.log"; then ok "the 410 was sent"; else not_ok "the 410 was sent"; fi
+fake_api html --fault html-error:1 "$tmp/many.json"
+kubeconfig "$tmp/html.kubeconfig" "http://127.0.0.1:$port"
+check "an error page that is not a Status" 2 "$bin" nodes -q --kubeconfig "$tmp/html.kubeconfig"
+contains "error page: one printable line" 'HTTP 400: <html> <body>?[2J?[31mBad Request   from the proxy</body></html>' err
+if grep -q "$(printf '\033')" "$tmp/err"; then not_ok "error page: no raw ESC on stderr"; else ok "error page: no raw ESC on stderr"; fi
 fake_api repeat --fault repeat-continue:1 "$tmp/many.json"
 kubeconfig "$tmp/repeat.kubeconfig" "http://127.0.0.1:$port"
 check "a server repeating a continue token" 2 "$bin" nodes -q --kubeconfig "$tmp/repeat.kubeconfig"

@@ -498,17 +498,42 @@ setup_request (FsKubeClient *client, const char *url, Transfer *transfer, struct
 /* ---- errors a user can act on ------------------------------------------------------------ */
 
 /* The message of the Status in BODY, or BODY's start. */
+/* TEXT as one printable line of at most MAX_CHARS characters: valid UTF-8, blanks for line
+ * breaks and tabs, '?' for other control characters (a server's error page can carry escape
+ * sequences that would rewrite the terminal). */
+static char *
+printable_line (const char *text, gsize length, guint max_chars)
+{
+  g_autofree char *valid = g_utf8_make_valid (text, (gssize) length);
+  GString *line = g_string_new (NULL);
+  guint chars = 0;
+  const char *p = valid;
+  for (; *p != '\0' && chars < max_chars; p = g_utf8_next_char (p), chars++)
+    {
+      gunichar c = g_utf8_get_char (p);
+      if (c == '\n' || c == '\r' || c == '\t')
+        g_string_append_c (line, ' ');
+      else if (g_unichar_iscntrl (c))
+        g_string_append_c (line, '?');
+      else
+        g_string_append_len (line, p, g_utf8_next_char (p) - p);
+    }
+  if (*p != '\0')
+    g_string_append (line, "...");
+  return g_strstrip (g_string_free (line, FALSE));
+}
+
+/* The Status message of an error answer, else the start of its body: one printable line. */
 static char *
 status_message (const GString *body)
 {
-  char problem[128];
-  yajl_val root = body->len > 0 ? yajl_tree_parse (body->str, problem, sizeof problem) : NULL;
+  yajl_val root = body->len > 0 ? yajl_tree_parse (body->str, NULL, 0) : NULL;
   const char *message = root != NULL ? fs_json_tree_string (root, "message", NULL) : NULL;
-  char *text = message != NULL ? g_strdup (message)
-                               : g_strndup (body->str, MIN (body->len, 200));
+  char *text = message != NULL ? printable_line (message, strlen (message), 1000)
+                               : printable_line (body->str, body->len, 200);
   if (root != NULL)
     yajl_tree_free (root);
-  return g_strstrip (text);
+  return text;
 }
 
 /* "list pods" in "" or "list deployments" in group "apps", from an API path. */

@@ -16,6 +16,8 @@
  *   status:CODE:N[:PREFIX]   the first N requests (under PREFIX) answer CODE with a Status
  *   retry-after:N            with status 429: the Retry-After header to send
  *   gone-on-continue:N       the first N requests with a continue token answer 410 Gone
+ *   html-error:N             the first N requests answer 400 with an HTML page holding an
+ *                            escape sequence, not a Status (a proxy in front of the API)
  *   repeat-continue:1        a request with a continue token gets the page before it again,
  *                            with the same token: a list that never ends
  *   cut:N                    the first N list answers stop half way (the connection closes)
@@ -101,6 +103,7 @@ static struct {
   int retry_after;
   int gone_on_continue;
   int repeat_continue;
+  int html_error;
   int cut;
   int slow_ms;
   char *watch_events;
@@ -730,6 +733,9 @@ on_request (void *cls, struct MHD_Connection *connection, const char *url, const
     return answer (connection, url, query->str, 405, status_json (405, "MethodNotAllowed", "only GET is served"), FALSE, 0);
   if ((server.token != NULL || server.client_ca) && !authenticated (connection))
     return answer (connection, url, query->str, 401, status_json (401, "Unauthorized", "Unauthorized"), FALSE, 0);
+  if (take_count (&server.html_error))
+    return answer (connection, url, query->str, 400,
+                   g_strdup ("<html>\n<body>\033[2J\033[31mBad Request\r\n\tfrom the proxy</body></html>\n"), FALSE, 0);
   int fault = take_status_fault (url);
   if (fault != 0)
     return answer (connection, url, query->str, fault,
@@ -798,6 +804,8 @@ parse_fault (const char *spec)
     return (server.retry_after = atoi (parts[1])) > 0;
   if (n == 2 && strcmp (parts[0], "gone-on-continue") == 0)
     return (server.gone_on_continue = atoi (parts[1])) > 0;
+  if (n == 2 && strcmp (parts[0], "html-error") == 0)
+    return (server.html_error = atoi (parts[1])) > 0;
   if (n == 2 && strcmp (parts[0], "repeat-continue") == 0)
     return (server.repeat_continue = atoi (parts[1])) > 0;
   if (n == 2 && strcmp (parts[0], "cut") == 0)
