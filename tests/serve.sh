@@ -203,6 +203,32 @@ get /metrics
 if grep -q '^fitscale_http_slow_clients_total [1-9]' "$tmp/out"; then ok "metrics: slow clients counted"; else not_ok "metrics: slow clients counted"; fi
 kill -TERM "$serve_pid"; wait "$serve_pid"
 
+# SIGTERM while a body is still arriving: the request is finished, then the server exits 0
+start term -S "$ex"
+python3 - "$port" "$api/plan.request.json" >"$tmp/term.out" 2>&1 <<'PY' &
+import socket, sys, time
+port, body = int(sys.argv[1]), open(sys.argv[2], "rb").read()
+c = socket.create_connection(("127.0.0.1", port))
+c.sendall(b"POST /v1/plan HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: %d\r\n\r\n" % len(body))
+c.sendall(body[:10])
+time.sleep(1.0)
+c.sendall(body[10:])
+answer = b""
+while True:
+    chunk = c.recv(65536)
+    if not chunk:
+        break
+    answer += chunk
+print(answer.split(b"\r\n", 1)[0].decode())
+PY
+term_client=$!
+sleep 0.4
+kill -TERM "$serve_pid"
+wait "$term_client"
+wait "$serve_pid"; status=$?
+if grep -q '^HTTP/1.1 200' "$tmp/term.out"; then ok "SIGTERM mid-body: the request still answered 200"; else comment "$tmp/term.out"; not_ok "SIGTERM mid-body: the request still answered 200"; fi
+if [ "$status" = 0 ]; then ok "SIGTERM mid-body: exit 0"; else not_ok "SIGTERM mid-body: exit $status"; fi
+
 # --listen on an IPv6 address, in brackets (issue 17)
 if python3 -c 'import socket; socket.socket(socket.AF_INET6).bind(("::1", 0))' 2>/dev/null; then
   "$bin" serve --listen '[::1]:0' -S "$ex" >"$tmp/v6.port" 2>"$tmp/v6.log" &

@@ -37,6 +37,7 @@ struct FsServer {
   struct MHD_Daemon *daemon;
   guint16 port;
   gint in_flight;
+  gint requests_open;            /* headers read, not yet answered: bodies arriving, handlers running */
   gint slow_clients;             /* requests cut off at client_timeout_s */
   GMutex lock;                 /* guards series */
   GHashTable *series;          /* "endpoint\tcode" -> Series */
@@ -299,6 +300,7 @@ on_request (void *cls, struct MHD_Connection *connection, const char *url, const
       upload->body = g_string_new (NULL);
       upload->started = g_get_monotonic_time ();
       *state = upload;
+      g_atomic_int_inc (&server->requests_open);
       return MHD_YES;
     }
   if (*upload_size > 0)
@@ -349,12 +351,14 @@ on_request (void *cls, struct MHD_Connection *connection, const char *url, const
 static void
 on_completed (void *cls, struct MHD_Connection *connection, void **state, enum MHD_RequestTerminationCode code)
 {
+  FsServer *server = cls;
   Upload *upload = *state;
   if (upload == NULL)
     return;
   g_string_free (upload->body, TRUE);
   g_free (upload);
   *state = NULL;
+  g_atomic_int_add (&server->requests_open, -1);
 }
 
 /* libmicrohttpd's percent-decoding of the path and arguments (MHD_http_unescape), except
@@ -487,7 +491,11 @@ fs_server_stop (FsServer *server)
   if (server->daemon == NULL)
     return;
   MHD_quiesce_daemon (server->daemon); /* no new connections */
-  while (g_atomic_int_get (&server->in_flight) > 0)
+  /* finish every request already begun, its body still arriving included: a late one is cut
+   * at the client timeout anyway, so that bounds the wait (a second more for its answer) */
+  gint64 deadline = g_get_monotonic_time () + ((gint64) server->options.client_timeout_s + 1) * G_USEC_PER_SEC;
+  while ((g_atomic_int_get (&server->requests_open) > 0 || g_atomic_int_get (&server->in_flight) > 0)
+         && g_get_monotonic_time () < deadline)
     g_usleep (10000);
   MHD_stop_daemon (server->daemon);
   server->daemon = NULL;
