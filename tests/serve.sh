@@ -172,8 +172,8 @@ kill -TERM "$serve_pid"; wait "$serve_pid"
 
 # slow clients (issue 17): a body sent a byte at a time is cut off at --client-timeout, and
 # clients from one address cannot hold every slot while a probe from another gets in
-start slow -S "$ex" --client-timeout 4 --max-in-flight 4
-python3 - "$port" >"$tmp/slow.out" 2>&1 <<'PY' &
+start slow -S "$ex" --client-timeout 5 --max-in-flight 4
+python3 - "$port" "$tmp/slow.held" >"$tmp/slow.out" 2>&1 <<'PY' &
 import socket, sys, time
 port = int(sys.argv[1])
 conns = []
@@ -184,8 +184,9 @@ for _ in range(20):  # more than the 16 slots: without a per-address limit they 
         conns.append(c)
     except OSError:
         pass
+open(sys.argv[2], "w").write("held\n")
 cut = 0
-for _ in range(12):
+for _ in range(14):
     time.sleep(0.5)
     for c in list(conns):
         try:
@@ -195,8 +196,8 @@ for _ in range(12):
 print("open", len(conns), "cut", cut)
 PY
 slow_pid=$!
-sleep 1
-code=$(curl -s --interface 127.0.0.2 -o "$tmp/out" -w "%{http_code}" -m 1 "$url/healthz"); is "a probe from another address gets in past the slow clients" 200
+for _ in $(seq 100); do [ -s "$tmp/slow.held" ] && break; sleep 0.05; done
+code=$(curl -s --interface 127.0.0.2 -o "$tmp/out" -w "%{http_code}" -m 2 "$url/healthz"); is "a probe from another address gets in past the slow clients" 200
 wait "$slow_pid"
 if grep -q '^open 0 ' "$tmp/slow.out"; then ok "every slow body cut off at --client-timeout"; else comment "$tmp/slow.out"; not_ok "every slow body cut off at --client-timeout"; fi
 get /metrics
@@ -205,12 +206,13 @@ kill -TERM "$serve_pid"; wait "$serve_pid"
 
 # SIGTERM while a body is still arriving: the request is finished, then the server exits 0
 start term -S "$ex"
-python3 - "$port" "$api/plan.request.json" >"$tmp/term.out" 2>&1 <<'PY' &
+python3 - "$port" "$api/plan.request.json" "$tmp/term.sent" >"$tmp/term.out" 2>&1 <<'PY' &
 import socket, sys, time
 port, body = int(sys.argv[1]), open(sys.argv[2], "rb").read()
 c = socket.create_connection(("127.0.0.1", port))
 c.sendall(b"POST /v1/plan HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: %d\r\n\r\n" % len(body))
 c.sendall(body[:10])
+open(sys.argv[3], "w").write("sent\n")
 time.sleep(1.0)
 c.sendall(body[10:])
 answer = b""
@@ -222,12 +224,16 @@ while True:
 print(answer.split(b"\r\n", 1)[0].decode())
 PY
 term_client=$!
-sleep 0.4
+for _ in $(seq 100); do [ -s "$tmp/term.sent" ] && break; sleep 0.05; done
+sleep 0.2
 kill -TERM "$serve_pid"
 wait "$term_client"
 wait "$serve_pid"; status=$?
 if grep -q '^HTTP/1.1 200' "$tmp/term.out"; then ok "SIGTERM mid-body: the request still answered 200"; else comment "$tmp/term.out"; not_ok "SIGTERM mid-body: the request still answered 200"; fi
 if [ "$status" = 0 ]; then ok "SIGTERM mid-body: exit 0"; else not_ok "SIGTERM mid-body: exit $status"; fi
+
+check "serve -o json: refused, not ignored" 2 "$bin" serve -o json -S "$ex" --listen 127.0.0.1:0
+contains "serve -o: says why" '-o does not apply: the service answers JSON' err
 
 # --listen on an IPv6 address, in brackets (issue 17)
 if python3 -c 'import socket; socket.socket(socket.AF_INET6).bind(("::1", 0))' 2>/dev/null; then

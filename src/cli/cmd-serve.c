@@ -80,6 +80,11 @@ fs_cmd_serve (int argc, char **argv)
   int status = FS_EXIT_OK;
   if (!g_option_context_parse (context, &argc, &argv, &error))
     status = fs_cli_fail (fs_cli_serve.name, error);
+  else if (common.output != NULL)
+    {
+      fs_cli_usage (&error, "-o does not apply: the service answers JSON (docs/api.md) and logs JSON lines");
+      status = fs_cli_fail (fs_cli_serve.name, error);
+    }
   else if (argc > 1 || max_in_flight < 1 || max_body_kib < 1 || threads < 0 || client_timeout < 1)
     {
       fs_cli_usage (&error, "takes no arguments; --max-in-flight, --max-body and --client-timeout are positive");
