@@ -674,4 +674,8 @@ check "nodes: a name with an escape sequence" 0 "$bin" nodes -q -S "$data/escape
 contains "nodes: ESC as ^[, CR as \\r, ^A" 'evil^[[31mred\rx^A' out
 if grep -q "$(printf '\033')" "$tmp/out"; then not_ok "nodes: no raw ESC reaches the terminal"; else ok "nodes: no raw ESC reaches the terminal"; fi
 
+check "why: a recorded message with an escape sequence" 0 "$bin" why -q -S "$data/escape-message.yaml" default/web
+contains "why: the recorded message escaped" 'The scheduler recorded: 0/1 nodes are available: ^[[2J1 Insufficient cpu.' out
+if grep -q "$(printf '\033')" "$tmp/out"; then not_ok "why: no raw ESC from a recorded message"; else ok "why: no raw ESC from a recorded message"; fi
+
 tap_end

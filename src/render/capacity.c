@@ -113,9 +113,11 @@ fs_render_unmodelled_note (FILE *out, const FsPod *pod, const GPtrArray *reasons
   for (guint i = 0; i < reasons->len; i++)
     g_string_append_printf (quoted, "%s\"%s\"", i == 0 ? "" : i + 1 == reasons->len ? " and " : ", ",
                             (const char *) reasons->pdata[i]);
-  fprintf (out, "The scheduler recorded for pod %s/%s: %s\n", pod->namespace, pod->name, pod->scheduled_message);
+  g_autofree char *recorded = fs_terminal_safe (pod->scheduled_message);
+  fprintf (out, "The scheduler recorded for pod %s/%s: %s\n", pod->namespace, pod->name, recorded);
+  g_autofree char *safe = fs_terminal_safe (quoted->str);
   fprintf (out, "Its reasons include %s, which the answer below does not count (docs/filters.md, \"Not "
-           "modelled\").\n\n", quoted->str);
+           "modelled\").\n\n", safe);
   g_string_free (quoted, TRUE);
 }
 

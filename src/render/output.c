@@ -455,8 +455,8 @@ fs_table_free (FsTable *table)
  * pkg/printers/terminal.go EscapeTerminal: ESC as "^[", CR as "\\r"), extended to every
  * other control character (caret notation, DEL as "^?") and to invalid UTF-8 (U+FFFD): a
  * name or message from the cluster cannot move the cursor, recolour or rewrite the table. */
-static char *
-terminal_safe (const char *cell)
+char *
+fs_terminal_safe (const char *cell)
 {
   g_autofree char *valid = g_utf8_make_valid (cell, -1);
   GString *out = g_string_sized_new (strlen (valid));
@@ -481,7 +481,7 @@ void
 fs_table_add_row (FsTable *table, const char *const *cells)
 {
   for (guint i = 0; i < table->n_columns; i++)
-    g_ptr_array_add (table->cells, terminal_safe (cells[i] != NULL ? cells[i] : "<none>"));
+    g_ptr_array_add (table->cells, fs_terminal_safe (cells[i] != NULL ? cells[i] : "<none>"));
 }
 
 void

@@ -361,10 +361,12 @@ print_wait_text (FILE *out, const FsKubeletWait *wait)
 static void
 print_wait_detail (FILE *out, const FsKubeletWait *wait)
 {
-  if (wait->reason != NULL && wait->message != NULL)
-    fprintf (out, " (%s: %s)", wait->reason, wait->message);
-  else if (wait->reason != NULL || wait->message != NULL)
-    fprintf (out, " (%s)", wait->reason != NULL ? wait->reason : wait->message);
+  g_autofree char *message = wait->message != NULL ? fs_terminal_safe (wait->message) : NULL;
+  g_autofree char *reason = wait->reason != NULL ? fs_terminal_safe (wait->reason) : NULL;
+  if (reason != NULL && message != NULL)
+    fprintf (out, " (%s: %s)", reason, message);
+  else if (reason != NULL || message != NULL)
+    fprintf (out, " (%s)", reason != NULL ? reason : message);
 }
 
 /* The node's line: whether the snapshot holds it and whether it is Ready. */
@@ -444,7 +446,8 @@ print_bound (FILE *out, const FsDiagnosis *diagnosis)
 static void
 print_disagreement (FILE *out, const FsSnapshot *snapshot, const FsDiagnosis *diagnosis)
 {
-  fprintf (out, "\nThe scheduler recorded: %s\n", diagnosis->recorded);
+  g_autofree char *recorded = fs_terminal_safe (diagnosis->recorded);
+  fprintf (out, "\nThe scheduler recorded: %s\n", recorded);
   fprintf (out, "fitscale's verdict differs");
   const char *sep = ": ";
   if (diagnosis->unmodelled->len > 0)
@@ -453,8 +456,9 @@ print_disagreement (FILE *out, const FsSnapshot *snapshot, const FsDiagnosis *di
       for (guint i = 0; i < diagnosis->unmodelled->len; i++)
         g_string_append_printf (reasons, "%s\"%s\"", i == 0 ? "" : ", ",
                                 (const char *) diagnosis->unmodelled->pdata[i]);
+      g_autofree char *safe = fs_terminal_safe (reasons->str);
       fprintf (out, "%sthe scheduler's reasons include %s, from %s fitscale does not model (docs/filters.md)",
-               sep, reasons->str, diagnosis->unmodelled->len == 1 ? "a filter" : "filters");
+               sep, safe, diagnosis->unmodelled->len == 1 ? "a filter" : "filters");
       sep = "; ";
     }
   for (guint i = 0; i < diagnosis->unmodelled_filters->len; i++)
@@ -508,7 +512,10 @@ print_messages (FILE *out, const FsDiagnosis *diagnosis)
 {
   fprintf (out, "\nfitscale: %s\n", diagnosis->message);
   if (diagnosis->recorded != NULL && diagnosis->agrees)
-    fprintf (out, "recorded: %s\n          (the same as the scheduler's own message)\n", diagnosis->recorded);
+    {
+      g_autofree char *recorded = fs_terminal_safe (diagnosis->recorded);
+      fprintf (out, "recorded: %s\n          (the same as the scheduler's own message)\n", recorded);
+    }
   fprintf (out, "\n");
 }
 

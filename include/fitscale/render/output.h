@@ -72,7 +72,12 @@ FsTable *fs_table_new (guint n_columns, const char *const *headers);
 void fs_table_free (FsTable *table);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FsTable, fs_table_free)
 /* Appends a row of n_columns strings (copied). */
+/* Adds a row; each cell is escaped with fs_terminal_safe. */
 void fs_table_add_row (FsTable *table, const char *const *cells);
+/* TEXT (from the cluster: a name, an event's or a kubelet's message) made safe for a
+ * terminal, as kubectl's printers escape it: ESC as "^[", CR as "\\r", other controls in
+ * caret notation, invalid UTF-8 made valid.  Newly allocated. */
+char *fs_terminal_safe (const char *text);
 /* Prints the headers and rows, columns separated by three spaces, as kubectl does. */
 void fs_table_print (const FsTable *table, FILE *out);
 
