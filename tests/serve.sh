@@ -204,6 +204,104 @@ get /metrics
 if grep -q '^fitscale_http_slow_clients_total [1-9]' "$tmp/out"; then ok "metrics: slow clients counted"; else not_ok "metrics: slow clients counted"; fi
 kill -TERM "$serve_pid"; wait "$serve_pid"
 
+# slow headers (issue 17): a client that sends one header byte every half second resets any
+# idle timer; it is still cut off --client-timeout after it connected, and the health probes,
+# from its own address and from another, are answered meanwhile
+start slowhead -S "$ex" --client-timeout 3 --max-in-flight 4
+python3 - "$port" "$tmp/slowhead.held" >"$tmp/slowhead.out" 2>&1 <<'PY' &
+import select, socket, sys, time
+port = int(sys.argv[1])
+head = b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: " + b"a" * 100
+conns = [[socket.create_connection(("127.0.0.1", port)), 0, None] for _ in range(6)]
+open(sys.argv[2], "w").write("held\n")
+start = time.monotonic()
+while time.monotonic() - start < 9 and any(c[2] is None for c in conns):
+    for c in conns:
+        if c[2] is not None:
+            continue
+        try:
+            c[0].sendall(head[c[1]:c[1] + 1]); c[1] += 1
+            if select.select([c[0]], [], [], 0)[0] and c[0].recv(100) == b"":
+                c[2] = time.monotonic() - start
+        except OSError:
+            c[2] = time.monotonic() - start
+    time.sleep(0.5)
+print("cut after", " ".join("never" if c[2] is None else "%.1f" % c[2] for c in conns))
+PY
+slowhead_pid=$!
+for _ in $(seq 100); do [ -s "$tmp/slowhead.held" ] && break; sleep 0.05; done
+sleep 1
+code=$(curl -s -o "$tmp/out" -w "%{http_code}" -m 2 "$url/healthz"); is "slow headers: a probe from their address is answered" 200
+code=$(curl -s --interface 127.0.0.2 -o "$tmp/out" -w "%{http_code}" -m 2 "$url/healthz"); is "slow headers: a probe from another address is answered" 200
+wait "$slowhead_pid"
+if python3 -c 'import sys; t = sys.stdin.read().split()[2:]; sys.exit(not (len(t) == 6 and all(x != "never" and 2.5 <= float(x) <= 5.5 for x in t)))' <"$tmp/slowhead.out"
+then ok "slow headers: every connection cut --client-timeout (3 s) after it opened, though it kept sending"
+else comment "$tmp/slowhead.out"; not_ok "slow headers: cut at --client-timeout"; fi
+get /metrics
+if grep -q '^fitscale_http_slow_clients_total 6$' "$tmp/out"; then ok "slow headers: each counted once"; else grep slow_clients "$tmp/out" | comment; not_ok "slow headers: each counted once"; fi
+kill -TERM "$serve_pid"; wait "$serve_pid"
+
+# errors libmicrohttpd would answer with an HTML page (issue 17): a URI over 8 KiB, header
+# fields over 16 KiB and a Content-Length over --max-body are refused here, from the head alone,
+# as Status JSON; a head past libmicrohttpd's 128 KiB, and requests it cannot parse, it refuses
+# itself (docs/api.md says which): the status code is still the right one, the server serves on,
+# its messages become JSON log lines and the requests are counted
+start heads -S "$ex" -v 2
+# raw BYTES: the Python bytes expression sent as it is; status in $code, body in $tmp/out
+raw() {
+  code=$(python3 - "$port" "$1" "$tmp/out" <<'PY'
+import socket, sys
+c = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=10)
+c.sendall(eval(sys.argv[2]))
+answer = b""
+try:
+    while True:
+        chunk = c.recv(65536)
+        if not chunk:
+            break
+        answer += chunk
+except OSError:
+    pass
+head, _, body = answer.partition(b"\r\n\r\n")
+open(sys.argv[3], "wb").write(body)
+print(head.split(b" ")[1].decode() if head.startswith(b"HTTP/1.1 ") else "none")
+PY
+)
+}
+# status_json NAME CODE: the body is one line of valid UTF-8, a Status with that code
+status_json() {
+  if python3 -c 'import json, sys; b = open(sys.argv[1], "rb").read(); d = json.loads(b.decode("utf-8")); sys.exit(not (b"\n" not in b.rstrip(b"\n") and d["kind"] == "Status" and d["code"] == int(sys.argv[2]) and d["status"] == "Failure"))' "$tmp/out" "$2" 2>/dev/null
+  then ok "$1"; else head -c 300 "$tmp/out" | comment; not_ok "$1"; fi
+}
+raw 'b"GET /v1/why/production/" + b"a" * 9000 + b" HTTP/1.1\r\nHost: x\r\n\r\n"'; is "a URI of 9000 bytes is 414" 414
+status_json "414: a one-line Status" 414
+expect "414: says how long" '.message == "the URI is 9019 bytes long, over 8192"'
+raw 'b"GET /healthz HTTP/1.1\r\nHost: x\r\n" + b"".join(b"X-%d: %s\r\n" % (i, b"v" * 8000) for i in range(3)) + b"\r\n"'
+is "24 KB of header fields is 431" 431
+status_json "431: a one-line Status" 431
+raw 'b"POST /v1/plan HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2000000\r\n\r\n"'
+is "a Content-Length over --max-body is 413 before any body is sent" 413
+status_json "413 (Content-Length): a one-line Status" 413
+head -c 2000000 /dev/zero | tr '\0' ' ' >"$tmp/big.json"
+code=$(curl -s -o "$tmp/out" -w '%{http_code}' -X POST -H "Content-Type: application/json" -H "Transfer-Encoding: chunked" \
+            --data-binary "@$tmp/big.json" "$url/v1/plan")
+is "a chunked body over --max-body is 413" 413
+status_json "413 (chunked): a one-line Status" 413
+raw 'b"GET /v1/why/production/" + b"a" * 200000 + b" HTTP/1.1\r\nHost: x\r\n\r\n"'; is "a URI past libmicrohttpd's memory: still 414" 414
+raw 'b"GET /healthz HTTP/1.1\r\nHost: x\r\n" + b"".join(b"X-%d: %s\r\n" % (i, b"v" * 8000) for i in range(30)) + b"\r\n"'
+is "header fields past libmicrohttpd's memory: still 431" 431
+raw 'b"GET /healthz HTTP/1.1\r\nHost: x\r\nno colon here\r\n\r\n"'; is "a header line without a colon: libmicrohttpd's 400" 400
+raw 'b"GET /healthz HTTP/x.y\r\nHost: x\r\n\r\n"'; is "a malformed HTTP version: libmicrohttpd's 400" 400
+get /healthz; is "heads: still serving" 200
+get /metrics
+contains "heads: libmicrohttpd's refusals counted (400)" 'fitscale_http_requests_total{endpoint="unparsed",code="400"} 2' out
+contains "heads: libmicrohttpd's refusals counted (414)" 'fitscale_http_requests_total{endpoint="unparsed",code="414"} 1' out
+contains "heads: our 414 counted under its endpoint" 'fitscale_http_requests_total{endpoint="why",code="414"} 1' out
+kill -TERM "$serve_pid"; wait "$serve_pid"
+if jq -e . "$tmp/heads.log" >/dev/null 2>&1 && grep -q '"msg":"libmicrohttpd"' "$tmp/heads.log"; then ok "heads: libmicrohttpd's messages are JSON log lines"
+else grep -v '^{' "$tmp/heads.log" | head -3 | comment; not_ok "heads: JSON log lines"; fi
+if [ "$(awk 'length > 1000' "$tmp/heads.log" | wc -l)" = 0 ]; then ok "heads: the logged paths are cut"; else not_ok "heads: the logged paths are cut"; fi
+
 # SIGTERM while a body is still arriving: the request is finished, then the server exits 0
 start term -S "$ex"
 python3 - "$port" "$api/plan.request.json" "$tmp/term.sent" >"$tmp/term.out" 2>&1 <<'PY' &

@@ -6,6 +6,7 @@
 #include <netinet/in.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include "fitscale/model/error.h"
 #include "fitscale/render/output.h"
@@ -21,6 +22,16 @@ typedef struct {
   FsHttpHandler handler;
   gpointer user_data;
 } Route;
+
+/* The request line and headers fitscale reads (414 past the first, 431 past both together,
+ * as Status JSON), and the memory libmicrohttpd may use per connection: a request head that
+ * does not fit in it is refused by libmicrohttpd itself, with its own HTML page (docs/api.md,
+ * "Errors libmicrohttpd answers").  The pool is larger than the limits so that every head
+ * between them is answered here, in JSON; the pool is mmap'ed, so only what a connection
+ * really uses costs memory. */
+#define MAX_URI (8u << 10)
+#define MAX_HEAD (16u << 10)
+#define CONNECTION_MEMORY (128u << 10)
 
 /* Counts and latencies of one endpoint and status code. */
 typedef struct {
@@ -41,7 +52,24 @@ struct FsServer {
   gint slow_clients;             /* requests cut off at client_timeout_s */
   GMutex lock;                 /* guards series */
   GHashTable *series;          /* "endpoint\tcode" -> Series */
+  GMutex peers_lock;           /* guards peers, each Peer's fields and stopping */
+  GHashTable *peers;           /* the open connections: Peer set */
+  GCond peers_changed;         /* wakes the watchdog to stop */
+  gboolean stopping;
+  GThread *watchdog;
 };
+
+/* Per connection, from libmicrohttpd's NOTIFY_STARTED to NOTIFY_CLOSED (which comes before
+ * it closes the socket, so the watchdog never shuts down a descriptor reused by another). */
+typedef struct {
+  MHD_socket fd;
+  gint64 since;                /* opened, or its last answer sent: the next request is due by
+                                * since + client_timeout_s, headers and body */
+  gboolean answering;          /* the whole request is in: the handler and the reply are not timed */
+  gboolean served;             /* it has answered a request (keep-alive) */
+  gboolean request_line;       /* the next request's first line has arrived */
+  gsize uri_length;            /* its URI, as the client sent it */
+} Peer;
 
 /* Per connection: the body as it arrives. */
 typedef struct {
@@ -119,6 +147,9 @@ fs_server_new (const FsServerOptions *options)
   server->routes = g_ptr_array_new ();
   server->series = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   g_mutex_init (&server->lock);
+  server->peers = g_hash_table_new (g_direct_hash, g_direct_equal);
+  g_mutex_init (&server->peers_lock);
+  g_cond_init (&server->peers_changed);
   return server;
 }
 
@@ -138,6 +169,9 @@ fs_server_free (FsServer *server)
   g_ptr_array_unref (server->routes);
   g_hash_table_unref (server->series);
   g_mutex_clear (&server->lock);
+  g_hash_table_unref (server->peers);
+  g_mutex_clear (&server->peers_lock);
+  g_cond_clear (&server->peers_changed);
   g_free (server->listen);
   g_free (server->tls_cert_pem);
   g_free (server->tls_key_pem);
@@ -282,10 +316,153 @@ send_response (FsServer *server, struct MHD_Connection *connection, const char *
       char status[8], ms[32];
       g_snprintf (status, sizeof status, "%d", response->status);
       g_snprintf (ms, sizeof ms, "%.3f", seconds * 1e3);
-      fs_log (2, server->options.verbosity, "request", "method", method, "path", path, "status", status,
+      /* the path as the client sent it, made printable and cut (a 414's is 8 KiB) */
+      g_autofree char *safe = fs_terminal_safe (path);
+      g_autofree char *shown = g_utf8_substring (safe, 0, MIN (g_utf8_strlen (safe, -1), 200));
+      fs_log (2, server->options.verbosity, "request", "method", method, "path", shown, "status", status,
               "durationMs", ms, NULL);
     }
   return result;
+}
+
+/* ---- connections: the whole request within client_timeout_s ----------------------------- */
+
+static Peer *
+peer_of (struct MHD_Connection *connection)
+{
+  const union MHD_ConnectionInfo *info = MHD_get_connection_info (connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+  return info != NULL ? info->socket_context : NULL;
+}
+
+static void
+on_connection (void *cls, struct MHD_Connection *connection, void **socket_context,
+               enum MHD_ConnectionNotificationCode code)
+{
+  FsServer *server = cls;
+  if (code == MHD_CONNECTION_NOTIFY_STARTED)
+    {
+      const union MHD_ConnectionInfo *info = MHD_get_connection_info (connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+      Peer *peer = g_new0 (Peer, 1);
+      peer->fd = info != NULL ? info->connect_fd : MHD_INVALID_SOCKET;
+      peer->since = g_get_monotonic_time ();
+      g_mutex_lock (&server->peers_lock);
+      g_hash_table_add (server->peers, peer);
+      g_mutex_unlock (&server->peers_lock);
+      *socket_context = peer;
+    }
+  else if (*socket_context != NULL)
+    {
+      g_mutex_lock (&server->peers_lock);
+      g_hash_table_remove (server->peers, *socket_context);
+      g_mutex_unlock (&server->peers_lock);
+      g_free (*socket_context);
+      *socket_context = NULL;
+    }
+}
+
+/* libmicrohttpd's URI log callback: the request line is in (its URI as sent, before any
+ * decoding).  The value returned starts the access handler's state: none. */
+static void *
+on_request_line (void *cls, const char *uri, struct MHD_Connection *connection)
+{
+  FsServer *server = cls;
+  Peer *peer = peer_of (connection);
+  if (peer != NULL)
+    {
+      g_mutex_lock (&server->peers_lock);
+      peer->request_line = TRUE;
+      peer->uri_length = strlen (uri);
+      g_mutex_unlock (&server->peers_lock);
+    }
+  return NULL;
+}
+
+static void
+set_answering (FsServer *server, Peer *peer, gboolean answering)
+{
+  if (peer == NULL)
+    return;
+  g_mutex_lock (&server->peers_lock);
+  peer->answering = answering;
+  if (!answering)
+    {
+      /* answered: the next request on this connection is due within the timeout from now */
+      peer->since = g_get_monotonic_time ();
+      peer->served = TRUE;
+      peer->request_line = FALSE;
+    }
+  g_mutex_unlock (&server->peers_lock);
+}
+
+/* libmicrohttpd's --client-timeout (MHD_OPTION_CONNECTION_TIMEOUT) is an idle timer, reset by
+ * every byte: a client sending one header byte a second would hold its connection forever.
+ * This thread cuts every connection whose request (TLS handshake, request line, headers and
+ * body) has not wholly arrived client_timeout_s after the connection opened or its previous
+ * answer was sent: shutdown(2) on the socket, which libmicrohttpd's own loop then sees
+ * closed.  A keep-alive connection that has not begun another request is not counted as a
+ * slow client: libmicrohttpd's idle timer would close it at the same moment. */
+static gpointer
+watch_peers (gpointer data)
+{
+  FsServer *server = data;
+  const gint64 timeout = (gint64) server->options.client_timeout_s * G_USEC_PER_SEC;
+  g_mutex_lock (&server->peers_lock);
+  while (!server->stopping)
+    {
+      gint64 now = g_get_monotonic_time ();
+      gint64 next = now + G_USEC_PER_SEC / 4;
+      GHashTableIter iter;
+      gpointer key;
+      g_hash_table_iter_init (&iter, server->peers);
+      while (g_hash_table_iter_next (&iter, &key, NULL))
+        {
+          Peer *peer = key;
+          if (peer->answering || peer->fd == MHD_INVALID_SOCKET)
+            continue;
+          if (peer->since + timeout > now)
+            {
+              next = MIN (next, peer->since + timeout);
+              continue;
+            }
+          shutdown (peer->fd, SHUT_RDWR);
+          if (!peer->served || peer->request_line)
+            g_atomic_int_inc (&server->slow_clients);
+          peer->fd = MHD_INVALID_SOCKET; /* once */
+        }
+      g_cond_wait_until (&server->peers_changed, &server->peers_lock, next);
+    }
+  g_mutex_unlock (&server->peers_lock);
+  return NULL;
+}
+
+/* ---- requests ---------------------------------------------------------------------------- */
+
+/* The checks of a request's head, before any of its body is read: a Status in RESPONSE and
+ * TRUE when it is refused. */
+static gboolean
+refuse_head (FsServer *server, struct MHD_Connection *connection, Peer *peer, FsHttpResponse *response)
+{
+  gsize uri_length = 0;
+  if (peer != NULL)
+    {
+      g_mutex_lock (&server->peers_lock);
+      uri_length = peer->uri_length;
+      g_mutex_unlock (&server->peers_lock);
+    }
+  const union MHD_ConnectionInfo *info = MHD_get_connection_info (connection, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
+  gsize head = info != NULL ? info->header_size : 0;
+  const char *length = MHD_lookup_connection_value (connection, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+  if (uri_length > MAX_URI)
+    fs_http_error (response, 414, "BadRequest", "the URI is %" G_GSIZE_FORMAT " bytes long, over %u", uri_length, MAX_URI);
+  else if (head > uri_length && head - uri_length > MAX_HEAD)
+    fs_http_error (response, 431, "BadRequest", "the header fields are over %u bytes", MAX_HEAD);
+  else if (length != NULL && g_ascii_isdigit (length[0])
+           && g_ascii_strtoull (length, NULL, 10) > server->options.max_body)
+    fs_http_error (response, 413, "RequestEntityTooLarge", "the body is over %" G_GSIZE_FORMAT " bytes",
+                   server->options.max_body);
+  else
+    return FALSE;
+  return TRUE;
 }
 
 static enum MHD_Result
@@ -294,6 +471,7 @@ on_request (void *cls, struct MHD_Connection *connection, const char *url, const
 {
   FsServer *server = cls;
   Upload *upload = *state;
+  Peer *peer = peer_of (connection);
   if (upload == NULL)
     {
       upload = g_new0 (Upload, 1);
@@ -301,17 +479,20 @@ on_request (void *cls, struct MHD_Connection *connection, const char *url, const
       upload->started = g_get_monotonic_time ();
       *state = upload;
       g_atomic_int_inc (&server->requests_open);
-      return MHD_YES;
+      /* refused on its head alone: answered now, before its body (libmicrohttpd then reads
+       * no body, sends no 100 Continue, and closes the connection) */
+      FsHttpResponse response = { .status = 200 };
+      if (!refuse_head (server, connection, peer, &response))
+        return MHD_YES;
+      set_answering (server, peer, TRUE);
+      gboolean path_known;
+      const Route *route = find_route (server, method, url, &path_known);
+      return send_response (server, connection, method, url, route != NULL ? route->endpoint : "other", &response,
+                            upload->started);
     }
   if (*upload_size > 0)
     {
-      /* a client that sends its body a byte at a time holds a connection slot: the whole
-       * request has client_timeout_s, not each read, and a late one is cut off */
-      if (g_get_monotonic_time () - upload->started > (gint64) server->options.client_timeout_s * G_USEC_PER_SEC)
-        {
-          g_atomic_int_inc (&server->slow_clients);
-          return MHD_NO;
-        }
+      /* a client that sends its body a byte at a time is cut off by watch_peers */
       if (upload->body->len + *upload_size > server->options.max_body)
         upload->too_large = TRUE;
       else
@@ -319,6 +500,7 @@ on_request (void *cls, struct MHD_Connection *connection, const char *url, const
       *upload_size = 0;
       return MHD_YES;
     }
+  set_answering (server, peer, TRUE);
   FsHttpResponse response = { .status = 200 };
   gboolean path_known = FALSE;
   const Route *route = find_route (server, method, url, &path_known);
@@ -353,6 +535,7 @@ on_completed (void *cls, struct MHD_Connection *connection, void **state, enum M
 {
   FsServer *server = cls;
   Upload *upload = *state;
+  set_answering (server, peer_of (connection), FALSE);
   if (upload == NULL)
     return;
   g_string_free (upload->body, TRUE);
@@ -385,6 +568,25 @@ unescape_keeping_nul (void *cls, struct MHD_Connection *connection, char *text)
     }
   *out = '\0';
   return (size_t) (out - text);
+}
+
+/* libmicrohttpd's own messages, as fitscale's log lines (one JSON object, printable, at most
+ * 200 characters: its error messages quote the HTML page it answered with).  The requests
+ * it refuses by itself, before fitscale sees them (docs/api.md), are counted under the
+ * endpoint "unparsed" from its "Error processing request (HTTP response code is N" message
+ * (connection.c, transmit_error_response_len). */
+static void
+on_library_message (void *cls, const char *format, va_list args)
+{
+  FsServer *server = cls;
+  g_autofree char *text = g_strdup_vprintf (format, args);
+  unsigned int code = 0;
+  if (sscanf (text, "Error processing request (HTTP response code is %u", &code) == 1 && code >= 400 && code < 600)
+    record (server, "unparsed", (int) code, 0);
+  g_strchomp (text);
+  g_autofree char *safe = fs_terminal_safe (text);
+  g_autofree char *line = g_utf8_substring (safe, 0, MIN (g_utf8_strlen (safe, -1), 200));
+  fs_log (1, server->options.verbosity, "libmicrohttpd", "detail", line, NULL);
 }
 
 /* --listen HOST:PORT, :PORT or PORT: HOST an IPv4 address, localhost, or an IPv6 address in
@@ -431,6 +633,19 @@ parse_listen (const char *listen, struct sockaddr_storage *address, GError **err
   return TRUE;
 }
 
+static void
+stop_watchdog (FsServer *server)
+{
+  if (server->watchdog == NULL)
+    return;
+  g_mutex_lock (&server->peers_lock);
+  server->stopping = TRUE;
+  g_cond_signal (&server->peers_changed);
+  g_mutex_unlock (&server->peers_lock);
+  g_thread_join (server->watchdog);
+  server->watchdog = NULL;
+}
+
 gboolean
 fs_server_start (FsServer *server, GError **error)
 {
@@ -457,7 +672,10 @@ fs_server_start (FsServer *server, GError **error)
     { MHD_OPTION_HTTPS_MEM_KEY, 0, server->tls_key_pem },
     { MHD_OPTION_END, 0, NULL },
   };
+  server->stopping = FALSE;
+  server->watchdog = g_thread_new ("fitscale-watchdog", watch_peers, server);
   server->daemon = MHD_start_daemon (flags, 0, NULL, NULL, on_request, server,
+                                     MHD_OPTION_EXTERNAL_LOGGER, on_library_message, server, /* first: all of them */
                                      MHD_OPTION_SOCK_ADDR, &address,
                                      MHD_OPTION_UNESCAPE_CALLBACK, unescape_keeping_nul, NULL,
                                      MHD_OPTION_THREAD_POOL_SIZE, (unsigned int) options->threads,
@@ -467,10 +685,14 @@ fs_server_start (FsServer *server, GError **error)
                                       * from the node's address and still get in */
                                      MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int) (options->max_in_flight * 2),
                                      MHD_OPTION_NOTIFY_COMPLETED, on_completed, server,
+                                     MHD_OPTION_NOTIFY_CONNECTION, on_connection, server,
+                                     MHD_OPTION_URI_LOG_CALLBACK, on_request_line, server,
+                                     MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t) CONNECTION_MEMORY,
                                      MHD_OPTION_ARRAY, server->tls_cert_pem != NULL ? tls : tls + 2,
                                      MHD_OPTION_END);
   if (server->daemon == NULL)
     {
+      stop_watchdog (server);
       g_set_error (error, FS_ERROR, FS_ERROR_IO, "cannot listen on %s", server->listen);
       return FALSE;
     }
@@ -499,4 +721,5 @@ fs_server_stop (FsServer *server)
     g_usleep (10000);
   MHD_stop_daemon (server->daemon);
   server->daemon = NULL;
+  stop_watchdog (server);
 }
