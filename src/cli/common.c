@@ -99,7 +99,11 @@ static void
 print_warnings (const char *command, GArray *warnings, guint from)
 {
   for (guint i = from; i < warnings->len; i++)
-    fprintf (stderr, "fitscale %s: warning: %s\n", command, g_array_index (warnings, FsWarning, i).text);
+    {
+      /* a warning names objects of the snapshot: printed as table cells are */
+      g_autofree char *text = fs_terminal_safe (g_array_index (warnings, FsWarning, i).text);
+      fprintf (stderr, "fitscale %s: warning: %s\n", command, text);
+    }
 }
 
 void
@@ -213,7 +217,10 @@ fs_cli_snapshot_changed (const char *command, FsCommonOptions *options, const Fs
     {
       FsWarning *warning = &g_array_index (now, FsWarning, i);
       if (previous == NULL || !has_warning (previous, previous->len, warning->text))
-        fprintf (stderr, "fitscale %s: warning: %s\n", command, warning->text);
+        {
+          g_autofree char *text = fs_terminal_safe (warning->text); /* it names nodes and namespaces */
+          fprintf (stderr, "fitscale %s: warning: %s\n", command, text);
+        }
       fs_warnings_add (options->warnings, warning->kind, g_strdup (warning->text));
     }
   if (previous != NULL)

@@ -114,7 +114,9 @@ fs_render_unmodelled_note (FILE *out, const FsPod *pod, const GPtrArray *reasons
     g_string_append_printf (quoted, "%s\"%s\"", i == 0 ? "" : i + 1 == reasons->len ? " and " : ", ",
                             (const char *) reasons->pdata[i]);
   g_autofree char *recorded = fs_terminal_safe (pod->scheduled_message);
-  fprintf (out, "The scheduler recorded for pod %s/%s: %s\n", pod->namespace, pod->name, recorded);
+  FS_SCRATCH (safe_names);
+  fprintf (out, "The scheduler recorded for pod %s/%s: %s\n", fs_safe (safe_names, pod->namespace),
+           fs_safe (safe_names, pod->name), recorded);
   g_autofree char *safe = fs_terminal_safe (quoted->str);
   fprintf (out, "Its reasons include %s, which the answer below does not count (docs/filters.md, \"Not "
            "modelled\").\n\n", safe);
@@ -201,7 +203,8 @@ print_free_line (FILE *out, const char *name, const FsResources *request, const 
   const char *verdict = largest >= want ? ""
                         : total >= want ? "  <- room in total, not in one piece"
                                         : "  <- not enough in total";
-  fprintf (out, "  %-7s %s in total, %s at most on one node; one replica asks %s%s\n", name, total_text,
+  g_autofree char *safe_name = fs_terminal_safe (name);
+  fprintf (out, "  %-7s %s in total, %s at most on one node; one replica asks %s%s\n", safe_name, total_text,
            largest_text, want_text, verdict);
 }
 
@@ -256,8 +259,9 @@ print_shape (FILE *out, const FsSnapshot *snapshot, const FsShape *shape)
 {
   const FsPodShape *pod = fs_shape_pod (shape);
   g_autofree char *request = request_text (pod);
-  fprintf (out, "Shape: %s (namespace %s), effective request %s\n", fs_shape_describe (shape),
-           pod->namespace, request[0] ? request : "nothing");
+  FS_SCRATCH (safe);
+  fprintf (out, "Shape: %s (namespace %s), effective request %s\n", fs_safe (safe, fs_shape_describe (shape)),
+           fs_safe (safe, pod->namespace), request[0] ? fs_safe (safe, request) : "nothing");
   guint replaced = fs_capacity_replaced_pods (snapshot, fs_shape_workload (shape));
   if (replaced > 0)
     fprintf (out, "The workload's %u existing pod%s on nodes %s not counted: the replicas replace them.\n",

@@ -230,15 +230,18 @@ print_metrics (FILE *out, const FsHpaAnswer *answer)
   for (guint i = 0; i < answer->n_metrics; i++)
     add_metric_row (table, &answer->metrics[i]);
   fs_table_print (table, out);
+  FS_SCRATCH (safe);
   for (guint i = 0; i < answer->n_metrics; i++)
     if (!answer->metrics[i].proposal.valid)
-      fprintf (out, "  %s: %s\n", answer->metrics[i].spec->name, answer->metrics[i].proposal.error);
+      fprintf (out, "  %s: %s\n", fs_safe (safe, answer->metrics[i].spec->name),
+               fs_safe (safe, answer->metrics[i].proposal.error));
 }
 
 /* The pods that were not counted as ready, and why (the first per-pod metric says it). */
 static void
 print_not_ready (FILE *out, const FsHpaAnswer *answer)
 {
+  FS_SCRATCH (safe);
   for (guint i = 0; i < answer->n_metrics; i++)
     {
       const FsHpaMetricAnswer *metric = &answer->metrics[i];
@@ -249,9 +252,9 @@ print_not_ready (FILE *out, const FsHpaAnswer *answer)
         if (metric->pods[p].group != FS_HPA_POD_READY)
           {
             if (!header)
-              fprintf (out, "\nNot counted as ready for %s:\n", metric->spec->name);
+              fprintf (out, "\nNot counted as ready for %s:\n", fs_safe (safe, metric->spec->name));
             header = TRUE;
-            fprintf (out, "  %-40s %s\n", metric->pods[p].name, metric->pods[p].why);
+            fprintf (out, "  %-40s %s\n", fs_safe (safe, metric->pods[p].name), fs_safe (safe, metric->pods[p].why));
           }
       break;
     }
@@ -262,23 +265,25 @@ static void
 print_decision (FILE *out, const FsHpaAnswer *answer)
 {
   const FsHpaSpec *hpa = &answer->hpa;
+  FS_SCRATCH (safe);
   if (answer->winner >= 0)
     fprintf (out, "\nThe largest proposal wins: %s, %d replicas.\n",
-             answer->metrics[answer->winner].spec->name, answer->proposal);
+             fs_safe (safe, answer->metrics[answer->winner].spec->name), answer->proposal);
   else
     fprintf (out, "\nNo metric is valid: the HPA keeps %d replica%s.\n", answer->proposal,
              answer->proposal == 1 ? "" : "s");
   fprintf (out, "Now: %d replica%s (%s%s%s).\n", answer->now.desired, answer->now.desired == 1 ? "" : "s",
            answer->now.reason != NULL ? answer->now.reason : "no limit",
            answer->now.message != NULL ? ": " : "",
-           answer->now.message != NULL ? answer->now.message : "");
+           answer->now.message != NULL ? fs_safe (safe, answer->now.message) : "");
   if (answer->settled.desired != answer->now.desired)
     fprintf (out, "Once the stabilization windows pass: %d replicas.\n", answer->settled.desired);
   if (answer->now.desired > answer->current_replicas)
     {
       g_autofree char *kind = g_ascii_strdown (hpa->target_kind, -1);
       fprintf (out, "\nMore replicas need room: fitscale capacity --from %s/%s -n %s --replicas %d\n",
-               kind, hpa->target_name, hpa->namespace, answer->now.desired);
+               fs_safe (safe, kind), fs_safe (safe, hpa->target_name), fs_safe (safe, hpa->namespace),
+               answer->now.desired);
     }
 }
 
@@ -286,8 +291,10 @@ void
 fs_render_hpa_table (FILE *out, const FsHpaAnswer *answer)
 {
   const FsHpaSpec *hpa = &answer->hpa;
-  fprintf (out, "HPA %s/%s scales %s/%s: %d replica%s now, between %d and %d%s.\n", hpa->namespace,
-           hpa->name, hpa->target_kind, hpa->target_name, answer->current_replicas,
+  FS_SCRATCH (safe);
+  fprintf (out, "HPA %s/%s scales %s/%s: %d replica%s now, between %d and %d%s.\n", fs_safe (safe, hpa->namespace),
+           fs_safe (safe, hpa->name), fs_safe (safe, hpa->target_kind), fs_safe (safe, hpa->target_name),
+           answer->current_replicas,
            answer->current_replicas == 1 ? "" : "s",
            hpa->min_replicas, hpa->max_replicas,
            answer->target == NULL ? " (the target is not in the snapshot)" : "");

@@ -154,15 +154,16 @@ fs_render_hvpa_table (FILE *file, const FsHvpaAnswer *answer, FsHvpaSemantics se
 {
   const FsHvpaOutput *out = &answer->output;
   const FsHvpaInput *in = &answer->input;
-  fprintf (file, "Hvpa %s/%s (%s semantics) scales %s: %d replica%s now", answer->hvpa->namespace,
-           answer->hvpa->name, fs_hvpa_semantics_name (semantics),
-           answer->target->name, in->current_replicas, in->current_replicas == 1 ? "" : "s");
+  FS_SCRATCH (safe);
+  fprintf (file, "Hvpa %s/%s (%s semantics) scales %s: %d replica%s now", fs_safe (safe, answer->hvpa->namespace),
+           fs_safe (safe, answer->hvpa->name), fs_hvpa_semantics_name (semantics),
+           fs_safe (safe, answer->target->name), in->current_replicas, in->current_replicas == 1 ? "" : "s");
   if (in->has_hpa_status)
     fprintf (file, ", the HPA wants %d%s", in->desired_replicas, in->hpa_scaling_limited ? " (limited)" : "");
   fprintf (file, ".\n");
   if (!out->valid)
     {
-      fprintf (file, "The Hvpa is invalid: %s\n", out->error);
+      fprintf (file, "The Hvpa is invalid: %s\n", fs_safe (safe, out->error));
       return;
     }
   print_stage (file, answer, semantics);
@@ -176,7 +177,7 @@ fs_render_hvpa_table (FILE *file, const FsHvpaAnswer *answer, FsHvpaSemantics se
   for (guint i = 0; i < out->n_blocked; i++)
     fprintf (file, "blocked: %s%s%s: %s\n", fs_hvpa_blocked_reason_name (out->blocked[i].reason),
              out->blocked[i].horizontal ? " (replicas)" : "",
-             out->blocked[i].vertical ? " (requests)" : "", out->blocked[i].message);
+             out->blocked[i].vertical ? " (requests)" : "", fs_safe (safe, out->blocked[i].message));
 }
 
 /* ---- --curve ---------------------------------------------------------------------------- */
@@ -242,8 +243,9 @@ fs_render_hvpa_curve (FILE *file, const FsHvpaAnswer *answer, FsHvpaSemantics se
         g_autofree FsHvpaCurvePoint *points = g_new0 (FsHvpaCurvePoint, to - from + 1);
         guint n = fs_hvpa_curve (&in->spec, semantics, (FsHvpaResource) r, container->request[r],
                                  container->target[r], +1, from, to, points);
+        g_autofree char *name = fs_terminal_safe (container->name);
         fprintf (file, "\n%s %s request against replicas (the HPA asking for more at each count):\n",
-                 container->name, resources[r]);
+                 name, resources[r]);
         print_curve_table (file, (FsHvpaResource) r, points, n);
         print_curve_chart (file, points, n, from, to);
       }

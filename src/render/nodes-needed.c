@@ -69,6 +69,7 @@ fs_emit_nodes_needed (FsEmitter *emitter, const GArray *estimates)
 void
 fs_print_nodes_needed (FILE *out, const char *prefix, gboolean complete_only, const GArray *estimates)
 {
+  FS_SCRATCH (safe);
   for (guint i = 0; i < estimates->len; i++)
     {
       const FsNodeShapeEstimate *estimate = &g_array_index (estimates, FsNodeShapeEstimate, i);
@@ -77,7 +78,7 @@ fs_print_nodes_needed (FILE *out, const char *prefix, gboolean complete_only, co
       if (estimate->complete)
         {
           g_autofree char *text = fs_node_additions_text (estimate, NULL);
-          fprintf (out, "%s%s\n", prefix, text);
+          fprintf (out, "%s%s\n", prefix, fs_safe (safe, text));
         }
       else if (estimate->per_node == 0)
         {
@@ -85,18 +86,19 @@ fs_print_nodes_needed (FILE *out, const char *prefix, gboolean complete_only, co
           fs_verdict_reasons (&estimate->verdict, reasons);
           g_ptr_array_add (reasons, NULL);
           g_autofree char *why = g_strjoinv (", ", (char **) reasons->pdata);
-          fprintf (out, "%s%s: a new node cannot hold one (%s)\n", prefix, estimate->shape, why[0] ? why : "no room");
+          fprintf (out, "%s%s: a new node cannot hold one (%s)\n", prefix, fs_safe (safe, estimate->shape),
+                   why[0] ? fs_safe (safe, why) : "no room");
         }
       else if (estimate->additions->len == 0)
         fprintf (out, "%s%s: no new node of it lets a replica land (topology spread or pod affinity "
-                 "keeps them off)\n", prefix, estimate->shape);
+                 "keeps them off)\n", prefix, fs_safe (safe, estimate->shape));
       else
         {
           g_autofree char *text = fs_node_additions_text (estimate, NULL);
           int64_t added = 0;
           for (guint a = 0; a < estimate->additions->len; a++)
             added += g_array_index (estimate->additions, FsNodeAddition, a).count;
-          fprintf (out, "%s%s, and still %" G_GINT64_FORMAT " replica%s Pending: %s\n", prefix, text,
+          fprintf (out, "%s%s, and still %" G_GINT64_FORMAT " replica%s Pending: %s\n", prefix, fs_safe (safe, text),
                    estimate->unplaced, estimate->unplaced == 1 ? "" : "s",
                    added >= FS_ESTIMATE_MAX_NEW_NODES ? "the estimate stops at that many new nodes"
                                                       : "no further new node of this shape lets one land");

@@ -241,8 +241,10 @@ fs_render_nodes_table (FILE *out, gboolean wide, const FsNodeSummary *rows, guin
       g_string_append_printf (largest_text, ", %s %" G_GINT64_FORMAT, name,
                               fs_resources_get (&total->largest_free, name));
     }
-  fprintf (out, "\nFree in total: %s; largest free piece on one node: %s.\n", free_text->str,
-           largest_text->str);
+  /* an extended resource's name comes from the nodes */
+  g_autofree char *free_safe = fs_terminal_safe (free_text->str);
+  g_autofree char *largest_safe = fs_terminal_safe (largest_text->str);
+  fprintf (out, "\nFree in total: %s; largest free piece on one node: %s.\n", free_safe, largest_safe);
   fprintf (out, "Pods: %" G_GINT64_FORMAT " on nodes, %" G_GINT64_FORMAT " Pending without a node.\n",
            total->pods_bound, total->pods_pending);
 }

@@ -477,6 +477,16 @@ fs_terminal_safe (const char *cell)
   return g_string_free (out, FALSE);
 }
 
+const char *
+fs_safe (GPtrArray *scratch, const char *text)
+{
+  if (text == NULL)
+    return NULL;
+  char *safe = fs_terminal_safe (text);
+  g_ptr_array_add (scratch, safe);
+  return safe;
+}
+
 void
 fs_table_add_row (FsTable *table, const char *const *cells)
 {

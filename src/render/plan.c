@@ -258,6 +258,22 @@ fs_render_plan_patch (FsEmitter *emitter, const FsPlanAnswer *answer)
   fs_emit_map_close (emitter);
 }
 
+/* A word of a shell command, printable: quoted when it holds more than letters, digits and
+ * ._-/:=@ (a name from a snapshot file need not be a DNS name). */
+static const char *
+shell_word (GPtrArray *scratch, const char *text)
+{
+  const char *safe = fs_safe (scratch, text);
+  for (const char *p = safe; *p != '\0'; p++)
+    if (!g_ascii_isalnum (*p) && strchr ("._-/:=@", *p) == NULL)
+      {
+        char *quoted = g_shell_quote (safe);
+        g_ptr_array_add (scratch, quoted);
+        return quoted;
+      }
+  return safe[0] != '\0' ? safe : "''";
+}
+
 void
 fs_render_plan_patch_command (FILE *out, const FsPlanAnswer *answer)
 {
@@ -265,14 +281,18 @@ fs_render_plan_patch_command (FILE *out, const FsPlanAnswer *answer)
   FsEmitter *emitter = fs_emitter_new_string ();
   fs_render_plan_patch (emitter, answer);
   g_autofree char *patch = fs_emitter_take_string (emitter);
+  FS_SCRATCH (safe);
   if (answer->hvpa.hpa != NULL)
     fprintf (out, "# HPA %s owns spec.replicas (it wants %d): this sets %d until its next sync.\n",
-             answer->hvpa.hpa->name, answer->hpa_desired, plan->replicas);
+             fs_safe (safe, answer->hvpa.hpa->name), answer->hpa_desired, plan->replicas);
   if (answer->outcome == FS_PLAN_INFEASIBLE)
-    fprintf (out, "# the plan does not serve the whole demand (%s)\n", answer->reason);
-  fprintf (out, "kubectl patch %s %s -n %s --type strategic -p '%s'\n",
-           answer->workload->kind == FS_WORKLOAD_STATEFULSET ? "statefulset" : "deployment", answer->workload->name,
-           answer->workload->namespace, patch);
+    fprintf (out, "# the plan does not serve the whole demand (%s)\n", fs_safe (safe, answer->reason));
+  /* the patch is JSON (controls escaped) in single quotes: a quote in a name is '\'' */
+  g_autofree char *quoted_patch = g_shell_quote (patch);
+  fprintf (out, "kubectl patch %s %s -n %s --type strategic -p %s\n",
+           answer->workload->kind == FS_WORKLOAD_STATEFULSET ? "statefulset" : "deployment",
+           shell_word (safe, answer->workload->name), shell_word (safe, answer->workload->namespace),
+           fs_safe (safe, quoted_patch));
 }
 
 /* ---- text ------------------------------------------------------------------------------ */
@@ -317,7 +337,8 @@ print_vpa_targets (FILE *out, const FsHvpaInput *in)
     if (in->containers[i].has_recommendation)
       {
         char cpu[32], memory[32], lower[32];
-        fprintf (out, "VPA target for %s: cpu %s, memory %s", in->containers[i].name,
+        g_autofree char *name = fs_terminal_safe (in->containers[i].name);
+        fprintf (out, "VPA target for %s: cpu %s, memory %s", name,
                  fs_format_amount ("cpu", in->containers[i].target[FS_HVPA_CPU], cpu),
                  fs_format_amount ("memory", in->containers[i].target[FS_HVPA_MEMORY], memory));
         if (in->containers[i].lower_bound[FS_HVPA_MEMORY] > 0) /* none with --vpa-target */
@@ -332,21 +353,23 @@ print_header (FILE *out, const FsPlanAnswer *answer)
 {
   const FsWorkload *workload = answer->workload;
   const FsHvpaInput *in = &answer->hvpa.input;
+  FS_SCRATCH (safe);
   fprintf (out, "%s %s/%s: %d replica%s now, %u of them on nodes", fs_workload_kind_name (workload->kind),
-           workload->namespace, workload->name, in->current_replicas, in->current_replicas == 1 ? "" : "s",
-           answer->own_pods);
+           fs_safe (safe, workload->namespace), fs_safe (safe, workload->name), in->current_replicas,
+           in->current_replicas == 1 ? "" : "s", answer->own_pods);
   if (answer->hvpa.hpa != NULL)
-    fprintf (out, "; HPA %s wants %d (%s)", answer->hvpa.hpa->name, answer->hpa_desired, answer->hpa_desired_from);
+    fprintf (out, "; HPA %s wants %d (%s)", fs_safe (safe, answer->hvpa.hpa->name), answer->hpa_desired,
+             fs_safe (safe, answer->hpa_desired_from));
   else
     fprintf (out, "; no HPA");
   if (answer->hvpa.vpa != NULL)
-    fprintf (out, "; VPA %s", answer->hvpa.vpa->name);
+    fprintf (out, "; VPA %s", fs_safe (safe, answer->hvpa.vpa->name));
   fprintf (out, ".\n");
   if (answer->from_hvpa && answer->hvpa.output.stage >= 0)
-    fprintf (out, "Hvpa %s: stage %d, vpaWeight %.2f.\n", answer->hvpa.hvpa->name, answer->hvpa.output.stage + 1,
-             answer->stage_weight);
+    fprintf (out, "Hvpa %s: stage %d, vpaWeight %.2f.\n", fs_safe (safe, answer->hvpa.hvpa->name),
+             answer->hvpa.output.stage + 1, answer->stage_weight);
   else if (answer->from_hvpa)
-    fprintf (out, "Hvpa %s: no stage covers %d replica%s, so vpaWeight %.2f.\n", answer->hvpa.hvpa->name,
+    fprintf (out, "Hvpa %s: no stage covers %d replica%s, so vpaWeight %.2f.\n", fs_safe (safe, answer->hvpa.hvpa->name),
              in->current_replicas, in->current_replicas == 1 ? "" : "s", answer->stage_weight);
   else
     fprintf (out, "No Hvpa: one stage over replicas %d..%d, vpaWeight %.2f.\n", in->spec.min_replicas,
@@ -418,8 +441,11 @@ print_outcome (FILE *out, const FsPlanAnswer *answer)
 {
   fprintf (out, "\nOutcome: %s.\n", fs_plan_outcome_name (answer->outcome));
   if (answer->target_message != NULL)
-    fprintf (out, "The HVPA point leaves %" G_GINT64_FORMAT " replica%s Pending: %s\n", answer->target.pending,
-             answer->target.pending == 1 ? "" : "s", answer->target_message);
+    {
+      g_autofree char *message = fs_terminal_safe (answer->target_message);
+      fprintf (out, "The HVPA point leaves %" G_GINT64_FORMAT " replica%s Pending: %s\n", answer->target.pending,
+               answer->target.pending == 1 ? "" : "s", message);
+    }
   fs_print_nodes_needed (out, answer->target.pending == 1 ? "  New nodes that would hold it: "
                                                            : "  New nodes that would hold them: ",
                          TRUE, answer->nodes_needed);
@@ -447,7 +473,8 @@ fs_render_plan_table (FILE *out, const FsPlanAnswer *answer)
   print_outcome (out, answer);
   print_rollout (out, answer);
   print_alternatives (out, answer);
-  fprintf (out, "\n%s\n", answer->reason);
+  g_autofree char *reason = fs_terminal_safe (answer->reason); /* one paragraph, names in it */
+  fprintf (out, "\n%s\n", reason);
 }
 
 /* ---- --curve ----------------------------------------------------------------------------- */
@@ -476,8 +503,9 @@ print_chart (FILE *out, const FsPlanAnswer *answer, guint i, int r, const FsHvpa
   for (guint p = 0; p < n; p++)
     low = MIN (low, points[p].request), high = MAX (high, points[p].request);
   char top[32], bottom[32];
+  g_autofree char *name = fs_terminal_safe (answer->hvpa.input.containers[i].name);
   fprintf (out, "\n%s %s, replicas across: * the HVPA curve inside the schedulable region (.), x outside it\n",
-           answer->hvpa.input.containers[i].name, resources[r]);
+           name, resources[r]);
   for (int row = HEIGHT; row >= 0; row--)
     {
       int64_t level = high > low ? low + (high - low) * row / HEIGHT : low;
@@ -533,8 +561,9 @@ fs_render_plan_curve (FILE *out, const FsPlanAnswer *answer)
         g_autofree FsHvpaCurvePoint *points = g_new0 (FsHvpaCurvePoint, to - from + 1);
         guint n = fs_hvpa_curve (&in->spec, answer->request.semantics, (FsHvpaResource) r, container->request[r],
                                  container->target[r], direction, from, to, points);
+        g_autofree char *name = fs_terminal_safe (container->name);
         fprintf (out, "\n%s %s: the HVPA curve and the largest request that schedules, per replica count\n",
-                 container->name, resources[r]);
+                 name, resources[r]);
         print_curve_table (out, answer, i, r, points, n);
         print_chart (out, answer, i, r, points, n);
       }

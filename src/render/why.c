@@ -306,12 +306,13 @@ static void
 print_pod (FILE *out, const FsPod *pod, guint similar)
 {
   g_autofree char *requests = requested_text (&pod->spec->request, &pod->spec->request);
-  fprintf (out, "Pod %s/%s is %s%s%s; it requests %s.\n", pod->namespace, pod->name,
-           fs_pod_phase_name (pod->phase), pod->node_name ? " on " : "", pod->node_name ? pod->node_name : "",
-           requests[0] ? requests : "no resources (only a pod slot)");
+  FS_SCRATCH (safe);
+  fprintf (out, "Pod %s/%s is %s%s%s; it requests %s.\n", fs_safe (safe, pod->namespace), fs_safe (safe, pod->name),
+           fs_pod_phase_name (pod->phase), pod->node_name ? " on " : "", pod->node_name ? fs_safe (safe, pod->node_name) : "",
+           requests[0] ? fs_safe (safe, requests) : "no resources (only a pod slot)");
   if (similar > 0 && pod->owner != NULL)
     fprintf (out, "%u more Pending pod%s of %s %s ask%s the same.\n", similar, similar == 1 ? "" : "s",
-             pod->owner->kind, pod->owner->name, similar == 1 ? "s" : "");
+             fs_safe (safe, pod->owner->kind), fs_safe (safe, pod->owner->name), similar == 1 ? "s" : "");
 }
 
 /* What the kubelet is at, as the end of "it waits for its kubelet: ...": a template whose
@@ -351,7 +352,10 @@ print_wait_text (FILE *out, const FsKubeletWait *wait)
     }
   fwrite (text, 1, (gsize) (slot - text), out);
   if (wait->container != NULL)
-    fprintf (out, "%scontainer %s", wait->init_container ? "init " : "", wait->container);
+    {
+      g_autofree char *container = fs_terminal_safe (wait->container);
+      fprintf (out, "%scontainer %s", wait->init_container ? "init " : "", container);
+    }
   else
     fputs ("a container", out);
   fputs (slot + 2, out);
@@ -374,7 +378,7 @@ static void
 print_bound_node (FILE *out, const FsDiagnosis *diagnosis)
 {
   const FsNode *node = diagnosis->node;
-  const char *name = diagnosis->pod->node_name;
+  g_autofree char *name = fs_terminal_safe (diagnosis->pod->node_name);
   if (node == NULL)
     fprintf (out, "Node %s is not in the snapshot: add it (kubectl get node %s -o json) to see whether it is Ready.\n",
              name, name);
@@ -393,7 +397,9 @@ print_bound (FILE *out, const FsDiagnosis *diagnosis)
   const FsKubeletWait *wait = &diagnosis->kubelet;
   char stamp[32];
   int64_t scheduled = pod->kubelet != NULL ? pod->kubelet->scheduled_time : 0;
-  fprintf (out, "Pod %s/%s is bound to node %s", pod->namespace, pod->name, pod->node_name);
+  FS_SCRATCH (safe);
+  fprintf (out, "Pod %s/%s is bound to node %s", fs_safe (safe, pod->namespace), fs_safe (safe, pod->name),
+           fs_safe (safe, pod->node_name));
   if (scheduled > 0)
     fprintf (out, " by the scheduler at %s", fs_time_format (scheduled, stamp));
   else if (pod->flags & FS_POD_SCHEDULED)
@@ -436,7 +442,7 @@ print_bound (FILE *out, const FsDiagnosis *diagnosis)
   print_bound_node (out, diagnosis);
   if (pod->scheduled_message != NULL)
     fprintf (out, "Its PodScheduled condition still holds what the scheduler wrote before it bound the pod: %s\n",
-             pod->scheduled_message);
+             fs_safe (safe, pod->scheduled_message));
   fprintf (out, "The scheduler's part is done: fitscale gives no scheduling answer for a pod bound to a node.\n");
 }
 
@@ -510,7 +516,8 @@ print_fits (FILE *out, const FsDiagnosis *diagnosis)
 static void
 print_messages (FILE *out, const FsDiagnosis *diagnosis)
 {
-  fprintf (out, "\nfitscale: %s\n", diagnosis->message);
+  g_autofree char *message = fs_terminal_safe (diagnosis->message); /* a taint's key, a node's name */
+  fprintf (out, "\nfitscale: %s\n", message);
   if (diagnosis->recorded != NULL && diagnosis->agrees)
     {
       g_autofree char *recorded = fs_terminal_safe (diagnosis->recorded);
@@ -553,8 +560,9 @@ print_room (FILE *out, const FsDiagnosis *diagnosis)
   const FsResources *request = &diagnosis->pod->spec->request;
   g_autofree char *total = requested_text (request, &diagnosis->free_total);
   g_autofree char *largest = requested_text (request, &diagnosis->largest_free);
+  FS_SCRATCH (safe); /* extended resources' names come from the snapshot */
   fprintf (out, "\nRoom in total, not in one piece: %s free on the nodes it may use,\n"
-           "but at most %s on any one of them.\n", total, largest);
+           "but at most %s on any one of them.\n", fs_safe (safe, total), fs_safe (safe, largest));
 }
 
 /* "ns/name (priority P)" or "ns/name (priority P, beyond PodDisruptionBudget B)". */
@@ -591,9 +599,11 @@ print_preemption (FILE *out, const FsSnapshot *snapshot, const FsDiagnosis *diag
 {
   const FsPreemption *preemption = &diagnosis->preemption;
   const FsPod *pod = diagnosis->pod;
+  FS_SCRATCH (safe);
   if (!preemption->eligible && !diagnosis->shape.spec->placement->preempt_never)
     fprintf (out, "\nIt is nominated to node %s, where lower-priority pods preemption evicted are still "
-             "terminating: the scheduler waits for them instead of preempting again.\n", pod->nominated_node);
+             "terminating: the scheduler waits for them instead of preempting again.\n",
+             fs_safe (safe, pod->nominated_node));
   if (!preemption->found)
     return;
   const FsPreemptionCandidate *chosen = &preemption->chosen;
@@ -613,10 +623,12 @@ print_preemption (FILE *out, const FsSnapshot *snapshot, const FsDiagnosis *diag
     g_string_append_printf (text, " and %u more (-o json lists them all)", n - shown);
   g_autoptr (GString) budgets = g_string_new (NULL);
   guint n_budgets = count_budgets (chosen, budgets);
-  const char *node = snapshot->nodes[chosen->node_index].name;
-  fprintf (out, "\nThe scheduler will preempt %u pod%s on node %s: %s", n, n == 1 ? "" : "s", node, text->str);
+  const char *node = fs_safe (safe, snapshot->nodes[chosen->node_index].name);
+  fprintf (out, "\nThe scheduler will preempt %u pod%s on node %s: %s", n, n == 1 ? "" : "s", node,
+           fs_safe (safe, text->str));
   if (n_budgets > 0)
-    fprintf (out, ", violating %u PodDisruptionBudget%s (%s)", n_budgets, n_budgets == 1 ? "" : "s", budgets->str);
+    fprintf (out, ", violating %u PodDisruptionBudget%s (%s)", n_budgets, n_budgets == 1 ? "" : "s",
+             fs_safe (safe, budgets->str));
   fprintf (out, ".\nIt nominates %s for the pod (status.nominatedNodeName) and schedules it once the victims"
            " have terminated (their graceful termination period).\n", node);
   if (chosen->n_pdb_violations > 0)
@@ -644,7 +656,11 @@ print_fixes (FILE *out, const FsDiagnosis *diagnosis)
   fprintf (out, "\nFixes%s, each checked against the snapshot:\n",
            diagnosis->preemption.found ? " that place it without preempting" : "");
   for (guint i = 0; i < diagnosis->fixes->len; i++)
-    fprintf (out, "  - %s\n", g_array_index (diagnosis->fixes, FsFix, i).text);
+    {
+      /* a fix names nodes, taints and labels of the snapshot */
+      g_autofree char *text = fs_terminal_safe (g_array_index (diagnosis->fixes, FsFix, i).text);
+      fprintf (out, "  - %s\n", text);
+    }
 }
 
 void
@@ -684,17 +700,19 @@ fs_render_diagnosis_separator (FILE *out)
 void
 fs_render_no_pending (FILE *out, const char *namespace)
 {
+  g_autofree char *safe = namespace != NULL ? fs_terminal_safe (namespace) : NULL;
   fprintf (out, "No Pending pods without a node%s%s.\n", namespace ? " in namespace " : "",
-           namespace ? namespace : "");
+           namespace ? safe : "");
 }
 
 void
 fs_render_bound_pending (FILE *out, guint count, const FsPod *first)
 {
+  FS_SCRATCH (safe);
   fprintf (out, "\n%u Pending pod%s %s bound to a node already: %s wait%s for %s kubelet, not for the "
            "scheduler (fitscale why %s/%s says what for).\n", count, count == 1 ? "" : "s",
            count == 1 ? "is" : "are", count == 1 ? "it" : "they", count == 1 ? "s" : "",
-           count == 1 ? "its" : "their", first->namespace, first->name);
+           count == 1 ? "its" : "their", fs_safe (safe, first->namespace), fs_safe (safe, first->name));
 }
 
 void

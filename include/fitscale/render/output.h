@@ -78,6 +78,12 @@ void fs_table_add_row (FsTable *table, const char *const *cells);
  * terminal, as kubectl's printers escape it: ESC as "^[", CR as "\\r", other controls in
  * caret notation, invalid UTF-8 made valid.  Newly allocated. */
 char *fs_terminal_safe (const char *text);
+/* fs_terminal_safe for the names in a sentence: the escaped copy lives in SCRATCH (made by
+ * FS_SCRATCH) until the function returns; NULL stays NULL.
+ *   FS_SCRATCH (safe);
+ *   fprintf (out, "Pod %s/%s ...", fs_safe (safe, pod->namespace), fs_safe (safe, pod->name)); */
+const char *fs_safe (GPtrArray *scratch, const char *text);
+#define FS_SCRATCH(name) g_autoptr (GPtrArray) name = g_ptr_array_new_with_free_func (g_free)
 /* Prints the headers and rows, columns separated by three spaces, as kubectl does. */
 void fs_table_print (const FsTable *table, FILE *out);
 
