@@ -243,7 +243,7 @@ kill -TERM "$serve_pid"; wait "$serve_pid"
 
 # errors libmicrohttpd would answer with an HTML page (issue 17): a URI over 8 KiB, header
 # fields over 16 KiB and a Content-Length over --max-body are refused here, from the head alone,
-# as Status JSON; a head past libmicrohttpd's 128 KiB, and requests it cannot parse, it refuses
+# as Status JSON; a head past libmicrohttpd's 64 KiB, and requests it cannot parse, it refuses
 # itself (docs/api.md says which): the status code is still the right one, the server serves on,
 # its messages become JSON log lines and the requests are counted
 start heads -S "$ex" -v 2

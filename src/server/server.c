@@ -27,11 +27,12 @@ typedef struct {
  * as Status JSON), and the memory libmicrohttpd may use per connection: a request head that
  * does not fit in it is refused by libmicrohttpd itself, with its own HTML page (docs/api.md,
  * "Errors libmicrohttpd answers").  The pool is larger than the limits so that every head
- * between them is answered here, in JSON; the pool is mmap'ed, so only what a connection
- * really uses costs memory. */
+ * up to about 60 KiB is answered here, in JSON; not much larger, as libmicrohttpd clears the
+ * whole pool for each request of a kept-alive connection (memorypool.c, MHD_pool_reset):
+ * 64 KiB instead of its default 32 KiB. */
 #define MAX_URI (8u << 10)
 #define MAX_HEAD (16u << 10)
-#define CONNECTION_MEMORY (128u << 10)
+#define CONNECTION_MEMORY (64u << 10)
 
 /* Counts and latencies of one endpoint and status code. */
 typedef struct {
