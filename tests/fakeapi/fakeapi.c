@@ -1,7 +1,8 @@
 /* fakeapi — a small Kubernetes API server for fitscale's tests (libmicrohttpd).
  *
  *   fakeapi [--port N] [--port-file FILE] [--tls-cert PEM --tls-key PEM] [--token T]
- *           [--client-ca PEM] [--fault SPEC]... [--watch-events FILE] [--log FILE] FILE.json...
+ *           [--client-ca PEM] [--fault SPEC]... [--watch-events FILE] [--log FILE]
+ *           [--bookmark-ms MS] [--history N] FILE.json...
  *
  * Serves the objects of the given JSON files (single objects, typed lists, v1 Lists) as the
  * API server would: discovery (/version, /api, /apis, each group version's resource list),
@@ -10,8 +11,14 @@
  * cluster-wide and per namespace, paged with limit and continue, filtered by fieldSelector
  * (=, ==, != on metadata.name, metadata.namespace, spec.nodeName, status.phase, reason) and
  * labelSelector (key=value, key!=value, key).
- * ?watch=1 streams the events of --watch-events (one JSON watch event per line) and a
- * BOOKMARK, then ends.  --token and --client-ca make every request need that bearer token or
+ * Writes: POST (create), PUT (replace), PATCH (a JSON merge patch; what kubectl cordon
+ * sends) and DELETE, each bumping the resourceVersion and logging a watch event (the last
+ * --history, default 100,000).  ?watch=1 streams the events after resourceVersion as they
+ * happen, as the API server's watch cache does (an object leaving the fieldSelector is
+ * DELETED), a BOOKMARK after --bookmark-ms (default 1000; 0: never) without one, until
+ * timeoutSeconds; a version older than the history kept gets an ERROR event 410.  A
+ * resource's first watch starts with the events of --watch-events of its kind (one JSON
+ * watch event per line) and a BOOKMARK at 2000.  --token and --client-ca make every request need that bearer token or
  * a client certificate signed by that CA (either will do, as for the API server).  Faults:
  *   status:CODE:N[:PREFIX]   the first N requests (under PREFIX) answer CODE with a Status
  *   retry-after:N            with status 429: the Retry-After header to send
@@ -22,6 +29,8 @@
  *                            with the same token: a list that never ends
  *   cut:N                    the first N list answers stop half way (the connection closes)
  *   slow:MS                  every answer waits MS milliseconds first
+ *   gone-on-watch:N[:PREFIX] the first N watches (under PREFIX) get an ERROR event 410
+ *   watch-cut:N              the first N events streamed are cut half way, and the stream
  * Every request is logged to --log as "METHOD PATH?QUERY STATUS".  The port is printed on
  * stdout (and written to --port-file) once the server listens. */
 #include "config.h"
