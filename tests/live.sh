@@ -209,11 +209,103 @@ expect "watch: before, 4 rag-api pods Pending (one answer for the owner, 3 more 
 expect "watch: after, the added pod is diagnosed" '[.[1].items[] | .pod] | index("batch-watch-1") != null'
 expect "watch: after, the deleted pod is gone" '[.[1].items[] | select(.owner == "ReplicaSet/rag-api-7948f7fb7")] | .[0].samePendingPods == 2 and .[0].pod != "rag-api-7948f7fb7-dc5k8"'
 if grep -q 'pods?watch=1&allowWatchBookmarks=true&resourceVersion=1000' "$tmp/watched.log"; then ok "watch: from the list's resourceVersion, with bookmarks"; else not_ok "watch: from the list's resourceVersion"; fi
-printf '%s\n' '{"type":"ERROR","object":{"kind":"Status","apiVersion":"v1","status":"Failure","message":"too old resource version: 1000 (1400)","reason":"Expired","code":410}}' >"$tmp/expired.jsonl"
-fake_api expired --watch-events "$tmp/expired.jsonl" "$ex"/*.json
-kubeconfig "$tmp/expired.kubeconfig" "http://127.0.0.1:$port"
-check "watch: too old resource version answered by a relist" 0 "$bin" why -q --all -n production --watch --watch-rounds 1 --watch-timeout 2 -o json --kubeconfig "$tmp/expired.kubeconfig"
-if [ "$(grep -c 'pods?limit=500' "$tmp/expired.log")" -ge 2 ]; then ok "watch: listed again after the 410"; else not_ok "watch: listed again after the 410"; fi
+
+# ---- the informer: fitscale serve sees a change within a second, and relists one resource ----
+# serve_live NAME KUBECONFIG ARGS...: fitscale serve on the live cluster; $url
+serve_live() {
+  local name=$1 config=$2; shift 2
+  rm -f "$tmp/$name.serve.port"
+  "$bin" serve --listen 127.0.0.1:0 --kubeconfig "$config" "$@" >"$tmp/$name.serve.port" 2>"$tmp/$name.serve.log" &
+  pids+=($!)
+  wait_port "$tmp/$name.serve.port"
+  url="http://127.0.0.1:$port"
+}
+# within NAME MS CMD...: CMD succeeds within MS milliseconds (polled, never a fixed sleep)
+within() {
+  local name=$1 limit=$2; shift 2
+  local start now
+  start=$(date +%s%N)
+  while :; do
+    if "$@"; then now=$(date +%s%N); echo "# $name: $(( (now - start) / 1000000 )) ms"; ok "$name"; return; fi
+    now=$(date +%s%N)
+    [ $(( (now - start) / 1000000 )) -ge "$limit" ] && break
+    sleep 0.02
+  done
+  not_ok "$name (not within $limit ms)"
+}
+why_code() { curl -s -o /dev/null -w '%{http_code}' "$url/v1/why/$1"; }
+why_found() { [ "$(why_code "$1")" = 200 ]; }
+why_gone() { [ "$(why_code "$1")" = 404 ]; }
+capacity_is() {
+  curl -s -X POST -H 'Content-Type: application/json' -d '{"namespace":"production","from":"deployment/rag-api","replicas":6}' \
+    "$url/v1/capacity" | jq -e ".capacity == $1" >/dev/null
+}
+api_write() { # METHOD PATH [BODY [CONTENT-TYPE]]
+  curl -s -o /dev/null -w '%{http_code}' -X "$1" -H "Content-Type: ${4:-application/json}" ${3:+-d "$3"} "http://127.0.0.1:$api_port$2"
+}
+metric() { curl -s "$url/metrics" | awk -v name="$1" '$1 == name { print $2 }'; }
+deadline=${FS_LIVE_DEADLINE_MS:-1000}
+pod_json='{"apiVersion":"v1","kind":"Pod","metadata":{"name":"churn-1","namespace":"production","labels":{"app":"batch"}},"spec":{"containers":[{"name":"big","resources":{"requests":{"cpu":"100m","memory":"20Gi"}}}]},"status":{"phase":"Pending"}}'
+
+fake_api informer "$ex"/*.json
+api_port=$port
+kubeconfig "$tmp/informer.kubeconfig" "http://127.0.0.1:$api_port"
+serve_live informer "$tmp/informer.kubeconfig" --watch-timeout 30
+if why_gone production/churn-1 && capacity_is 2; then ok "informer: before, no churn-1, capacity 2"; else not_ok "informer: before, no churn-1, capacity 2"; fi
+if [ "$(api_write POST /api/v1/namespaces/production/pods "$pod_json")" = 201 ]; then ok "fakeapi: a pod created"; else not_ok "fakeapi: a pod created"; fi
+within "informer: a created pod shows in /v1/why within ${deadline} ms" "$deadline" why_found production/churn-1
+if [ "$(api_write DELETE /api/v1/namespaces/production/pods/churn-1)" = 200 ]; then ok "fakeapi: a pod deleted"; else not_ok "fakeapi: a pod deleted"; fi
+within "informer: a deleted pod leaves /v1/why within ${deadline} ms" "$deadline" why_gone production/churn-1
+if command -v kubectl >/dev/null; then
+  check "kubectl cordon against the fake API server" 0 kubectl --kubeconfig "$tmp/informer.kubeconfig" cordon ip-10-0-1-23.ec2.internal
+else
+  [ "$(api_write PATCH /api/v1/nodes/ip-10-0-1-23.ec2.internal '{"spec":{"unschedulable":true}}' application/merge-patch+json)" = 200 ] \
+    && ok "cordon (PATCH spec.unschedulable)" || not_ok "cordon (PATCH spec.unschedulable)"
+fi
+within "informer: a cordoned node changes /v1/capacity within ${deadline} ms" "$deadline" capacity_is 1
+[ "$(api_write PATCH /api/v1/nodes/ip-10-0-1-23.ec2.internal '{"spec":{"unschedulable":null}}' application/merge-patch+json)" = 200 ] \
+  && ok "fakeapi: uncordoned (merge patch, null removes)" || not_ok "fakeapi: uncordoned"
+within "informer: an uncordoned node changes /v1/capacity back within ${deadline} ms" "$deadline" capacity_is 2
+if [ "$(metric 'fitscale_watch_restarts_total')" = 0 ]; then ok "informer: no relist while the watches are healthy"; else not_ok "informer: no relist while the watches are healthy"; fi
+events_applied=$(metric fitscale_watch_events_total)
+if [ "${events_applied:-0}" -ge 4 ]; then ok "informer: /metrics counts the events applied ($events_applied)"; else not_ok "informer: /metrics counts the events applied (${events_applied:-none})"; fi
+if curl -s "$url/metrics" | grep -q '^fitscale_watch_publish_delay_seconds_count [1-9]'; then ok "informer: /metrics has the publish-delay histogram"; else not_ok "informer: /metrics has the publish-delay histogram"; fi
+if curl -s "$url/metrics" | grep -q '^fitscale_watch_last_sync_age_seconds{resource="nodes"} '; then ok "informer: /metrics has each resource's last-sync age"; else not_ok "informer: /metrics has each resource's last-sync age"; fi
+if [ "$(grep -c 'watch=1' "$tmp/informer.log")" -ge 10 ] && grep -q 'pods?watch=1&allowWatchBookmarks=true&resourceVersion=1000&timeoutSeconds=' "$tmp/informer.log"; then
+  ok "informer: every resource watched at once, from the list's resourceVersion"
+else not_ok "informer: every resource watched at once"; fi
+
+# a 410 on the pods' watch lists the pods again, and nothing else
+fake_api gone410 --fault gone-on-watch:1:/api/v1/pods "$ex"/*.json
+api_port=$port
+kubeconfig "$tmp/gone410.kubeconfig" "http://127.0.0.1:$api_port"
+serve_live gone410 "$tmp/gone410.kubeconfig" --watch-timeout 30
+pods_relisted() { [ "$(metric 'fitscale_watch_relists_total{resource="pods"}')" = 1 ]; }
+within "410: the pods listed again" 5000 pods_relisted
+if [ "$(grep -c '^GET /api/v1/pods?limit=500' "$tmp/gone410.log")" = 2 ] && [ "$(grep -c '^GET /api/v1/nodes?limit=500' "$tmp/gone410.log")" = 1 ] \
+   && [ "$(metric fitscale_watch_restarts_total)" = 1 ]; then ok "410: only the pods listed again, not the nodes"
+else grep 'limit=500' "$tmp/gone410.log" | comment; not_ok "410: only the pods listed again"; fi
+[ "$(api_write POST /api/v1/namespaces/production/pods "$pod_json")" = 201 ] || not_ok "fakeapi: a pod created after the 410"
+within "410: the pods' watch resumed after the relist (a created pod shows)" "$deadline" why_found production/churn-1
+
+# a watch cut in the middle of an event: resumed from the last whole event, nothing lost
+fake_api cut --fault watch-cut:1 "$ex"/*.json
+api_port=$port
+kubeconfig "$tmp/cut.kubeconfig" "http://127.0.0.1:$api_port"
+serve_live cut "$tmp/cut.kubeconfig" --watch-timeout 30
+[ "$(api_write POST /api/v1/namespaces/production/pods "$pod_json")" = 201 ] || not_ok "fakeapi: a pod created (cut)"
+within "cut: the event cut in half arrives again after the watch resumes" 5000 why_found production/churn-1
+
+# a watch that never sends anything (no event, no bookmark): /readyz fails past --max-staleness
+fake_api quiet --bookmark-ms 0 "$ex"/*.json
+api_port=$port
+kubeconfig "$tmp/quiet.kubeconfig" "http://127.0.0.1:$api_port"
+serve_live quiet "$tmp/quiet.kubeconfig" --watch-timeout 30 --max-staleness 1
+ready_code() { curl -s -o /dev/null -w '%{http_code}' "$url/readyz"; }
+not_ready() { [ "$(ready_code)" = 503 ]; }
+within "quiet watch: /readyz fails once no event or bookmark came for --max-staleness" 5000 not_ready
+curl -s "$url/readyz" >"$tmp/out"
+contains "quiet watch: /readyz says which resource" "not confirmed current" out
 check "why --watch with --snapshot is refused" 2 "$bin" why --all --watch -S "$ex"
 
 # ---- TLS, tokens, an exec plugin, in-cluster ----

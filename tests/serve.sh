@@ -395,7 +395,7 @@ kill -TERM "$serve_pid"; wait "$serve_pid"
 # live: the API server goes away after the first list; the watch fails, the answers say so
 fake_api stale "$ex"/*.json
 stale_pid=${pids[${#pids[@]}-1]}
-start stale --server "http://127.0.0.1:$port" --watch-timeout 1
+start stale --server "http://127.0.0.1:$port" --watch-timeout 1 --max-staleness 1
 get /v1/why/production/rag-api-7948f7fb7-dc5k8; is "stale: GET /v1/why while the watch works" 200
 expect "stale: no warning yet" '.warnings == []'
 kill "$stale_pid"; wait "$stale_pid" 2>/dev/null

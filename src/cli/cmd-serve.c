@@ -15,7 +15,7 @@
 /* The service on the --snapshot files, or else on the live cluster; NULL with ERROR when the
  * source cannot be read. */
 static FsService *
-open_service (FsCommonOptions *common, guint watch_timeout, GError **error)
+open_service (FsCommonOptions *common, const FsKubeCacheOptions *watch, double max_staleness, GError **error)
 {
   if (common->snapshot_paths != NULL)
     {
@@ -27,7 +27,7 @@ open_service (FsCommonOptions *common, guint watch_timeout, GError **error)
   if (live == NULL)
     return NULL;
   fs_cli_live_opened (fs_cli_serve.name, common, live);
-  return fs_service_new_live (live, watch_timeout);
+  return fs_service_new_live (live, watch, max_staleness);
 }
 
 /* Listens, prints the port, and serves until SIGTERM or SIGINT. */
@@ -61,7 +61,9 @@ fs_cmd_serve (int argc, char **argv)
 {
   FsCommonOptions common = { 0 };
   g_autofree char *listen = NULL, *tls_cert = NULL, *tls_key = NULL;
-  gint verbosity = 1, max_in_flight = 64, max_body_kib = 1024, threads = 0, watch_timeout = 5, client_timeout = 10;
+  gint verbosity = 1, max_in_flight = 64, max_body_kib = 1024, threads = 0, watch_timeout = 300, client_timeout = 10;
+  gint metrics_interval = 15, coalesce_ms = 30;
+  double max_staleness = 120;
   GOptionEntry entries[] = {
     { "listen", 0, 0, G_OPTION_ARG_STRING, &listen, "Address to listen on: HOST:PORT, :PORT (default :8443), [IPV6]:PORT; port 0 picks one", "ADDR" },
     { "tls-cert", 0, 0, G_OPTION_ARG_FILENAME, &tls_cert, "Serve HTTPS with this certificate (PEM)", "FILE" },
@@ -70,7 +72,10 @@ fs_cmd_serve (int argc, char **argv)
     { "max-in-flight", 0, 0, G_OPTION_ARG_INT, &max_in_flight, "Requests answered at once; more get 503 (default 64)", "N" },
     { "max-body", 0, 0, G_OPTION_ARG_INT, &max_body_kib, "Largest request body in KiB; more get 413 (default 1024)", "KIB" },
     { "client-timeout", 0, 0, G_OPTION_ARG_INT, &client_timeout, "Seconds a client has to send a whole request (and to stay idle); later it is cut off (default 10)", "S" },
-    { "watch-timeout", 0, 0, G_OPTION_ARG_INT, &watch_timeout, "Live: seconds each watch request stays open (default 5)", "S" },
+    { "watch-timeout", 0, 0, G_OPTION_ARG_INT, &watch_timeout, "Live: each watch stays open S to 2xS seconds, then resumes (default 300)", "S" },
+    { "metrics-interval", 0, 0, G_OPTION_ARG_INT, &metrics_interval, "Live: seconds between PodMetrics lists (default 15)", "S" },
+    { "coalesce", 0, 0, G_OPTION_ARG_INT, &coalesce_ms, "Live: milliseconds a batch of watch events waits for more before it is applied (default 30)", "MS" },
+    { "max-staleness", 0, 0, G_OPTION_ARG_DOUBLE, &max_staleness, "Live: /readyz fails, and answers warn, when a resource has not been confirmed current (event, bookmark, list) for S seconds (default 120)", "S" },
     { "verbosity", 'v', 0, G_OPTION_ARG_INT, &verbosity, "Log level: 0 errors, 1 start and stop (default), 2 every request", "N" },
     { NULL }
   };
@@ -85,12 +90,17 @@ fs_cmd_serve (int argc, char **argv)
       fs_cli_usage (&error, "-o does not apply: the service answers JSON (docs/api.md) and logs JSON lines");
       status = fs_cli_fail (fs_cli_serve.name, error);
     }
-  else if (argc > 1 || max_in_flight < 1 || max_body_kib < 1 || threads < 0 || client_timeout < 1)
+  else if (argc > 1 || max_in_flight < 1 || max_body_kib < 1 || threads < 0 || client_timeout < 1 || watch_timeout < 1
+           || metrics_interval < 1 || coalesce_ms < 1 || coalesce_ms > 1000 || !(max_staleness > 0))
     {
-      fs_cli_usage (&error, "takes no arguments; --max-in-flight, --max-body and --client-timeout are positive");
+      fs_cli_usage (&error, "takes no arguments; --max-in-flight, --max-body, --client-timeout, --watch-timeout, "
+                            "--metrics-interval and --max-staleness are positive, --coalesce 1 to 1000");
       status = fs_cli_fail (fs_cli_serve.name, error);
     }
-  else if ((service = open_service (&common, (guint) MAX (watch_timeout, 1), &error)) == NULL)
+  else if ((service = open_service (&common,
+                                    &(FsKubeCacheOptions){ (guint) watch_timeout, (guint) coalesce_ms,
+                                                           (guint) metrics_interval },
+                                    max_staleness, &error)) == NULL)
     status = fs_cli_fail (fs_cli_serve.name, error);
   else
     {

@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "fitscale/model/error.h"
@@ -142,8 +143,40 @@ answer (const FsSnapshot *snapshot, WhyOptions *options, FsOutputFormat format, 
   return FS_EXIT_OK;
 }
 
-/* --watch: answer, then again after every round of watches that changed the cluster (a pod
- * that is not there yet is waited for). */
+/* The answer for SNAPSHOT as it would be printed (stdout caught in a temporary file), and
+ * its exit status in *STATUS; NULL when it cannot be caught. */
+static char *
+caught_answer (const FsSnapshot *snapshot, WhyOptions *options, FsOutputFormat format, const char *argument,
+               int *status)
+{
+  fflush (stdout);
+  FILE *caught = tmpfile ();
+  int saved = caught != NULL ? dup (STDOUT_FILENO) : -1;
+  if (saved < 0 || dup2 (fileno (caught), STDOUT_FILENO) < 0)
+    {
+      if (saved >= 0)
+        close (saved);
+      if (caught != NULL)
+        fclose (caught);
+      return NULL;
+    }
+  *status = answer (snapshot, options, format, argument);
+  fflush (stdout);
+  dup2 (saved, STDOUT_FILENO);
+  close (saved);
+  GString *text = g_string_new (NULL);
+  char buffer[8192];
+  size_t n;
+  rewind (caught);
+  while ((n = fread (buffer, 1, sizeof buffer, caught)) > 0)
+    g_string_append_len (text, buffer, (gssize) n);
+  fclose (caught);
+  return g_string_free (text, FALSE);
+}
+
+/* --watch: answer, then again within a second of every change to the cluster that changes
+ * the answer (a pod that is not there yet is waited for).  The first answer is made before
+ * the watches start, so that it is the listed cluster's. */
 static int
 run_watch (WhyOptions *options, FsOutputFormat format, const char *argument)
 {
@@ -153,28 +186,44 @@ run_watch (WhyOptions *options, FsOutputFormat format, const char *argument)
   if (live == NULL)
     return fs_cli_fail (fs_cli_why.name, error);
   fs_cli_live_opened (fs_cli_why.name, &options->common, live);
-  guint timeout = options->watch_timeout > 0 ? (guint) options->watch_timeout : 30;
+  FsKubeCacheOptions watch = { options->watch_timeout > 0 ? (guint) options->watch_timeout : 300, 30, 15 };
   int status = FS_EXIT_OK;
-  gboolean changed = TRUE;
-  for (gint round = 0; options->watch_rounds <= 0 || round <= options->watch_rounds; round++)
+  g_autofree char *last = NULL;
+  guint64 generation = 0;
+  gboolean started = FALSE;
+  for (gint changed = 0; options->watch_rounds <= 0 || changed <= options->watch_rounds;)
     {
-      if (changed)
+      g_autoptr (FsSnapshot) snapshot = fs_kube_cache_snapshot (live->cache);
+      generation = fs_kube_cache_stats (live->cache).generation;
+      int answered = FS_EXIT_OK;
+      g_autofree char *text = caught_answer (snapshot, options, format, argument, &answered);
+      if (text == NULL)
         {
-          g_autoptr (FsSnapshot) snapshot = fs_kube_cache_snapshot (live->cache);
+          g_set_error (&error, FS_ERROR, FS_ERROR_IO, "--watch: cannot hold an answer in a temporary file");
+          return fs_cli_fail (fs_cli_why.name, error);
+        }
+      if (last == NULL || strcmp (text, last) != 0)
+        {
           g_autoptr (GDateTime) now = g_date_time_new_now_utc ();
           fs_cli_snapshot_changed (fs_cli_why.name, &options->common, snapshot, WHY_RESOURCES);
-          if (round > 0 && format != FS_OUTPUT_JSON && format != FS_OUTPUT_YAML)
+          if (last != NULL && format != FS_OUTPUT_JSON && format != FS_OUTPUT_YAML)
             fs_render_cluster_changed (stdout, now);
-          status = answer (snapshot, options, format, argument);
+          fputs (text, stdout);
           fflush (stdout);
+          status = answered;
+          changed += last != NULL;
+          g_free (last);
+          last = g_steal_pointer (&text);
+          if (options->watch_rounds > 0 && changed == options->watch_rounds)
+            break;
         }
-      if (options->watch_rounds > 0 && round == options->watch_rounds)
-        break;
-      if (!fs_kube_cache_watch (live->cache, timeout, &changed, &error))
+      if (!started)
         {
-          status = fs_cli_fail (fs_cli_why.name, error);
-          break;
+          if (!fs_kube_cache_start (live->cache, &watch, &error))
+            return fs_cli_fail (fs_cli_why.name, error);
+          started = TRUE;
         }
+      fs_kube_cache_wait (live->cache, generation, -1);
     }
   return status;
 }
@@ -216,9 +265,9 @@ fs_cmd_why (int argc, char **argv)
     { "watch", 'w', 0, G_OPTION_ARG_NONE, &options.watch,
       "Live only: answer, then watch the cluster and answer again whenever it changes", NULL },
     { "watch-timeout", 0, 0, G_OPTION_ARG_INT, &options.watch_timeout,
-      "With --watch: seconds each watch request may stay open (default 30)", "SECONDS" },
+      "With --watch: each watch stays open SECONDS to twice that, then resumes (default 300)", "SECONDS" },
     { "watch-rounds", 0, 0, G_OPTION_ARG_INT, &options.watch_rounds,
-      "With --watch: stop after this many rounds of watches (default: never)", "N" },
+      "With --watch: stop after this many changed answers (default: never)", "N" },
     { NULL }
   };
   g_autoptr (GOptionContext) context = fs_cli_context_new (&fs_cli_why, entries, &options.common, TRUE);

@@ -377,6 +377,21 @@ fs_kube_client_new (FsRestConfig *config, GError **error)
   return g_steal_pointer (&client);
 }
 
+FsKubeClient *
+fs_kube_client_clone (const FsKubeClient *client, GError **error)
+{
+  FsKubeClient *clone = fs_kube_client_new (fs_rest_config_copy (client->config), error);
+  if (clone != NULL)
+    clone->backoff_base_ms = client->backoff_base_ms;
+  return clone;
+}
+
+void
+fs_kube_client_set_timeout (FsKubeClient *client, int64_t timeout_ms)
+{
+  client->config->timeout_ms = timeout_ms;
+}
+
 typedef struct {
   FsKubeClient *client;
   FsKubeSink sink;
@@ -859,6 +874,44 @@ load_once (FsKubeClient *client, guint resources, gboolean progress, GPtrArray *
   /* cluster-wide listings, in pages: a page of one namespace's pods is no namespaced query */
   fs_snapshot_builder_forget_lists (builder);
   return fs_snapshot_builder_finish (g_steal_pointer (&builder), error);
+}
+
+gboolean
+fs_kube_list_into (FsKubeClient *client, guint listing, FsSnapshotBuilder *builder, char **version,
+                   gboolean *absent, GError **error)
+{
+  g_return_val_if_fail (listing < G_N_ELEMENTS (listings), FALSE);
+  *absent = FALSE;
+  for (guint attempt = 0;; attempt++)
+    {
+      Progress line = { listings[listing].name, NULL, NULL, g_get_monotonic_time (), 0, 0, 0 };
+      GError *local_error = NULL;
+      ListOutcome outcome = list_pages (client, listings[listing].path, listings[listing].field_selector,
+                                        builder, &line, &local_error);
+      if (outcome == LIST_OK)
+        {
+          g_free (*version);
+          *version = g_strdup (fs_snapshot_builder_resource_version (builder));
+          return TRUE;
+        }
+      if ((outcome == LIST_ABSENT || outcome == LIST_FORBIDDEN) && listings[listing].optional)
+        {
+          g_clear_error (&local_error);
+          *absent = TRUE;
+          return TRUE;
+        }
+      if (outcome == LIST_ABSENT)
+        g_set_error (&local_error, FS_ERROR, FS_ERROR_NOT_FOUND, "%s%s: the server does not serve %s",
+                     client->config->server, listings[listing].path, listings[listing].name);
+      if (outcome != LIST_RESTART || attempt + 1 >= MAX_LOAD_ATTEMPTS)
+        {
+          g_propagate_error (error, local_error);
+          return FALSE;
+        }
+      g_error_free (local_error);
+      client->stats.relists++;
+      backoff (client, attempt, 0);
+    }
 }
 
 FsSnapshot *

@@ -112,6 +112,45 @@ fs_rest_config_free (FsRestConfig *config)
   g_free (config);
 }
 
+static GBytes *
+bytes_ref0 (GBytes *bytes)
+{
+  return bytes != NULL ? g_bytes_ref (bytes) : NULL;
+}
+
+FsRestConfig *
+fs_rest_config_copy (const FsRestConfig *config)
+{
+  FsRestConfig *copy = g_new0 (FsRestConfig, 1);
+  *copy = *config;
+  copy->source = g_strdup (config->source);
+  copy->context = g_strdup (config->context);
+  copy->user = g_strdup (config->user);
+  copy->server = g_strdup (config->server);
+  copy->tls_server_name = g_strdup (config->tls_server_name);
+  copy->ca_pem = bytes_ref0 (config->ca_pem);
+  copy->ca_origin = g_strdup (config->ca_origin);
+  copy->client_cert_pem = bytes_ref0 (config->client_cert_pem);
+  copy->client_key_pem = bytes_ref0 (config->client_key_pem);
+  copy->token = g_strdup (config->token);
+  copy->token_file = g_strdup (config->token_file);
+  copy->proxy_url = g_strdup (config->proxy_url);
+  if (config->exec != NULL)
+    {
+      copy->exec = g_new0 (FsExecConfig, 1);
+      *copy->exec = *config->exec;
+      copy->exec->command = g_strdup (config->exec->command);
+      copy->exec->args = g_strdupv (config->exec->args);
+      copy->exec->env = g_strdupv (config->exec->env);
+      copy->exec->api_version = g_strdup (config->exec->api_version);
+      copy->exec->install_hint = g_strdup (config->exec->install_hint);
+      copy->exec->interactive_mode = g_strdup (config->exec->interactive_mode);
+    }
+  copy->namespace = g_strdup (config->namespace);
+  copy->context_namespace = g_strdup (config->context_namespace);
+  return copy;
+}
+
 const char *
 fs_service_account_dir (void)
 {

@@ -1,24 +1,119 @@
-/* fitscale — the list+watch cache (see include/fitscale/watch.h). */
+/* fitscale — the informer cache (see include/fitscale/kube/watch.h).
+ *
+ * Threads.  One thread per watch stream, and one that applies.  A stream is a blocking
+ * libcurl transfer that lasts minutes and carries a few events a second; there are at most
+ * sixteen of them.  A thread each keeps every stream on the client that already does
+ * credentials, retries and errors (client.c, one easy handle per FsKubeClient, cloned per
+ * stream), decodes each stream's JSON on its own core, and keeps a stalled stream from
+ * holding the others; libcurl's multi interface would save fifteen mostly idle threads at
+ * the price of a second, non-blocking request path.  The streams parse each event and queue
+ * it; the applier alone writes snapshots.
+ *
+ * Watches, as client-go's Reflector (staging/src/k8s.io/client-go/tools/cache/reflector.go):
+ * each asks timeoutSeconds = min * (1 + rand), min being --watch-timeout (default 300, the
+ * reflector's defaultMinWatchTimeout), as (*Reflector).watch does, so that streams do not
+ * all end together; allowWatchBookmarks=true; a stream that ends in order is opened again at
+ * once from the last resourceVersion an event or BOOKMARK carried (watchHandler: "A Bookmark
+ * means watch has synced here, just update the resourceVersion"); a failure waits an
+ * exponential backoff from 800 ms to 30 s with jitter, reset after 2 min of health
+ * (NewReflectorWithOptions: wait.NewExponentialBackoffManager(800ms, 30s, 2min, 2.0, 1.0));
+ * a 410 Gone or an ERROR event (isExpiredError, and the ERROR watch.Event handleAnyWatch
+ * turns into an error) lists that one resource again — the others keep their streams.
+ *
+ * Batches.  The applier takes the first queued event, waits --coalesce (30 ms) for more,
+ * and applies everything queued as one batch onto a builder made from the current snapshot
+ * (objects.h fs_snapshot_builder_new_from): additions are decoded into the shared pool,
+ * removals are binary searches; finish merges the batch into the sorted arrays and sums
+ * the nodes again.  So a batch costs O(k log k) for its k events plus O(n) copying at
+ * memory speed, whatever the number of snapshots before it: no chain of pools, no depth cap
+ * and no relist to cut one.  Under load the batches grow, not their number.  Relists and
+ * the PodMetrics poll are batch items too, listed by the applier's own client into the
+ * batch's builder, after every object of the resource was removed.  Each event carries its
+ * listing's epoch: events queued before a relist of their resource are dropped. */
 #include "config.h"
 
 #include <string.h>
 
 #include "fitscale/kube/decode.h"
-#include "fitscale/model/error.h"
 #include "fitscale/kube/watch.h"
+#include "fitscale/model/error.h"
 #include "jsontree.h"
 
 #define MAX_EVENT_BYTES (16u << 20)
-#define MAX_DEPTH 16           /* snapshots built on snapshots before a fresh list */
+#define MAX_BATCH 20000            /* events applied in one batch at most */
+#define BACKOFF_MIN_MS 800
+#define BACKOFF_MAX_MS 30000
+#define BACKOFF_RESET_US (120 * G_USEC_PER_SEC)
+
+const double fs_kube_delay_bounds[FS_KUBE_DELAY_BUCKETS] = { 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1 };
+
+/* The kind each listing's objects have (fs_kube_listings order, by name). */
+static const char *
+listing_kind (const FsKubeListing *listing)
+{
+  static const char *const kinds[][2] = {
+    { "nodes", "Node" }, { "namespaces", "Namespace" }, { "pods", "Pod" },
+    { "deployments", "Deployment" }, { "statefulsets", "StatefulSet" }, { "replicasets", "ReplicaSet" },
+    { "horizontalpodautoscalers", "HorizontalPodAutoscaler" },
+    { "verticalpodautoscalers", "VerticalPodAutoscaler" }, { "hvpas", "Hvpa" },
+    { "pods.metrics.k8s.io", "PodMetrics" }, { "events", "Event" },
+    { "persistentvolumeclaims", "PersistentVolumeClaim" }, { "persistentvolumes", "PersistentVolume" },
+    { "storageclasses", "StorageClass" }, { "csinodes", "CSINode" },
+    { "poddisruptionbudgets", "PodDisruptionBudget" },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS (kinds); i++)
+    if (strcmp (kinds[i][0], listing->name) == 0)
+      return kinds[i][1];
+  return NULL;
+}
+
+typedef struct {
+  char *version;          /* where its watch resumes; NULL: to be listed */
+  gboolean active;        /* asked for and served */
+  guint epoch;            /* bumped by every list: older queued events are stale */
+  gint64 confirmed_at;    /* monotonic: listed, an event, a bookmark, a clean end */
+  guint64 events;
+  guint relists;
+  char *error;
+  gboolean relist_queued;
+} ListingState;
+
+typedef enum { ITEM_EVENT, ITEM_RELIST } ItemType;
+
+typedef struct {
+  ItemType type;
+  guint listing;
+  guint epoch;
+  yajl_val event;         /* ITEM_EVENT: the parsed event (owned) */
+  gint64 received;        /* monotonic */
+} Item;
+
+typedef struct {
+  FsKubeCache *cache;
+  guint listing;
+  FsKubeClient *client;
+  GThread *thread;
+} Stream;
 
 struct FsKubeCache {
-  FsKubeClient *client;
+  FsKubeClient *client;        /* borrowed: the first list */
   guint resources;
-  char **versions;             /* per listing: where its watch resumes */
+  const FsKubeListing *listings;
   guint n_listings;
-  GMutex lock;                 /* guards current */
+  GMutex lock;                 /* guards everything below */
+  GCond published;             /* a new snapshot */
+  GCond queued;                /* an item for the applier, or stopping */
+  GCond relisted;              /* a listing got its version */
+  GCond wake;                  /* the cache stops: pauses end */
   FsSnapshot *current;
   FsKubeCacheStats stats;
+  ListingState *states;
+  GQueue queue;                /* Item */
+  gint stopping;
+  FsKubeCacheOptions options;
+  FsKubeClient *lister;        /* the applier's: relists, PodMetrics */
+  GThread *applier, *poller;
+  GPtrArray *streams;          /* Stream */
 };
 
 FsKubeCache *
@@ -27,10 +122,44 @@ fs_kube_cache_new (FsKubeClient *client, guint resources)
   FsKubeCache *cache = g_new0 (FsKubeCache, 1);
   cache->client = client;
   cache->resources = resources;
-  fs_kube_listings (&cache->n_listings);
-  cache->versions = g_new0 (char *, cache->n_listings + 1);
+  cache->listings = fs_kube_listings (&cache->n_listings);
+  cache->states = g_new0 (ListingState, cache->n_listings);
   g_mutex_init (&cache->lock);
+  g_cond_init (&cache->published);
+  g_cond_init (&cache->queued);
+  g_cond_init (&cache->relisted);
+  g_cond_init (&cache->wake);
+  g_queue_init (&cache->queue);
+  cache->streams = g_ptr_array_new ();
   return cache;
+}
+
+static void
+item_free (gpointer data)
+{
+  Item *item = data;
+  if (item->event != NULL)
+    yajl_tree_free (item->event);
+  g_free (item);
+}
+
+static void
+stop (FsKubeCache *cache)
+{
+  g_mutex_lock (&cache->lock);
+  g_atomic_int_set (&cache->stopping, TRUE);
+  g_cond_broadcast (&cache->wake);
+  g_cond_broadcast (&cache->queued);
+  g_cond_broadcast (&cache->relisted);
+  g_cond_broadcast (&cache->published);
+  g_mutex_unlock (&cache->lock);
+  /* a stream blocked in its transfer notices at its next byte or the end of its
+   * timeoutSeconds; the process is ending, so it is not waited for (it owns nothing the
+   * cache frees: see stream_thread) */
+  if (cache->applier != NULL)
+    g_thread_join (cache->applier);
+  if (cache->poller != NULL)
+    g_thread_join (cache->poller);
 }
 
 void
@@ -38,23 +167,51 @@ fs_kube_cache_free (FsKubeCache *cache)
 {
   if (cache == NULL)
     return;
+  if (cache->applier != NULL)
+    {
+      stop (cache);
+      return; /* the streams may still hold it: left to the process's end */
+    }
   for (guint i = 0; i < cache->n_listings; i++)
-    g_free (cache->versions[i]); /* NULL where not listed: no g_strfreev */
-  g_free (cache->versions);
+    {
+      g_free (cache->states[i].version);
+      g_free (cache->states[i].error);
+    }
+  g_free (cache->states);
+  g_queue_clear_full (&cache->queue, item_free);
   fs_snapshot_unref (cache->current);
+  g_ptr_array_unref (cache->streams);
   g_mutex_clear (&cache->lock);
+  g_cond_clear (&cache->published);
+  g_cond_clear (&cache->queued);
+  g_cond_clear (&cache->relisted);
+  g_cond_clear (&cache->wake);
   g_free (cache);
 }
 
+/* Publishes SNAPSHOT; the lock is held. */
 static void
-swap_in (FsKubeCache *cache, FsSnapshot *snapshot)
+publish_locked (FsKubeCache *cache, FsSnapshot *snapshot, gint64 first_received)
 {
-  g_mutex_lock (&cache->lock);
   FsSnapshot *old = cache->current;
   cache->current = snapshot;
   cache->stats.synced_at = g_get_real_time ();
+  cache->stats.generation++;
+  if (first_received > 0)
+    {
+      double delay = (double) (g_get_monotonic_time () - first_received) / G_USEC_PER_SEC;
+      guint bucket = 0;
+      while (bucket < FS_KUBE_DELAY_BUCKETS && delay > fs_kube_delay_bounds[bucket])
+        bucket++;
+      cache->stats.delay_counts[bucket]++;
+      cache->stats.delay_sum += delay;
+      cache->stats.delay_count++;
+      cache->stats.publishes++;
+    }
+  g_cond_broadcast (&cache->published);
   g_mutex_unlock (&cache->lock);
   fs_snapshot_unref (old);
+  g_mutex_lock (&cache->lock);
 }
 
 FsSnapshot *
@@ -66,6 +223,21 @@ fs_kube_cache_snapshot (FsKubeCache *cache)
   return snapshot;
 }
 
+guint64
+fs_kube_cache_wait (FsKubeCache *cache, guint64 generation, gint64 timeout_ms)
+{
+  gint64 end = timeout_ms >= 0 ? g_get_monotonic_time () + timeout_ms * 1000 : 0;
+  g_mutex_lock (&cache->lock);
+  while (cache->stats.generation <= generation && !cache->stopping)
+    if (timeout_ms < 0)
+      g_cond_wait (&cache->published, &cache->lock);
+    else if (!g_cond_wait_until (&cache->published, &cache->lock, end))
+      break;
+  guint64 now = cache->stats.generation;
+  g_mutex_unlock (&cache->lock);
+  return now;
+}
+
 FsKubeCacheStats
 fs_kube_cache_stats (FsKubeCache *cache)
 {
@@ -75,190 +247,590 @@ fs_kube_cache_stats (FsKubeCache *cache)
   return stats;
 }
 
+FsKubeListingStatus *
+fs_kube_cache_listing_status (FsKubeCache *cache, guint *n)
+{
+  *n = cache->n_listings;
+  FsKubeListingStatus *status = g_new0 (FsKubeListingStatus, cache->n_listings);
+  gint64 now = g_get_monotonic_time ();
+  g_mutex_lock (&cache->lock);
+  for (guint i = 0; i < cache->n_listings; i++)
+    {
+      const ListingState *state = &cache->states[i];
+      status[i] = (FsKubeListingStatus){
+        .name = cache->listings[i].name,
+        .active = state->active,
+        .watched = cache->listings[i].watchable,
+        .age = state->active ? (double) (now - state->confirmed_at) / G_USEC_PER_SEC : 0,
+        .events = state->events,
+        .relists = state->relists,
+        .error = g_strdup (state->error),
+      };
+    }
+  g_mutex_unlock (&cache->lock);
+  return status;
+}
+
+void
+fs_kube_listing_status_free (FsKubeListingStatus *status, guint n)
+{
+  for (guint i = 0; status != NULL && i < n; i++)
+    g_free (status[i].error);
+  g_free (status);
+}
+
+double
+fs_kube_cache_staleness (FsKubeCache *cache, const char **listing)
+{
+  double worst = 0;
+  gint64 now = g_get_monotonic_time ();
+  g_mutex_lock (&cache->lock);
+  for (guint i = 0; i < cache->n_listings; i++)
+    {
+      const ListingState *state = &cache->states[i];
+      double age = (double) (now - state->confirmed_at) / G_USEC_PER_SEC;
+      if (state->active && cache->listings[i].watchable && age > worst)
+        {
+          worst = age;
+          if (listing != NULL)
+            *listing = cache->listings[i].name;
+        }
+    }
+  g_mutex_unlock (&cache->lock);
+  return worst;
+}
+
+/* ---- the first list -------------------------------------------------------------------- */
+
 gboolean
 fs_kube_cache_sync (FsKubeCache *cache, gboolean progress, GPtrArray *skipped, GError **error)
 {
-  for (guint i = 0; i < cache->n_listings; i++)
-    g_clear_pointer (&cache->versions[i], g_free);
+  g_autofree char **versions = g_new0 (char *, cache->n_listings + 1);
   FsSnapshot *snapshot = fs_kube_load_versions (cache->client, cache->resources, progress, skipped,
-                                                cache->versions, error);
+                                                versions, error);
   if (snapshot == NULL)
-    return FALSE;
-  swap_in (cache, snapshot);
+    {
+      for (guint i = 0; i < cache->n_listings; i++)
+        g_free (versions[i]);
+      return FALSE;
+    }
+  gint64 now = g_get_monotonic_time ();
+  g_mutex_lock (&cache->lock);
+  for (guint i = 0; i < cache->n_listings; i++)
+    {
+      ListingState *state = &cache->states[i];
+      g_free (state->version);
+      state->version = versions[i]; /* NULL where not listed or not served */
+      state->active = versions[i] != NULL;
+      state->confirmed_at = now;
+      state->epoch++;
+    }
+  publish_locked (cache, snapshot, 0);
+  g_mutex_unlock (&cache->lock);
   return TRUE;
 }
 
-/* ---- one watch ---------------------------------------------------------------------------- */
-
-typedef struct {
-  FsKubeCache *cache;
-  guint listing;
-  GString *line;
-  FsSnapshotBuilder *builder;  /* made on the first change */
-  gboolean expired;            /* 410: list again */
-  guint applied;
-} WatchStream;
+/* ---- the applier --------------------------------------------------------------------------- */
 
 static void
-resume_at (WatchStream *stream, yajl_val object)
+set_error_locked (ListingState *state, const char *message)
 {
-  const char *version = fs_json_tree_string (object, "metadata", "resourceVersion");
-  if (version == NULL)
-    return;
-  g_free (stream->cache->versions[stream->listing]);
-  stream->cache->versions[stream->listing] = g_strdup (version);
+  g_free (state->error);
+  state->error = g_strdup (message);
 }
 
-static FsSnapshotBuilder *
-builder_of (WatchStream *stream)
+/* Applies one event to BUILDER: {"type": ADDED|MODIFIED|DELETED, "object": {...}}. */
+static void
+apply_event (FsKubeCache *cache, FsSnapshotBuilder *builder, const Item *item)
 {
-  if (stream->builder == NULL)
-    stream->builder = fs_snapshot_builder_new_from (stream->cache->current);
-  return stream->builder;
-}
-
-/* Applies one event: {"type": ADDED|MODIFIED|DELETED|BOOKMARK|ERROR, "object": {...}}. */
-static gboolean
-apply_event (WatchStream *stream, const char *text, GError **error)
-{
-  char problem[256];
-  yajl_val root = yajl_tree_parse (text, problem, sizeof problem);
-  if (root == NULL)
-    {
-      g_set_error (error, FS_ERROR, FS_ERROR_INVALID, "watch %s: an event that is not JSON: %s",
-                   fs_kube_listings (&(guint){ 0 })[stream->listing].path, problem);
-      return FALSE;
-    }
-  const char *type = fs_json_tree_string (root, "type", NULL);
+  const char *type = fs_json_tree_string (item->event, "type", NULL);
   const char *path[] = { "object", NULL };
-  yajl_val object = yajl_tree_get (root, path, yajl_t_object);
-  gboolean ok = TRUE;
-  if (g_strcmp0 (type, "ERROR") == 0)
+  yajl_val object = yajl_tree_get (item->event, path, yajl_t_object);
+  g_autoptr (GError) error = NULL;
+  if (g_strcmp0 (type, "DELETED") == 0)
+    fs_snapshot_builder_remove (builder, fs_json_tree_string (object, "kind", NULL),
+                                fs_json_tree_string (object, "metadata", "namespace"),
+                                fs_json_tree_string (object, "metadata", "name"));
+  else
     {
-      const char *code_path[] = { "object", "code", NULL };
-      yajl_val code = yajl_tree_get (root, code_path, yajl_t_number);
-      stream->expired = code != NULL && YAJL_IS_INTEGER (code) && YAJL_GET_INTEGER (code) == 410;
-      if (!stream->expired)
-        {
-          const char *message = fs_json_tree_string (object, "message", NULL);
-          g_set_error (error, FS_ERROR, FS_ERROR_IO, "watch: %s", message != NULL ? message : "an ERROR event");
-          ok = FALSE;
-        }
-    }
-  else if (object != NULL && g_strcmp0 (type, "BOOKMARK") == 0)
-    {
-      resume_at (stream, object);
-      stream->cache->stats.bookmarks++;
-    }
-  else if (object != NULL && g_strcmp0 (type, "DELETED") == 0)
-    {
-      fs_snapshot_builder_remove (builder_of (stream), fs_json_tree_string (object, "kind", NULL),
-                                  fs_json_tree_string (object, "metadata", "namespace"), fs_json_tree_string (object, "metadata", "name"));
-      resume_at (stream, object);
-      stream->applied++;
-    }
-  else if (object != NULL && (g_strcmp0 (type, "ADDED") == 0 || g_strcmp0 (type, "MODIFIED") == 0))
-    {
+      /* a watch event's object need not say its kind (a typed watch): the listing's */
+      const char *kind = fs_json_tree_string (object, "kind", NULL);
       yajl_gen gen = yajl_gen_alloc (NULL);
       fs_json_tree_gen (gen, object);
       const unsigned char *json;
       size_t length;
       yajl_gen_get_buf (gen, &json, &length);
-      ok = fs_load_bytes (builder_of (stream), "watch event", (const char *) json, length, error);
+      g_autofree char *text = NULL;
+      if (kind == NULL)
+        text = g_strdup_printf ("{\"kind\":\"%s\",%.*s", listing_kind (&cache->listings[item->listing]),
+                                (int) length - 1, (const char *) json + 1);
+      gboolean ok = text != NULL ? fs_load_bytes (builder, "watch event", text, strlen (text), &error)
+                                 : fs_load_bytes (builder, "watch event", (const char *) json, length, &error);
       yajl_gen_free (gen);
-      resume_at (stream, object);
-      stream->applied++;
+      if (!ok)
+        {
+          g_mutex_lock (&cache->lock);
+          set_error_locked (&cache->states[item->listing], error->message);
+          g_mutex_unlock (&cache->lock);
+        }
     }
-  yajl_tree_free (root);
-  return ok;
+}
+
+/* Lists LISTING again into BUILDER, its objects removed first. */
+static void
+relist (FsKubeCache *cache, FsSnapshotBuilder *builder, guint listing, gboolean counted)
+{
+  const FsKubeListing *entry = &cache->listings[listing];
+  fs_snapshot_builder_remove_kind (builder, listing_kind (entry));
+  g_autoptr (GError) error = NULL;
+  char *version = NULL;
+  gboolean absent = FALSE;
+  gboolean ok = fs_kube_list_into (cache->lister, listing, builder, &version, &absent, &error);
+  fs_snapshot_builder_forget_lists (builder);
+  g_mutex_lock (&cache->lock);
+  ListingState *state = &cache->states[listing];
+  state->relist_queued = FALSE;
+  state->epoch++;
+  if (ok)
+    {
+      g_free (state->version);
+      state->version = absent ? NULL : version;
+      version = NULL;
+      state->confirmed_at = g_get_monotonic_time ();
+      g_clear_pointer (&state->error, g_free);
+      if (counted)
+        {
+          state->relists++;
+          cache->stats.relists++;
+        }
+    }
+  else
+    set_error_locked (state, error->message);
+  g_cond_broadcast (&cache->relisted);
+  g_mutex_unlock (&cache->lock);
+  g_free (version);
+}
+
+static gpointer
+applier_thread (gpointer data)
+{
+  FsKubeCache *cache = data;
+  g_mutex_lock (&cache->lock);
+  while (!cache->stopping)
+    {
+      if (g_queue_is_empty (&cache->queue))
+        {
+          g_cond_wait (&cache->queued, &cache->lock);
+          continue;
+        }
+      /* coalesce: what arrives within the window of the first goes into this batch */
+      const Item *first = g_queue_peek_head (&cache->queue);
+      gint64 until = first->received + (gint64) cache->options.coalesce_ms * 1000;
+      while (!cache->stopping && g_queue_get_length (&cache->queue) < MAX_BATCH
+             && g_cond_wait_until (&cache->queued, &cache->lock, until))
+        ;
+      if (cache->stopping)
+        break;
+      GQueue batch = G_QUEUE_INIT;
+      while (!g_queue_is_empty (&cache->queue) && batch.length < MAX_BATCH)
+        g_queue_push_tail (&batch, g_queue_pop_head (&cache->queue));
+      FsSnapshot *base = fs_snapshot_ref (cache->current);
+      gint64 first_received = ((const Item *) g_queue_peek_head (&batch))->received;
+      g_mutex_unlock (&cache->lock);
+
+      FsSnapshotBuilder *builder = fs_snapshot_builder_new_from (base);
+      fs_snapshot_unref (base);
+      guint applied = 0, events = 0;
+      for (GList *link = batch.head; link != NULL; link = link->next)
+        {
+          const Item *item = link->data;
+          if (item->type == ITEM_RELIST)
+            {
+              relist (cache, builder, item->listing, cache->listings[item->listing].watchable);
+              applied++;
+              continue;
+            }
+          g_mutex_lock (&cache->lock);
+          gboolean stale = item->epoch != cache->states[item->listing].epoch;
+          g_mutex_unlock (&cache->lock);
+          if (stale)
+            continue;
+          apply_event (cache, builder, item);
+          applied++;
+          events++;
+        }
+      g_queue_clear_full (&batch, item_free);
+      g_autoptr (GError) error = NULL;
+      FsSnapshot *next = applied > 0 ? fs_snapshot_builder_finish (builder, &error)
+                                     : (fs_snapshot_builder_free (builder), NULL);
+      g_mutex_lock (&cache->lock);
+      cache->stats.events += events;
+      if (next != NULL)
+        publish_locked (cache, next, first_received);
+    }
+  g_mutex_unlock (&cache->lock);
+  return NULL;
+}
+
+/* ---- the streams --------------------------------------------------------------------------- */
+
+typedef struct {
+  Stream *stream;
+  GString *line;
+  char *version;          /* the resume point: the last event's or bookmark's */
+  guint epoch;
+  gboolean expired;       /* a 410 or an ERROR event: list again */
+  char *failure;          /* an ERROR event that is not a 410 */
+} StreamState;
+
+static void
+queue_item_locked (FsKubeCache *cache, Item *item)
+{
+  g_queue_push_tail (&cache->queue, item);
+  g_cond_signal (&cache->queued);
+}
+
+/* One line of the stream: parsed here (on the stream's thread), applied by the applier. */
+static gboolean
+on_event (StreamState *state, const char *text, GError **error)
+{
+  FsKubeCache *cache = state->stream->cache;
+  guint listing = state->stream->listing;
+  char problem[256];
+  yajl_val root = yajl_tree_parse (text, problem, sizeof problem);
+  if (root == NULL)
+    {
+      g_set_error (error, FS_ERROR, FS_ERROR_INVALID, "watch %s: an event that is not JSON: %s",
+                   cache->listings[listing].path, problem);
+      return FALSE;
+    }
+  const char *type = fs_json_tree_string (root, "type", NULL);
+  const char *object_path[] = { "object", NULL };
+  yajl_val object = yajl_tree_get (root, object_path, yajl_t_object);
+  const char *version = fs_json_tree_string (object, "metadata", "resourceVersion");
+  gint64 now = g_get_monotonic_time ();
+  if (g_strcmp0 (type, "ERROR") == 0)
+    {
+      const char *code_path[] = { "object", "code", NULL };
+      yajl_val code = yajl_tree_get (root, code_path, yajl_t_number);
+      const char *message = fs_json_tree_string (object, "message", NULL);
+      /* reflector.go: a watch.Error event becomes an error; an expired version relists */
+      state->expired = TRUE;
+      if (code == NULL || !YAJL_IS_INTEGER (code) || YAJL_GET_INTEGER (code) != 410)
+        state->failure = g_strdup_printf ("watch %s: ERROR event: %s", cache->listings[listing].name,
+                                          message != NULL ? message : "(no message)");
+      yajl_tree_free (root);
+      return FALSE; /* the stream ends here */
+    }
+  if (version != NULL)
+    {
+      g_free (state->version);
+      state->version = g_strdup (version);
+    }
+  g_mutex_lock (&cache->lock);
+  ListingState *listing_state = &cache->states[listing];
+  listing_state->confirmed_at = now;
+  if (version != NULL && listing_state->epoch == state->epoch)
+    {
+      g_free (listing_state->version);
+      listing_state->version = g_strdup (version);
+    }
+  if (g_strcmp0 (type, "BOOKMARK") == 0)
+    {
+      cache->stats.bookmarks++;
+      g_mutex_unlock (&cache->lock);
+      yajl_tree_free (root);
+      return TRUE;
+    }
+  if (object == NULL || (g_strcmp0 (type, "ADDED") != 0 && g_strcmp0 (type, "MODIFIED") != 0
+                         && g_strcmp0 (type, "DELETED") != 0))
+    {
+      g_mutex_unlock (&cache->lock);
+      yajl_tree_free (root);
+      return TRUE; /* what client-go ignores too */
+    }
+  listing_state->events++;
+  Item *item = g_new0 (Item, 1);
+  *item = (Item){ ITEM_EVENT, listing, state->epoch, root, now };
+  queue_item_locked (cache, item);
+  g_mutex_unlock (&cache->lock);
+  return TRUE;
 }
 
 static gboolean
 on_watch_bytes (const char *data, gsize len, gpointer user_data, GError **error)
 {
-  WatchStream *stream = user_data;
+  StreamState *state = user_data;
+  if (g_atomic_int_get (&state->stream->cache->stopping))
+    {
+      g_set_error (error, FS_ERROR, FS_ERROR_IO, "stopping");
+      return FALSE;
+    }
   for (gsize i = 0; i < len; i++)
     {
-      if (data[i] != '\n')
+      const char *end = memchr (data + i, '\n', len - i);
+      gsize take = end != NULL ? (gsize) (end - (data + i)) : len - i;
+      if (state->line->len + take > MAX_EVENT_BYTES)
         {
-          if (stream->line->len >= MAX_EVENT_BYTES)
-            {
-              g_set_error (error, FS_ERROR, FS_ERROR_LIMIT, "watch: an event over %u MiB", MAX_EVENT_BYTES >> 20);
-              return FALSE;
-            }
-          g_string_append_c (stream->line, data[i]);
-          continue;
+          g_set_error (error, FS_ERROR, FS_ERROR_LIMIT, "watch: an event over %u MiB", MAX_EVENT_BYTES >> 20);
+          return FALSE;
         }
-      gboolean ok = stream->line->len == 0 || apply_event (stream, stream->line->str, error);
-      g_string_truncate (stream->line, 0);
+      g_string_append_len (state->line, data + i, (gssize) take);
+      i += take;
+      if (end == NULL)
+        break;
+      gboolean ok = state->line->len == 0 || on_event (state, state->line->str, error);
+      g_string_truncate (state->line, 0);
       if (!ok)
         return FALSE;
     }
   return TRUE;
+}
+
+/* Asks the applier to list the stream's resource again and waits for its new version. */
+static gboolean
+await_relist (Stream *stream, char **version, guint *epoch)
+{
+  FsKubeCache *cache = stream->cache;
+  g_mutex_lock (&cache->lock);
+  ListingState *state = &cache->states[stream->listing];
+  g_clear_pointer (&state->version, g_free);
+  if (!state->relist_queued)
+    {
+      state->relist_queued = TRUE;
+      Item *item = g_new0 (Item, 1);
+      *item = (Item){ ITEM_RELIST, stream->listing, 0, NULL, g_get_monotonic_time () };
+      queue_item_locked (cache, item);
+    }
+  while (!cache->stopping && state->relist_queued)
+    g_cond_wait (&cache->relisted, &cache->lock);
+  gboolean ok = !cache->stopping && state->version != NULL;
+  if (ok)
+    {
+      g_free (*version);
+      *version = g_strdup (state->version);
+      *epoch = state->epoch;
+    }
+  g_mutex_unlock (&cache->lock);
+  return ok;
 }
 
 static gboolean
-watch_listing (FsKubeCache *cache, guint i, guint timeout_seconds, WatchStream *stream, GError **error)
+stopping (FsKubeCache *cache)
 {
-  const FsKubeListing *listing = &fs_kube_listings (&(guint){ 0 })[i];
+  g_mutex_lock (&cache->lock);
+  gboolean stop = cache->stopping;
+  g_mutex_unlock (&cache->lock);
+  return stop;
+}
+
+/* Sleeps MS or until the cache stops. */
+static void
+pause_ms (FsKubeCache *cache, gint64 ms)
+{
+  gint64 end = g_get_monotonic_time () + ms * 1000;
+  g_mutex_lock (&cache->lock);
+  while (!cache->stopping && g_cond_wait_until (&cache->wake, &cache->lock, end))
+    ;
+  g_mutex_unlock (&cache->lock);
+}
+
+static gpointer
+stream_thread (gpointer data)
+{
+  Stream *stream = data;
+  FsKubeCache *cache = stream->cache;
+  const FsKubeListing *listing = &cache->listings[stream->listing];
+  StreamState state = { stream, g_string_new (NULL), NULL, 0, FALSE, NULL };
+  g_mutex_lock (&cache->lock);
+  state.version = g_strdup (cache->states[stream->listing].version);
+  state.epoch = cache->states[stream->listing].epoch;
+  g_mutex_unlock (&cache->lock);
   g_autofree char *selector = listing->field_selector != NULL
       ? g_uri_escape_string (listing->field_selector, "=!,", FALSE) : NULL;
-  g_autofree char *version = g_uri_escape_string (cache->versions[i], NULL, FALSE);
-  g_autofree char *request = g_strdup_printf ("%s?watch=1&allowWatchBookmarks=true&resourceVersion=%s"
-                                              "&timeoutSeconds=%u%s%s",
-                                              listing->path, version, timeout_seconds,
-                                              selector != NULL ? "&fieldSelector=" : "", selector != NULL ? selector : "");
-  long status = 0;
-  GError *local_error = NULL;
-  cache->stats.watches++;
-  if (fs_kube_client_get (cache->client, request, on_watch_bytes, stream, &status, &local_error))
-    return stream->line->len == 0 || on_watch_bytes ("\n", 1, stream, error);
-  if (status == 410)
+  gint64 backoff_ms = 0, healthy_since = g_get_monotonic_time ();
+  while (!stopping (cache))
     {
-      stream->expired = TRUE; /* "too old resource version" as a plain HTTP answer */
-      g_error_free (local_error);
-      return TRUE;
+      if (state.version == NULL && !await_relist (stream, &state.version, &state.epoch))
+        {
+          if (stopping (cache))
+            break;
+          backoff_ms = MIN (MAX (backoff_ms * 2, BACKOFF_MIN_MS), BACKOFF_MAX_MS);
+          pause_ms (cache, backoff_ms * g_random_int_range (100, 201) / 100);
+          continue;
+        }
+      /* (*Reflector).watch: timeoutSeconds = minWatchTimeout * (rand + 1) */
+      guint timeout = (guint) (cache->options.min_watch_seconds * (1.0 + g_random_double ()));
+      fs_kube_client_set_timeout (stream->client, ((gint64) timeout + 30) * 1000);
+      g_autofree char *version = g_uri_escape_string (state.version, NULL, FALSE);
+      g_autofree char *request = g_strdup_printf ("%s?watch=1&allowWatchBookmarks=true&resourceVersion=%s"
+                                                  "&timeoutSeconds=%u%s%s",
+                                                  listing->path, version, timeout,
+                                                  selector != NULL ? "&fieldSelector=" : "",
+                                                  selector != NULL ? selector : "");
+      g_mutex_lock (&cache->lock);
+      cache->stats.watches++;
+      g_mutex_unlock (&cache->lock);
+      long status = 0;
+      g_autoptr (GError) error = NULL;
+      g_string_truncate (state.line, 0);
+      gboolean ok = fs_kube_client_get (stream->client, request, on_watch_bytes, &state, &status, &error);
+      if (ok && state.line->len > 0)
+        ok = on_watch_bytes ("\n", 1, &state, &error); /* a last event without its newline */
+      if (stopping (cache))
+        break;
+      if (status == 410 || state.expired)
+        {
+          /* too old a resourceVersion (or an ERROR event): list this resource again */
+          g_mutex_lock (&cache->lock);
+          if (state.failure != NULL)
+            set_error_locked (&cache->states[stream->listing], state.failure);
+          g_mutex_unlock (&cache->lock);
+          g_clear_pointer (&state.failure, g_free);
+          g_clear_pointer (&state.version, g_free);
+          state.expired = FALSE;
+          continue;
+        }
+      if (ok)
+        {
+          /* the server ended the stream at its timeout: current up to here; resume at once */
+          g_mutex_lock (&cache->lock);
+          cache->states[stream->listing].confirmed_at = g_get_monotonic_time ();
+          g_clear_pointer (&cache->states[stream->listing].error, g_free);
+          g_mutex_unlock (&cache->lock);
+          if (g_get_monotonic_time () - healthy_since > BACKOFF_RESET_US)
+            backoff_ms = 0;
+          continue;
+        }
+      g_mutex_lock (&cache->lock);
+      set_error_locked (&cache->states[stream->listing], error->message);
+      g_mutex_unlock (&cache->lock);
+      backoff_ms = MIN (MAX (backoff_ms * 2, BACKOFF_MIN_MS), BACKOFF_MAX_MS);
+      healthy_since = g_get_monotonic_time ();
+      pause_ms (cache, backoff_ms * g_random_int_range (100, 201) / 100); /* jitter 1.0 */
     }
-  g_propagate_error (error, local_error);
-  return FALSE;
+  g_string_free (state.line, TRUE);
+  g_free (state.version);
+  g_free (state.failure);
+  return NULL;
+}
+
+/* PodMetrics cannot be watched: listed again every --metrics-interval (the HPA controller's
+ * sync period, --horizontal-pod-autoscaler-sync-period, is 15 s by default). */
+static gpointer
+poller_thread (gpointer data)
+{
+  FsKubeCache *cache = data;
+  for (;;)
+    {
+      pause_ms (cache, (gint64) cache->options.metrics_interval * 1000);
+      g_mutex_lock (&cache->lock);
+      if (cache->stopping)
+        {
+          g_mutex_unlock (&cache->lock);
+          return NULL;
+        }
+      for (guint i = 0; i < cache->n_listings; i++)
+        if (cache->states[i].active && !cache->listings[i].watchable && !cache->states[i].relist_queued)
+          {
+            cache->states[i].relist_queued = TRUE;
+            Item *item = g_new0 (Item, 1);
+            *item = (Item){ ITEM_RELIST, i, 0, NULL, g_get_monotonic_time () };
+            queue_item_locked (cache, item);
+          }
+      g_mutex_unlock (&cache->lock);
+    }
 }
 
 gboolean
-fs_kube_cache_watch (FsKubeCache *cache, guint timeout_seconds, gboolean *changed, GError **error)
+fs_kube_cache_start (FsKubeCache *cache, const FsKubeCacheOptions *options, GError **error)
 {
-  *changed = FALSE;
-  if (cache->current == NULL && !fs_kube_cache_sync (cache, FALSE, NULL, error))
+  g_return_val_if_fail (cache->current != NULL && cache->applier == NULL, FALSE);
+  cache->options = *options;
+  if (cache->options.min_watch_seconds == 0)
+    cache->options.min_watch_seconds = 300;
+  if (cache->options.coalesce_ms == 0)
+    cache->options.coalesce_ms = 30;
+  if (cache->options.metrics_interval == 0)
+    cache->options.metrics_interval = 15;
+  cache->lister = fs_kube_client_clone (cache->client, error);
+  if (cache->lister == NULL)
     return FALSE;
-  const FsKubeListing *listings = fs_kube_listings (&(guint){ 0 });
-  WatchStream stream = { cache, 0, g_string_new (NULL), NULL, FALSE, 0 };
-  gboolean ok = TRUE;
-  for (guint i = 0; ok && !stream.expired && i < cache->n_listings; i++)
+  gboolean any_polled = FALSE;
+  for (guint i = 0; i < cache->n_listings; i++)
     {
-      if (!(cache->resources & listings[i].resource) || !listings[i].watchable || cache->versions[i] == NULL)
+      if (!cache->states[i].active)
         continue;
-      stream.listing = i;
-      g_string_truncate (stream.line, 0);
-      ok = watch_listing (cache, i, timeout_seconds, &stream, error);
+      if (!cache->listings[i].watchable)
+        {
+          any_polled = TRUE;
+          continue;
+        }
+      Stream *stream = g_new0 (Stream, 1);
+      stream->cache = cache;
+      stream->listing = i;
+      stream->client = fs_kube_client_clone (cache->client, error);
+      if (stream->client == NULL)
+        {
+          g_free (stream);
+          return FALSE;
+        }
+      g_ptr_array_add (cache->streams, stream);
     }
-  g_string_free (stream.line, TRUE);
-  cache->stats.events += stream.applied;
-  if (!ok || stream.expired)
+  cache->applier = g_thread_new ("fs-apply", applier_thread, cache);
+  for (guint i = 0; i < cache->streams->len; i++)
     {
-      fs_snapshot_builder_free (stream.builder);
-      if (!ok)
-        return FALSE;
-      cache->stats.relists++;
-      *changed = TRUE;
-      return fs_kube_cache_sync (cache, FALSE, NULL, error);
+      Stream *stream = cache->streams->pdata[i];
+      g_autofree char *name = g_strdup_printf ("fs-watch-%u", stream->listing);
+      stream->thread = g_thread_new (name, stream_thread, stream);
     }
-  if (stream.builder == NULL)
-    return TRUE;
-  FsSnapshot *next = fs_snapshot_builder_finish (stream.builder, error);
-  if (next == NULL)
-    return FALSE;
-  *changed = TRUE;
-  swap_in (cache, next);
-  if (fs_snapshot_depth (next) >= MAX_DEPTH)
-    return fs_kube_cache_sync (cache, FALSE, NULL, error); /* a fresh pool, without the chain */
+  if (any_polled)
+    cache->poller = g_thread_new ("fs-metrics", poller_thread, cache);
   return TRUE;
+}
+
+void
+fs_kube_cache_append_metrics (FsKubeCache *cache, GString *out)
+{
+  FsKubeCacheStats stats = fs_kube_cache_stats (cache);
+  guint n = 0;
+  FsKubeListingStatus *status = fs_kube_cache_listing_status (cache, &n);
+  g_string_append (out, "# HELP fitscale_watch_last_sync_age_seconds Time since the resource was last confirmed current (list, event, bookmark).\n"
+                        "# TYPE fitscale_watch_last_sync_age_seconds gauge\n");
+  for (guint i = 0; i < n; i++)
+    if (status[i].active)
+      g_string_append_printf (out, "fitscale_watch_last_sync_age_seconds{resource=\"%s\"} %.3f\n", status[i].name, status[i].age);
+  g_string_append (out, "# HELP fitscale_watch_resource_events_total Watch events received, by resource.\n"
+                        "# TYPE fitscale_watch_resource_events_total counter\n");
+  for (guint i = 0; i < n; i++)
+    if (status[i].active)
+      g_string_append_printf (out, "fitscale_watch_resource_events_total{resource=\"%s\"} %" G_GUINT64_FORMAT "\n",
+                              status[i].name, status[i].events);
+  g_string_append (out, "# HELP fitscale_watch_relists_total Lists of one resource made again after a 410 or an ERROR event.\n"
+                        "# TYPE fitscale_watch_relists_total counter\n");
+  for (guint i = 0; i < n; i++)
+    if (status[i].active)
+      g_string_append_printf (out, "fitscale_watch_relists_total{resource=\"%s\"} %u\n", status[i].name, status[i].relists);
+  fs_kube_listing_status_free (status, n);
+  g_string_append_printf (out, "# HELP fitscale_watch_bookmarks_total BOOKMARK events received.\n"
+                               "# TYPE fitscale_watch_bookmarks_total counter\nfitscale_watch_bookmarks_total %" G_GUINT64_FORMAT "\n"
+                               "# HELP fitscale_watch_requests_total Watch requests made.\n"
+                               "# TYPE fitscale_watch_requests_total counter\nfitscale_watch_requests_total %u\n"
+                               "# HELP fitscale_snapshot_publishes_total Snapshots published after the first list.\n"
+                               "# TYPE fitscale_snapshot_publishes_total counter\nfitscale_snapshot_publishes_total %u\n",
+                          stats.bookmarks, stats.watches, stats.publishes);
+  g_string_append (out, "# HELP fitscale_watch_publish_delay_seconds From the first event of a batch received to its snapshot published.\n"
+                        "# TYPE fitscale_watch_publish_delay_seconds histogram\n");
+  guint64 cumulative = 0;
+  for (guint b = 0; b < FS_KUBE_DELAY_BUCKETS; b++)
+    {
+      cumulative += stats.delay_counts[b];
+      g_string_append_printf (out, "fitscale_watch_publish_delay_seconds_bucket{le=\"%g\"} %" G_GUINT64_FORMAT "\n",
+                              fs_kube_delay_bounds[b], cumulative);
+    }
+  cumulative += stats.delay_counts[FS_KUBE_DELAY_BUCKETS];
+  g_string_append_printf (out, "fitscale_watch_publish_delay_seconds_bucket{le=\"+Inf\"} %" G_GUINT64_FORMAT "\n"
+                               "fitscale_watch_publish_delay_seconds_sum %.6f\n"
+                               "fitscale_watch_publish_delay_seconds_count %" G_GUINT64_FORMAT "\n",
+                          cumulative, stats.delay_sum, stats.delay_count);
 }

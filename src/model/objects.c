@@ -7,6 +7,16 @@
 #include "fitscale/model/fit.h"
 #include "fitscale/model/objects.h"
 
+typedef struct {
+  gsize offset_namespace; /* G_MAXSIZE when cluster-scoped */
+  gsize offset_name;
+  gsize offset_kind;      /* G_MAXSIZE when the array holds one kind */
+} KeyLayout;
+
+/* The arrays a builder made from a base tracks: nodes, pods, workloads, namespaces, pod
+ * metrics, events, generic, claims, persistent volumes, storage classes, CSINodes, PDBs. */
+enum { N_TRACKED = 12 };
+
 struct FsSnapshotBuilder {
   FsPool *pool;
   GArray *nodes, *pods, *workloads, *namespaces, *pod_metrics, *events, *generic;
@@ -18,8 +28,59 @@ struct FsSnapshotBuilder {
   guint n_skipped;
   const char *resource_version;
   char *continue_token;           /* the last list's metadata.continue (owned) */
-  FsSnapshot *base;               /* fs_snapshot_builder_new_from: kept alive by the result */
+  /* fs_snapshot_builder_new_from: the objects of the base come first in each array, sorted
+   * and unique; SORTED[i] says how many (in the order of tracked_arrays), DEAD[i] marks the
+   * ones a remove took out (NULL until one is).  Finish merges the tail into them. */
+  gboolean incremental;
+  guint sorted[N_TRACKED];
+  guint8 *dead[N_TRACKED];
 };
+
+static GArray *
+tracked_array (FsSnapshotBuilder *builder, guint which)
+{
+  GArray *arrays[N_TRACKED] = { builder->nodes, builder->pods, builder->workloads,
+                                builder->namespaces, builder->pod_metrics, builder->events,
+                                builder->generic, builder->claims, builder->persistent_volumes,
+                                builder->storage_classes, builder->csi_nodes, builder->pdbs };
+  return arrays[which];
+}
+
+static void
+set_tracked_array (FsSnapshotBuilder *builder, guint which, GArray *array)
+{
+  GArray **arrays[N_TRACKED] = { &builder->nodes, &builder->pods, &builder->workloads,
+                                 &builder->namespaces, &builder->pod_metrics, &builder->events,
+                                 &builder->generic, &builder->claims, &builder->persistent_volumes,
+                                 &builder->storage_classes, &builder->csi_nodes, &builder->pdbs };
+  g_array_free (*arrays[which], TRUE);
+  *arrays[which] = array;
+}
+
+#define LAYOUT(type, ns_field, kind_field)                                                   \
+  ((KeyLayout){ .offset_namespace = ns_field, .offset_name = G_STRUCT_OFFSET (type, name),   \
+                .offset_kind = kind_field })
+#define NAMESPACED(type) G_STRUCT_OFFSET (type, namespace)
+
+static const KeyLayout *
+tracked_layout (guint which)
+{
+  static const KeyLayout layouts[N_TRACKED] = {
+    LAYOUT (FsNode, G_MAXSIZE, G_MAXSIZE),
+    LAYOUT (FsPod, NAMESPACED (FsPod), G_MAXSIZE),
+    LAYOUT (FsWorkload, NAMESPACED (FsWorkload), G_STRUCT_OFFSET (FsWorkload, kind)),
+    LAYOUT (FsNamespace, G_MAXSIZE, G_MAXSIZE),
+    LAYOUT (FsPodMetrics, NAMESPACED (FsPodMetrics), G_MAXSIZE),
+    LAYOUT (FsEvent, NAMESPACED (FsEvent), G_MAXSIZE),
+    LAYOUT (FsGenericObject, NAMESPACED (FsGenericObject), G_STRUCT_OFFSET (FsGenericObject, kind)),
+    LAYOUT (FsClaim, NAMESPACED (FsClaim), G_MAXSIZE),
+    LAYOUT (FsPersistentVolume, G_MAXSIZE, G_MAXSIZE),
+    LAYOUT (FsStorageClass, G_MAXSIZE, G_MAXSIZE),
+    LAYOUT (FsCsiNode, G_MAXSIZE, G_MAXSIZE),
+    LAYOUT (FsPodDisruptionBudget, NAMESPACED (FsPodDisruptionBudget), G_MAXSIZE),
+  };
+  return &layouts[which];
+}
 
 FsSnapshotBuilder *
 fs_snapshot_builder_new (void)
@@ -59,16 +120,10 @@ fs_snapshot_builder_new_from (FsSnapshot *base)
 {
   FsSnapshotBuilder *builder = fs_snapshot_builder_new ();
   fs_pool_free (builder->pool);
-  builder->pool = fs_pool_new_child (base->pool);
-  builder->base = fs_snapshot_ref (base);
+  builder->pool = fs_pool_ref (base->pool); /* shared: no chain of pools, no depth */
+  builder->incremental = TRUE;
   builder->resource_version = base->resource_version;
   g_array_append_vals (builder->nodes, base->nodes, base->n_nodes);
-  for (guint i = 0; i < builder->nodes->len; i++)
-    {
-      FsNode *node = &g_array_index (builder->nodes, FsNode, i);
-      memset (&node->requested, 0, sizeof node->requested); /* accounted again at finish */
-      node->pod_count = 0;
-    }
   g_array_append_vals (builder->pods, base->pods, base->n_pods);
   g_array_append_vals (builder->workloads, base->workloads, base->n_workloads);
   g_array_append_vals (builder->namespaces, base->namespaces, base->n_namespaces);
@@ -84,13 +139,10 @@ fs_snapshot_builder_new_from (FsSnapshot *base)
   g_array_append_vals (builder->pdbs, base->pdbs, base->n_pdbs);
   g_array_append_vals (builder->namespaced_lists, base->namespaced_lists, base->n_namespaced_lists);
   builder->n_cluster_pod_lists = base->n_cluster_pod_lists;
+  builder->n_skipped = base->n_skipped;
+  for (guint i = 0; i < N_TRACKED; i++)
+    builder->sorted[i] = tracked_array (builder, i)->len;
   return builder;
-}
-
-guint
-fs_snapshot_depth (const FsSnapshot *snapshot)
-{
-  return fs_pool_depth (snapshot->pool);
 }
 
 const char *
@@ -99,21 +151,88 @@ fs_snapshot_builder_resource_version (const FsSnapshotBuilder *builder)
   return builder->resource_version;
 }
 
-/* Removes the elements of ARRAY whose namespace (at NS_OFFSET, G_MAXSIZE for none) and name
- * are NAMESPACE and NAME, and for which SAME_KIND (may be NULL) holds. */
-static guint
-remove_named (GArray *array, gsize ns_offset, gsize name_offset, const char *namespace, const char *name,
-              gboolean (*same_kind) (gconstpointer element, gconstpointer kind), gconstpointer kind)
+static gint compare_elements (gconstpointer a, gconstpointer b, gpointer user_data);
+
+/* Which tracked array holds objects of KIND, and the kind's number in it (FsWorkloadKind,
+ * FsGenericKind; 0 elsewhere); FALSE for a kind no array holds. */
+static gboolean
+array_of_kind (const char *kind, guint *which, int *number)
 {
+  static const char *const single[N_TRACKED] = {
+    "Node", "Pod", NULL, "Namespace", "PodMetrics", "Event", NULL, "PersistentVolumeClaim",
+    "PersistentVolume", "StorageClass", "CSINode", "PodDisruptionBudget",
+  };
+  static const char *const generic[] = { "HorizontalPodAutoscaler", "VerticalPodAutoscaler", "Hvpa" };
+  *number = 0;
+  for (guint i = 0; i < N_TRACKED; i++)
+    if (single[i] != NULL && g_strcmp0 (single[i], kind) == 0)
+      return (*which = i), TRUE;
+  for (int k = FS_WORKLOAD_DEPLOYMENT; k <= FS_WORKLOAD_REPLICASET; k++)
+    if (g_strcmp0 (fs_workload_kind_name ((FsWorkloadKind) k), kind) == 0)
+      return (*which = 2), (*number = k), TRUE;
+  for (guint k = 0; k < G_N_ELEMENTS (generic); k++)
+    if (g_strcmp0 (generic[k], kind) == 0)
+      return (*which = 6), (*number = (int) k), TRUE;
+  return FALSE;
+}
+
+static void
+mark_dead (FsSnapshotBuilder *builder, guint which, guint index)
+{
+  if (builder->dead[which] == NULL)
+    builder->dead[which] = g_malloc0 (MAX (builder->sorted[which], 1));
+  builder->dead[which][index] = 1;
+}
+
+/* Removes what matches PROBE (by key; with EVERY, what is of PROBE's kind): in the sorted
+ * base of an incremental builder by binary search (marked, dropped at finish), elsewhere by a
+ * scan of what was added. */
+static guint
+remove_matching (FsSnapshotBuilder *builder, guint which, const void *probe, gboolean every)
+{
+  GArray *array = tracked_array (builder, which);
+  const KeyLayout *layout = tracked_layout (which);
   gsize size = g_array_get_element_size (array);
+  guint sorted = builder->incremental ? builder->sorted[which] : 0;
   guint removed = 0;
-  for (guint i = array->len; i-- > 0;)
+  if (every)
+    {
+      for (guint i = 0; i < sorted; i++)
+        if ((builder->dead[which] == NULL || !builder->dead[which][i])
+            && (layout->offset_kind == G_MAXSIZE
+                || *(const int *) (array->data + (gsize) i * size + layout->offset_kind)
+                       == *(const int *) ((const char *) probe + layout->offset_kind)))
+          {
+            mark_dead (builder, which, i);
+            removed++;
+          }
+    }
+  else if (sorted > 0)
+    {
+      guint low = 0, high = sorted;
+      while (low < high)
+        {
+          guint middle = low + (high - low) / 2;
+          if (compare_elements (array->data + (gsize) middle * size, probe, (gpointer) layout) < 0)
+            low = middle + 1;
+          else
+            high = middle;
+        }
+      if (low < sorted && compare_elements (array->data + (gsize) low * size, probe, (gpointer) layout) == 0
+          && (builder->dead[which] == NULL || !builder->dead[which][low]))
+        {
+          mark_dead (builder, which, low);
+          removed++;
+        }
+    }
+  for (guint i = array->len; i-- > sorted;)
     {
       const char *element = array->data + (gsize) i * size;
-      const char *element_ns = ns_offset == G_MAXSIZE ? NULL : *(const char *const *) (element + ns_offset);
-      const char *element_name = *(const char *const *) (element + name_offset);
-      if ((ns_offset == G_MAXSIZE || g_strcmp0 (element_ns, namespace) == 0) && g_strcmp0 (element_name, name) == 0
-          && (same_kind == NULL || same_kind (element, kind)))
+      gboolean same = every ? layout->offset_kind == G_MAXSIZE
+                                  || *(const int *) (element + layout->offset_kind)
+                                         == *(const int *) ((const char *) probe + layout->offset_kind)
+                            : compare_elements (element, probe, (gpointer) layout) == 0;
+      if (same)
         {
           g_array_remove_index (array, i);
           removed++;
@@ -122,52 +241,40 @@ remove_named (GArray *array, gsize ns_offset, gsize name_offset, const char *nam
   return removed;
 }
 
-static gboolean
-same_workload_kind (gconstpointer element, gconstpointer kind)
+static void
+make_probe (guint which, int number, const char *namespace, const char *name, guint64 *probe)
 {
-  return g_strcmp0 (fs_workload_kind_name (((const FsWorkload *) element)->kind), kind) == 0;
-}
-
-static gboolean
-same_generic_kind (gconstpointer element, gconstpointer kind)
-{
-  static const char *const names[] = { "HorizontalPodAutoscaler", "VerticalPodAutoscaler", "Hvpa" };
-  FsGenericKind generic = ((const FsGenericObject *) element)->kind;
-  return generic < G_N_ELEMENTS (names) && g_strcmp0 (names[generic], kind) == 0;
+  const KeyLayout *layout = tracked_layout (which);
+  if (layout->offset_namespace != G_MAXSIZE)
+    memcpy ((char *) probe + layout->offset_namespace, &namespace, sizeof namespace);
+  memcpy ((char *) probe + layout->offset_name, &name, sizeof name);
+  if (layout->offset_kind != G_MAXSIZE)
+    memcpy ((char *) probe + layout->offset_kind, &number, sizeof number);
 }
 
 guint
 fs_snapshot_builder_remove (FsSnapshotBuilder *builder, const char *kind, const char *namespace,
                             const char *name)
 {
-#define NAMED(type) G_STRUCT_OFFSET (type, namespace), G_STRUCT_OFFSET (type, name)
-#define CLUSTER_SCOPED(type) G_MAXSIZE, G_STRUCT_OFFSET (type, name)
-  if (g_strcmp0 (kind, "Node") == 0)
-    return remove_named (builder->nodes, CLUSTER_SCOPED (FsNode), NULL, name, NULL, NULL);
-  if (g_strcmp0 (kind, "Pod") == 0)
-    return remove_named (builder->pods, NAMED (FsPod), namespace, name, NULL, NULL);
-  if (g_strcmp0 (kind, "Namespace") == 0)
-    return remove_named (builder->namespaces, CLUSTER_SCOPED (FsNamespace), NULL, name, NULL, NULL);
-  if (g_strcmp0 (kind, "Event") == 0)
-    return remove_named (builder->events, NAMED (FsEvent), namespace, name, NULL, NULL);
-  if (g_strcmp0 (kind, "PodMetrics") == 0)
-    return remove_named (builder->pod_metrics, NAMED (FsPodMetrics), namespace, name, NULL, NULL);
-  if (g_strcmp0 (kind, "PersistentVolumeClaim") == 0)
-    return remove_named (builder->claims, NAMED (FsClaim), namespace, name, NULL, NULL);
-  if (g_strcmp0 (kind, "PersistentVolume") == 0)
-    return remove_named (builder->persistent_volumes, CLUSTER_SCOPED (FsPersistentVolume), NULL,
-                         name, NULL, NULL);
-  if (g_strcmp0 (kind, "StorageClass") == 0)
-    return remove_named (builder->storage_classes, CLUSTER_SCOPED (FsStorageClass), NULL, name,
-                         NULL, NULL);
-  if (g_strcmp0 (kind, "CSINode") == 0)
-    return remove_named (builder->csi_nodes, CLUSTER_SCOPED (FsCsiNode), NULL, name, NULL, NULL);
-  if (g_strcmp0 (kind, "PodDisruptionBudget") == 0)
-    return remove_named (builder->pdbs, NAMED (FsPodDisruptionBudget), namespace, name, NULL, NULL);
-  guint removed = remove_named (builder->workloads, NAMED (FsWorkload), namespace, name, same_workload_kind, kind);
-  return removed + remove_named (builder->generic, NAMED (FsGenericObject), namespace, name, same_generic_kind, kind);
-#undef NAMED
-#undef CLUSTER_SCOPED
+  guint which;
+  int number;
+  if (name == NULL || !array_of_kind (kind, &which, &number))
+    return 0;
+  g_autofree guint64 *probe = g_malloc0 (g_array_get_element_size (tracked_array (builder, which)));
+  make_probe (which, number, namespace, name, probe);
+  return remove_matching (builder, which, probe, FALSE);
+}
+
+guint
+fs_snapshot_builder_remove_kind (FsSnapshotBuilder *builder, const char *kind)
+{
+  guint which;
+  int number;
+  if (!array_of_kind (kind, &which, &number))
+    return 0;
+  g_autofree guint64 *probe = g_malloc0 (g_array_get_element_size (tracked_array (builder, which)));
+  make_probe (which, number, NULL, NULL, probe);
+  return remove_matching (builder, which, probe, TRUE);
 }
 
 void
@@ -175,7 +282,8 @@ fs_snapshot_builder_free (FsSnapshotBuilder *builder)
 {
   if (builder == NULL)
     return;
-  fs_snapshot_unref (builder->base);
+  for (guint i = 0; i < N_TRACKED; i++)
+    g_free (builder->dead[i]);
   builder_free_arrays (builder);
   fs_pool_free (builder->pool);
   g_free (builder->continue_token);
@@ -323,11 +431,6 @@ compare_names (const char *ns_a, const char *name_a, const char *ns_b, const cha
   return by_ns != 0 ? by_ns : g_strcmp0 (name_a, name_b);
 }
 
-typedef struct {
-  gsize offset_namespace; /* G_MAXSIZE when cluster-scoped */
-  gsize offset_name;
-  gsize offset_kind;      /* G_MAXSIZE when the array holds one kind */
-} KeyLayout;
 
 static const char *
 field_string (gconstpointer element, gsize offset)
@@ -398,39 +501,53 @@ sort_and_dedupe (GArray *array, const KeyLayout *layout)
   dedupe_adjacent (array, layout);
 }
 
-#define LAYOUT(type, ns_field, kind_field)                                                   \
-  ((KeyLayout){ .offset_namespace = ns_field, .offset_name = G_STRUCT_OFFSET (type, name),   \
-                .offset_kind = kind_field })
-
 static void
 sort_all (FsSnapshotBuilder *builder)
 {
-  KeyLayout nodes = LAYOUT (FsNode, G_MAXSIZE, G_MAXSIZE);
-  KeyLayout pods = LAYOUT (FsPod, G_STRUCT_OFFSET (FsPod, namespace), G_MAXSIZE);
-  KeyLayout workloads = LAYOUT (FsWorkload, G_STRUCT_OFFSET (FsWorkload, namespace),
-                                G_STRUCT_OFFSET (FsWorkload, kind));
-  KeyLayout namespaces = LAYOUT (FsNamespace, G_MAXSIZE, G_MAXSIZE);
-  KeyLayout metrics = LAYOUT (FsPodMetrics, G_STRUCT_OFFSET (FsPodMetrics, namespace), G_MAXSIZE);
-  KeyLayout events = LAYOUT (FsEvent, G_STRUCT_OFFSET (FsEvent, namespace), G_MAXSIZE);
-  KeyLayout generic = LAYOUT (FsGenericObject, G_STRUCT_OFFSET (FsGenericObject, namespace),
-                              G_STRUCT_OFFSET (FsGenericObject, kind));
-  sort_and_dedupe (builder->nodes, &nodes);
-  sort_and_dedupe (builder->pods, &pods);
-  sort_and_dedupe (builder->workloads, &workloads);
-  sort_and_dedupe (builder->namespaces, &namespaces);
-  sort_and_dedupe (builder->pod_metrics, &metrics);
-  sort_and_dedupe (builder->events, &events);
-  sort_and_dedupe (builder->generic, &generic);
-  KeyLayout claims = LAYOUT (FsClaim, G_STRUCT_OFFSET (FsClaim, namespace), G_MAXSIZE);
-  KeyLayout volumes = LAYOUT (FsPersistentVolume, G_MAXSIZE, G_MAXSIZE);
-  KeyLayout classes = LAYOUT (FsStorageClass, G_MAXSIZE, G_MAXSIZE);
-  KeyLayout csi_nodes = LAYOUT (FsCsiNode, G_MAXSIZE, G_MAXSIZE);
-  sort_and_dedupe (builder->claims, &claims);
-  sort_and_dedupe (builder->persistent_volumes, &volumes);
-  sort_and_dedupe (builder->storage_classes, &classes);
-  sort_and_dedupe (builder->csi_nodes, &csi_nodes);
-  KeyLayout pdbs = LAYOUT (FsPodDisruptionBudget, G_STRUCT_OFFSET (FsPodDisruptionBudget, namespace), G_MAXSIZE);
-  sort_and_dedupe (builder->pdbs, &pdbs);
+  for (guint i = 0; i < N_TRACKED; i++)
+    sort_and_dedupe (tracked_array (builder, i), tracked_layout (i));
+}
+
+/* An incremental builder's array WHICH: its sorted base (less what was removed) merged with
+ * what was added since, sorted; an added object replaces the base's of the same key.  O(n)
+ * moves and O(k log k) compares for k additions: a watch batch costs no sort of the whole. */
+static void
+merge_tail (FsSnapshotBuilder *builder, guint which)
+{
+  GArray *array = tracked_array (builder, which);
+  const KeyLayout *layout = tracked_layout (which);
+  guint sorted = builder->sorted[which];
+  const guint8 *dead = builder->dead[which];
+  if (array->len == sorted && dead == NULL)
+    return;
+  gsize size = g_array_get_element_size (array);
+  GArray *tail = g_array_sized_new (FALSE, FALSE, (guint) size, array->len - sorted);
+  g_array_append_vals (tail, array->data + (gsize) sorted * size, array->len - sorted);
+  sort_and_dedupe (tail, layout);
+  GArray *merged = g_array_sized_new (FALSE, FALSE, (guint) size, sorted + tail->len);
+  guint i = 0, j = 0;
+  while (i < sorted || j < tail->len)
+    {
+      if (i < sorted && dead != NULL && dead[i])
+        {
+          i++;
+          continue;
+        }
+      const char *base = i < sorted ? array->data + (gsize) i * size : NULL;
+      const char *added = j < tail->len ? tail->data + (gsize) j * size : NULL;
+      int order = base == NULL ? 1 : added == NULL ? -1 : compare_elements (base, added, (gpointer) layout);
+      if (order < 0)
+        {
+          g_array_append_vals (merged, base, 1);
+          i++;
+          continue;
+        }
+      g_array_append_vals (merged, added, 1);
+      j++;
+      i += order == 0; /* the added copy replaces the base's */
+    }
+  g_array_free (tail, TRUE);
+  set_tracked_array (builder, which, merged);
 }
 
 /* ---- node accounting --------------------------------------------------------------- */
@@ -484,6 +601,19 @@ gboolean
 fs_pod_is_pending (const FsPod *pod)
 {
   return pod->node_name == NULL && pod->phase == FS_PHASE_PENDING;
+}
+
+/* Zeroed memory the snapshot owns and frees, for what is derived at build: not the pool,
+ * which an incremental builder shares with the snapshots before (each batch of a watch would
+ * otherwise leave its derived lists in it). */
+static gpointer
+snapshot_alloc (FsSnapshot *snapshot, gsize size)
+{
+  if (snapshot->derived == NULL)
+    snapshot->derived = g_ptr_array_new_with_free_func (g_free);
+  gpointer memory = g_malloc0 (size);
+  g_ptr_array_add (snapshot->derived, memory);
+  return memory;
 }
 
 static gboolean
@@ -543,8 +673,8 @@ account_ports (FsSnapshot *snapshot)
   for (guint n = 0; n < snapshot->n_nodes; n++)
     if (counts[n] > 0)
       {
-        FsUsedPortList *list = fs_pool_alloc (snapshot->pool, sizeof (FsUsedPortList)
-                                                                  + counts[n] * sizeof (FsUsedPort));
+        FsUsedPortList *list = snapshot_alloc (snapshot, sizeof (FsUsedPortList)
+                                                             + counts[n] * sizeof (FsUsedPort));
         nodes[n].used_ports = list;
       }
   for (guint i = 0; i < snapshot->n_pods; i++)
@@ -580,8 +710,8 @@ account_volume_pods (FsSnapshot *snapshot)
     return;
   for (guint n = 0; n < snapshot->n_nodes; n++)
     if (counts[n] > 0)
-      nodes[n].volume_pods = fs_pool_alloc (snapshot->pool, sizeof (FsPodRefList)
-                                                                + counts[n] * sizeof (const FsPod *));
+      nodes[n].volume_pods = snapshot_alloc (snapshot, sizeof (FsPodRefList)
+                                                           + counts[n] * sizeof (const FsPod *));
   for (guint i = 0; i < snapshot->n_pods; i++)
     {
       const FsPod *pod = &snapshot->pods[i];
@@ -627,7 +757,11 @@ index_nodes (FsSnapshot *snapshot)
 FsSnapshot *
 fs_snapshot_builder_finish (FsSnapshotBuilder *builder, GError **error)
 {
-  sort_all (builder);
+  if (builder->incremental)
+    for (guint i = 0; i < N_TRACKED; i++)
+      merge_tail (builder, i);
+  else
+    sort_all (builder);
   g_autoptr (FsSnapshot) snapshot = g_new0 (FsSnapshot, 1);
   snapshot->ref_count = 1;
   TAKE_ARRAY (snapshot, builder, nodes, FsNode);
@@ -648,7 +782,6 @@ fs_snapshot_builder_finish (FsSnapshotBuilder *builder, GError **error)
   snapshot->n_skipped = builder->n_skipped;
   snapshot->resource_version = builder->resource_version;
   snapshot->pool = g_steal_pointer (&builder->pool);
-  snapshot->parent = g_steal_pointer (&builder->base);
   fs_snapshot_builder_free (builder);
 
   index_nodes (snapshot);
@@ -690,8 +823,9 @@ fs_snapshot_unref (FsSnapshot *snapshot)
   g_free ((gpointer) snapshot->namespaced_lists);
   if (snapshot->node_index != NULL)
     g_hash_table_unref (snapshot->node_index);
+  if (snapshot->derived != NULL)
+    g_ptr_array_unref (snapshot->derived);
   fs_pool_free (snapshot->pool);
-  fs_snapshot_unref (snapshot->parent);
   g_free (snapshot);
 }
 

@@ -45,6 +45,7 @@ struct FsPool {
   InternTable blobs;
   const FsPool *parent;  /* interned first there (read-only), see fs_pool_new_child */
   guint depth;           /* parents above */
+  gint ref_count;        /* fs_pool_ref; fs_pool_free drops one */
 };
 
 /* *SIZE bytes, rounded up to whole huge pages (and *SIZE with them), aligned and marked
@@ -98,10 +99,18 @@ FsPool *
 fs_pool_new (void)
 {
   FsPool *pool = g_new0 (FsPool, 1);
+  pool->ref_count = 1;
   pool->blocks = g_ptr_array_new_with_free_func (g_free);
   pool->huge_blocks = g_ptr_array_new_with_free_func (g_aligned_free);
   table_init (&pool->strings);
   table_init (&pool->blobs);
+  return pool;
+}
+
+FsPool *
+fs_pool_ref (FsPool *pool)
+{
+  g_atomic_int_inc (&pool->ref_count);
   return pool;
 }
 
@@ -123,7 +132,7 @@ fs_pool_depth (const FsPool *pool)
 void
 fs_pool_free (FsPool *pool)
 {
-  if (pool == NULL)
+  if (pool == NULL || !g_atomic_int_dec_and_test (&pool->ref_count))
     return;
   slots_free (pool->strings.slots, pool->strings.mask + 1);
   slots_free (pool->blobs.slots, pool->blobs.mask + 1);

@@ -47,13 +47,13 @@ struct FsService {
   FsServer *server;
   gint plans[3];               /* by outcome: unchanged, adjusted, infeasible */
   gint stopping;
-  guint watch_timeout;
+  FsKubeCacheOptions watch;    /* live: how the cache watches */
+  double ready_limit;          /* live: /readyz fails past this many seconds unconfirmed */
   int verbosity;
   gint64 loaded_at;            /* offline: when the files were read */
   GMutex cache_lock;
   GHashTable *plan_cache;      /* "snapshot pointer|body" -> CachedPlan */
   gint cache_hits;
-  char *watch_error;           /* live: why the last round of watches failed, NULL when it did not */
   FsSnapshot *warned;          /* the snapshot SNAPSHOT_WARNINGS were found for (a reference: its
                                 * address is not reused while the cache holds it) */
   GArray *snapshot_warnings;   /* fs_snapshot_warnings of WARNED: found once per snapshot */
@@ -92,11 +92,35 @@ current_snapshot (FsService *service)
   return service->live != NULL ? fs_kube_cache_snapshot (service->live->cache) : fs_snapshot_ref (service->offline);
 }
 
+/* Live: how long the least recently confirmed listing has gone without an event, a
+ * bookmark or a list (kube/watch.h fs_kube_cache_staleness); offline: since the files were
+ * read. */
 static double
 snapshot_age (FsService *service)
 {
-  gint64 at = service->live != NULL ? fs_kube_cache_stats (service->live->cache).synced_at : service->loaded_at;
-  return (double) (g_get_real_time () - at) / G_USEC_PER_SEC;
+  if (service->live != NULL)
+    return fs_kube_cache_staleness (service->live->cache, NULL);
+  return (double) (g_get_real_time () - service->loaded_at) / G_USEC_PER_SEC;
+}
+
+/* Live and unconfirmed for longer than --max-staleness: why (the listing and its error), else NULL. */
+static char *
+stale_reason (FsService *service)
+{
+  const char *listing = NULL;
+  double age = fs_kube_cache_staleness (service->live->cache, &listing);
+  if (age <= service->ready_limit || listing == NULL)
+    return NULL;
+  guint n = 0;
+  FsKubeListingStatus *status = fs_kube_cache_listing_status (service->live->cache, &n);
+  const char *error = NULL;
+  for (guint i = 0; i < n; i++)
+    if (g_strcmp0 (status[i].name, listing) == 0)
+      error = status[i].error;
+  char *reason = g_strdup_printf ("%s not confirmed current for %.1f s (over --max-staleness %g s)%s%s", listing, age,
+                                  service->ready_limit, error != NULL ? ": " : "", error != NULL ? error : "");
+  fs_kube_listing_status_free (status, n);
+  return reason;
 }
 
 /* What every answer on SNAPSHOT warns of first (plan/completeness.h): what the snapshot
@@ -121,8 +145,9 @@ answer_warnings (FsService *service, FsSnapshot *snapshot)
   if (service->live != NULL)
     {
       fs_warnings_take (warnings, fs_listing_warnings (service->live->skipped));
-      if (service->watch_error != NULL)
-        fs_warnings_take (warnings, fs_stale_warnings (snapshot_age (service), service->watch_error));
+      g_autofree char *stale = stale_reason (service);
+      if (stale != NULL)
+        fs_warnings_take (warnings, fs_stale_warnings (snapshot_age (service), stale));
     }
   g_mutex_unlock (&service->cache_lock);
   return warnings;
@@ -465,9 +490,13 @@ handle_health (const FsHttpRequest *request, FsHttpResponse *response, gpointer 
 static void
 handle_ready (const FsHttpRequest *request, FsHttpResponse *response, gpointer data)
 {
-  g_autoptr (FsSnapshot) snapshot = current_snapshot (data);
+  FsService *service = data;
+  g_autoptr (FsSnapshot) snapshot = current_snapshot (service);
+  g_autofree char *stale = snapshot != NULL && service->live != NULL ? stale_reason (service) : NULL;
   if (snapshot == NULL)
     fs_http_error (response, 503, "ServiceUnavailable", "the cache has not synced yet");
+  else if (stale != NULL)
+    fs_http_error (response, 503, "ServiceUnavailable", "%s", stale);
   else
     handle_health (request, response, data);
 }
@@ -504,15 +533,16 @@ append_watch_metrics (FsService *service, GString *out)
 {
   FsKubeCacheStats cache = fs_kube_cache_stats (service->live->cache);
   const FsKubeClientStats *client = fs_kube_client_stats (service->live->client);
-  g_string_append_printf (out, "# HELP fitscale_watch_restarts_total Lists made again after a 410.\n"
+  g_string_append_printf (out, "# HELP fitscale_watch_restarts_total Resources listed again after a 410 or an ERROR event.\n"
                                "# TYPE fitscale_watch_restarts_total counter\nfitscale_watch_restarts_total %u\n"
                                "# HELP fitscale_watch_events_total Watch events applied.\n"
-                               "# TYPE fitscale_watch_events_total counter\nfitscale_watch_events_total %u\n"
+                               "# TYPE fitscale_watch_events_total counter\nfitscale_watch_events_total %" G_GUINT64_FORMAT "\n"
                                "# HELP fitscale_apiserver_requests_total Requests sent to the API server.\n"
                                "# TYPE fitscale_apiserver_requests_total counter\nfitscale_apiserver_requests_total %u\n"
                                "# HELP fitscale_apiserver_retries_total Requests to the API server that were retried.\n"
                                "# TYPE fitscale_apiserver_retries_total counter\nfitscale_apiserver_retries_total %u\n",
                           cache.relists, cache.events, client->requests, client->retries);
+  fs_kube_cache_append_metrics (service->live->cache, out);
 }
 
 static void
@@ -550,11 +580,12 @@ fs_service_new_offline (FsSnapshot *snapshot)
 }
 
 FsService *
-fs_service_new_live (FsKubeLive *live, guint watch_timeout)
+fs_service_new_live (FsKubeLive *live, const FsKubeCacheOptions *watch, double ready_limit)
 {
   FsService *service = service_new ();
   service->live = live;
-  service->watch_timeout = watch_timeout;
+  service->watch = *watch;
+  service->ready_limit = ready_limit;
   return service;
 }
 
@@ -567,7 +598,6 @@ fs_service_free (FsService *service)
   fs_snapshot_unref (service->offline);
   g_hash_table_unref (service->plan_cache);
   g_mutex_clear (&service->cache_lock);
-  g_free (service->watch_error);
   fs_snapshot_unref (service->warned);
   if (service->snapshot_warnings != NULL)
     g_array_unref (service->snapshot_warnings);
@@ -605,29 +635,6 @@ fs_service_port (const FsService *service)
   return fs_server_port (service->server);
 }
 
-static gpointer
-watch_thread (gpointer data)
-{
-  FsService *service = data;
-  while (!g_atomic_int_get (&service->stopping))
-    {
-      gboolean changed = FALSE;
-      g_autoptr (GError) error = NULL;
-      gboolean ok = fs_kube_cache_watch (service->live->cache, service->watch_timeout, &changed, &error);
-      g_mutex_lock (&service->cache_lock);
-      g_free (service->watch_error);
-      service->watch_error = ok ? NULL : g_strdup (error->message);
-      g_mutex_unlock (&service->cache_lock);
-      if (!ok)
-        {
-          fs_log (0, service->verbosity, "watch failed; retrying", "error", error->message, NULL);
-          for (int i = 0; i < 20 && !g_atomic_int_get (&service->stopping); i++)
-            g_usleep (100000);
-        }
-    }
-  return NULL;
-}
-
 static gboolean
 on_stop_signal (gpointer loop)
 {
@@ -641,7 +648,9 @@ fs_service_run (FsService *service)
   char port[16];
   g_snprintf (port, sizeof port, "%u", fs_service_port (service));
   fs_log (1, service->verbosity, "serving", "port", port, "source", service->live != NULL ? "live" : "snapshot", NULL);
-  GThread *watcher = service->live != NULL ? g_thread_new ("watch", watch_thread, service) : NULL;
+  g_autoptr (GError) error = NULL;
+  if (service->live != NULL && !fs_kube_cache_start (service->live->cache, &service->watch, &error))
+    fs_log (0, service->verbosity, "cannot start the watches; answering on the first list", "error", error->message, NULL);
   g_autoptr (GMainLoop) loop = g_main_loop_new (NULL, FALSE);
   g_unix_signal_add (SIGTERM, on_stop_signal, loop);
   g_unix_signal_add (SIGINT, on_stop_signal, loop);
@@ -649,7 +658,5 @@ fs_service_run (FsService *service)
   fs_log (1, service->verbosity, "stopping: finishing the requests in flight", NULL);
   fs_server_stop (service->server);
   g_atomic_int_set (&service->stopping, 1);
-  if (watcher != NULL)
-    g_thread_join (watcher);
   g_clear_pointer (&service->server, fs_server_free);
 }

@@ -1,7 +1,8 @@
 /* fakeapi — a small Kubernetes API server for fitscale's tests (libmicrohttpd).
  *
  *   fakeapi [--port N] [--port-file FILE] [--tls-cert PEM --tls-key PEM] [--token T]
- *           [--client-ca PEM] [--fault SPEC]... [--watch-events FILE] [--log FILE] FILE.json...
+ *           [--client-ca PEM] [--fault SPEC]... [--watch-events FILE] [--log FILE]
+ *           [--bookmark-ms MS] [--history N] FILE.json...
  *
  * Serves the objects of the given JSON files (single objects, typed lists, v1 Lists) as the
  * API server would: discovery (/version, /api, /apis, each group version's resource list),
@@ -10,8 +11,14 @@
  * cluster-wide and per namespace, paged with limit and continue, filtered by fieldSelector
  * (=, ==, != on metadata.name, metadata.namespace, spec.nodeName, status.phase, reason) and
  * labelSelector (key=value, key!=value, key).
- * ?watch=1 streams the events of --watch-events (one JSON watch event per line) and a
- * BOOKMARK, then ends.  --token and --client-ca make every request need that bearer token or
+ * Writes: POST (create), PUT (replace), PATCH (a JSON merge patch; what kubectl cordon
+ * sends) and DELETE, each bumping the resourceVersion and logging a watch event (the last
+ * --history, default 100,000).  ?watch=1 streams the events after resourceVersion as they
+ * happen, as the API server's watch cache does (an object leaving the fieldSelector is
+ * DELETED), a BOOKMARK after --bookmark-ms (default 1000; 0: never) without one, until
+ * timeoutSeconds; a version older than the history kept gets an ERROR event 410.  A
+ * resource's first watch starts with the events of --watch-events of its kind (one JSON
+ * watch event per line) and a BOOKMARK at 2000.  --token and --client-ca make every request need that bearer token or
  * a client certificate signed by that CA (either will do, as for the API server).  Faults:
  *   status:CODE:N[:PREFIX]   the first N requests (under PREFIX) answer CODE with a Status
  *   retry-after:N            with status 429: the Retry-After header to send
@@ -22,6 +29,8 @@
  *                            with the same token: a list that never ends
  *   cut:N                    the first N list answers stop half way (the connection closes)
  *   slow:MS                  every answer waits MS milliseconds first
+ *   gone-on-watch:N[:PREFIX] the first N watches (under PREFIX) get an ERROR event 410
+ *   watch-cut:N              the first N events streamed are cut half way, and the stream
  * Every request is logged to --log as "METHOD PATH?QUERY STATUS".  The port is printed on
  * stdout (and written to --port-file) once the server listens. */
 #include "config.h"
@@ -109,7 +118,30 @@ static struct {
   char *watch_events;
   FILE *log;
   GMutex lock;
+  /* the store changes: every write makes an event and bumps the resourceVersion */
+  GMutex store;                /* guards objects, events, rv, and the list cache */
+  GCond changed;               /* an event was logged, or the server stops */
+  guint64 rv;                  /* the newest resourceVersion */
+  GPtrArray *events;           /* LoggedEvent, oldest first */
+  guint history;               /* events kept; a watch from before the oldest gets 410 */
+  guint64 oldest_rv;           /* a watch from a version below this is too old */
+  int bookmark_ms;             /* a BOOKMARK after this long without events; 0: never */
+  int gone_on_watch;           /* the first N watches answer an ERROR event 410 */
+  char *gone_prefix;
+  int watch_cut;               /* the first N events streamed are cut half way, the stream with them */
+  GHashTable *scripted;        /* types whose --watch-events went out already */
+  gboolean stopping;
 } server;
+
+typedef struct {
+  guint64 rv;
+  const ResourceType *type;
+  const char *kind;            /* ADDED, MODIFIED, DELETED */
+  yajl_val before;             /* NULL for ADDED */
+  yajl_val after;              /* the object as it is now (for DELETED: its last state) */
+  char *json;                  /* AFTER as served */
+  char *namespace;
+} LoggedEvent;
 
 /* ---- loading ------------------------------------------------------------------------- */
 
@@ -472,10 +504,11 @@ gen_object (yajl_gen gen, const Object *object)
 
 /* The objects a list selects, by index, remembered per query so that paging through a
  * large list costs each page its own items only. */
+static GHashTable *queries; /* "type|namespace|fields|labels" -> GArray of guint */
+
 static GArray *
 selected (const Target *target, const char *fields, const char *labels)
 {
-  static GHashTable *queries; /* "type|namespace|fields|labels" -> GArray of guint */
   g_mutex_lock (&server.lock);
   if (queries == NULL)
     queries = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_array_unref);
@@ -526,7 +559,7 @@ list_json (const Target *target, const char *fields, const char *labels, int lim
       g_string_append (json, object->json);
       emitted++;
     }
-  g_string_append (json, "],\"metadata\":{\"resourceVersion\":\"1000\"");
+  g_string_append_printf (json, "],\"metadata\":{\"resourceVersion\":\"%" G_GUINT64_FORMAT "\"", server.rv);
   if (*next >= 0)
     {
       g_autofree char *plain = g_strdup_printf ("{\"offset\":%d}", *next);
@@ -652,11 +685,307 @@ take_count (int *counter)
   return take;
 }
 
-/* The events of --watch-events whose object is of TYPE, then a BOOKMARK. */
-static char *
-watch_stream (const ResourceType *type)
+/* ---- writes -------------------------------------------------------------------------------- */
+
+/* BASE with PATCH merged in as RFC 7386 JSON merge patch says (null removes a key). */
+static void
+gen_merged (yajl_gen gen, yajl_val base, yajl_val patch)
 {
-  GString *stream = g_string_new (NULL);
+  if (!YAJL_IS_OBJECT (patch))
+    {
+      fs_json_tree_gen (gen, patch);
+      return;
+    }
+  yajl_gen_map_open (gen);
+  gboolean base_map = base != NULL && YAJL_IS_OBJECT (base);
+  for (size_t i = 0; base_map && i < base->u.object.len; i++)
+    {
+      const char *key = base->u.object.keys[i];
+      yajl_val change = NULL;
+      for (size_t j = 0; j < patch->u.object.len && change == NULL; j++)
+        if (strcmp (patch->u.object.keys[j], key) == 0)
+          change = patch->u.object.values[j];
+      if (change != NULL && YAJL_IS_NULL (change))
+        continue;
+      gen_text (gen, key);
+      if (change != NULL)
+        gen_merged (gen, base->u.object.values[i], change);
+      else
+        fs_json_tree_gen (gen, base->u.object.values[i]);
+    }
+  for (size_t j = 0; j < patch->u.object.len; j++)
+    {
+      const char *key = patch->u.object.keys[j];
+      gboolean in_base = FALSE;
+      for (size_t i = 0; base_map && i < base->u.object.len && !in_base; i++)
+        in_base = strcmp (base->u.object.keys[i], key) == 0;
+      if (in_base || YAJL_IS_NULL (patch->u.object.values[j]))
+        continue;
+      gen_text (gen, key);
+      gen_merged (gen, NULL, patch->u.object.values[j]);
+    }
+  yajl_gen_map_close (gen);
+}
+
+/* BASE merged with PATCH (may be NULL), then metadata.resourceVersion (and the namespace,
+ * when NAMESPACE) set: a new tree, kept for the server's life. */
+static yajl_val
+stamped (yajl_val base, yajl_val patch, guint64 rv, const char *namespace)
+{
+  yajl_gen gen = yajl_gen_alloc (NULL);
+  if (patch != NULL)
+    gen_merged (gen, base, patch);
+  else
+    fs_json_tree_gen (gen, base);
+  g_autofree char *merged = gen_finish (gen);
+  char problem[128];
+  yajl_val tree = yajl_tree_parse (merged, problem, sizeof problem);
+  g_autofree char *meta = namespace != NULL
+      ? g_strdup_printf ("{\"metadata\":{\"resourceVersion\":\"%" G_GUINT64_FORMAT "\",\"namespace\":\"%s\"}}", rv, namespace)
+      : g_strdup_printf ("{\"metadata\":{\"resourceVersion\":\"%" G_GUINT64_FORMAT "\"}}", rv);
+  yajl_val meta_tree = yajl_tree_parse (meta, problem, sizeof problem);
+  gen = yajl_gen_alloc (NULL);
+  gen_merged (gen, tree, meta_tree);
+  g_autofree char *text = gen_finish (gen);
+  yajl_tree_free (tree);
+  yajl_tree_free (meta_tree);
+  yajl_val result = yajl_tree_parse (text, problem, sizeof problem);
+  g_mutex_lock (&server.lock);
+  g_ptr_array_add (server.roots, result);
+  g_mutex_unlock (&server.lock);
+  return result;
+}
+
+static char *
+object_json (const ResourceType *type, yajl_val tree)
+{
+  Object view = { .type = type, .object = tree };
+  yajl_gen gen = yajl_gen_alloc (NULL);
+  gen_object (gen, &view);
+  return gen_finish (gen);
+}
+
+/* Logs an event; the store lock is held. */
+static void
+log_event (const ResourceType *type, const char *kind, yajl_val before, yajl_val after, const char *json,
+           const char *namespace)
+{
+  LoggedEvent *event = g_new0 (LoggedEvent, 1);
+  *event = (LoggedEvent){ server.rv, type, kind, before, after, g_strdup (json), g_strdup (namespace) };
+  g_ptr_array_add (server.events, event);
+  while (server.events->len > server.history)
+    {
+      LoggedEvent *oldest = server.events->pdata[0];
+      server.oldest_rv = oldest->rv + 1;
+      g_free (oldest->json);
+      g_free (oldest->namespace);
+      g_free (oldest);
+      g_ptr_array_remove_index (server.events, 0);
+    }
+  if (queries != NULL)
+    g_hash_table_remove_all (queries);
+  g_cond_broadcast (&server.changed);
+}
+
+/* The stored object TYPE NAMESPACE/NAME: its index, or -1.  The store lock is held. */
+static int
+find_object (const ResourceType *type, const char *namespace, const char *name)
+{
+  for (guint i = 0; i < server.objects->len; i++)
+    {
+      const Object *object = server.objects->pdata[i];
+      if (object->type == type && g_strcmp0 (object->name, name) == 0
+          && (!type->namespaced || g_strcmp0 (object->namespace, namespace) == 0))
+        return (int) i;
+    }
+  return -1;
+}
+
+/* POST (create), PUT (replace), PATCH (merge), DELETE: the answer's code and body. */
+static int
+write_object (const char *method, const Target *target, const char *body, char **text)
+{
+  char problem[256];
+  yajl_val tree = body != NULL && *body != '\0' ? yajl_tree_parse (body, problem, sizeof problem) : NULL;
+  if (body != NULL && *body != '\0' && tree == NULL)
+    {
+      *text = status_json (400, "BadRequest", problem);
+      return 400;
+    }
+  g_mutex_lock (&server.store);
+  int code = 200;
+  const char *name = target->name != NULL ? target->name : fs_json_tree_string (tree, "metadata", "name");
+  int at = name != NULL ? find_object (target->type, target->namespace, name) : -1;
+  if (name == NULL || (strcmp (method, "POST") == 0 && target->name != NULL))
+    code = 400, *text = status_json (400, "BadRequest", "name or body missing");
+  else if (strcmp (method, "POST") == 0 && at >= 0)
+    code = 409, *text = status_json (409, "AlreadyExists", "already exists");
+  else if (strcmp (method, "POST") != 0 && at < 0)
+    code = 404, *text = status_json (404, "NotFound", "not found");
+  else if ((strcmp (method, "PUT") == 0 || strcmp (method, "PATCH") == 0 || strcmp (method, "POST") == 0) && tree == NULL)
+    code = 400, *text = status_json (400, "BadRequest", "no body");
+  else
+    {
+      server.rv++;
+      const char *namespace = target->type->namespaced ? target->namespace : NULL;
+      if (strcmp (method, "DELETE") == 0)
+        {
+          Object *object = server.objects->pdata[at];
+          yajl_val last = stamped (object->object, NULL, server.rv, NULL);
+          g_autofree char *json = object_json (target->type, last);
+          log_event (target->type, "DELETED", object->object, last, json, object->namespace);
+          *text = g_strdup (json);
+          g_ptr_array_remove_index (server.objects, (guint) at);
+        }
+      else
+        {
+          Object *object = at >= 0 ? server.objects->pdata[at] : NULL;
+          yajl_val before = object != NULL ? object->object : NULL;
+          yajl_val after = strcmp (method, "PATCH") == 0 ? stamped (before, tree, server.rv, NULL)
+                                                         : stamped (tree, NULL, server.rv,
+                                                                    fs_json_tree_string (tree, "metadata", "namespace") == NULL ? namespace : NULL);
+          if (object == NULL)
+            {
+              object = g_new0 (Object, 1);
+              object->type = target->type;
+              object->namespace = g_strdup (fs_json_tree_string (after, "metadata", "namespace"));
+              object->name = g_strdup (name);
+              g_ptr_array_add (server.objects, object);
+              g_ptr_array_sort (server.objects, compare_objects);
+              code = 201;
+            }
+          object->object = after;
+          object->labels = labels_of (after);
+          object->json = object_json (target->type, after);
+          log_event (target->type, before == NULL ? "ADDED" : "MODIFIED", before, after, object->json, object->namespace);
+          *text = g_strdup (object->json);
+        }
+    }
+  g_mutex_unlock (&server.store);
+  if (tree != NULL)
+    yajl_tree_free (tree);
+  return code;
+}
+
+/* ---- watches ------------------------------------------------------------------------------- */
+
+typedef struct {
+  const ResourceType *type;
+  char *namespace;             /* NULL: every namespace */
+  char *fields;                /* fieldSelector, NULL for none */
+  guint64 cursor;              /* the version sent last */
+  gint64 deadline;             /* monotonic end (timeoutSeconds) */
+  gint64 quiet_since;          /* monotonic: the last line sent */
+  GString *pending;            /* lines not yet sent */
+  gsize sent;
+  gboolean cut;                /* the stream ends in the middle of what is pending */
+  gboolean done;
+} WatchBody;
+
+static gboolean
+tree_matches (const ResourceType *type, yajl_val tree, const char *fields)
+{
+  if (tree == NULL)
+    return FALSE;
+  Object view = { .type = type, .object = tree,
+                  .namespace = (char *) fs_json_tree_string (tree, "metadata", "namespace"),
+                  .name = (char *) fs_json_tree_string (tree, "metadata", "name") };
+  return fields_match (&view, fields);
+}
+
+/* The events after the watch's cursor, as the API server's watch cache sends them to a
+ * watcher with a field selector (cacheWatcher.convertToWatchEvent): an object that starts
+ * matching is ADDED, one that stops is DELETED.  The store lock is held. */
+static void
+collect_events (WatchBody *watch)
+{
+  for (guint i = 0; i < server.events->len; i++)
+    {
+      const LoggedEvent *event = server.events->pdata[i];
+      if (event->rv <= watch->cursor)
+        continue;
+      watch->cursor = event->rv;
+      if (event->type != watch->type || (watch->namespace != NULL && g_strcmp0 (event->namespace, watch->namespace) != 0))
+        continue;
+      gboolean was = event->before != NULL && tree_matches (event->type, event->before, watch->fields);
+      gboolean is = strcmp (event->kind, "DELETED") != 0 && tree_matches (event->type, event->after, watch->fields);
+      const char *kind = was && is ? "MODIFIED" : is ? "ADDED" : was ? "DELETED" : NULL;
+      if (kind == NULL)
+        continue;
+      gsize start = watch->pending->len;
+      g_string_append_printf (watch->pending, "{\"type\":\"%s\",\"object\":%s}\n", kind, event->json);
+      if (server.watch_cut > 0)
+        {
+          server.watch_cut--;
+          g_string_truncate (watch->pending, start + (watch->pending->len - start) / 2);
+          watch->cut = TRUE;
+          return;
+        }
+    }
+}
+
+static ssize_t
+read_watch (void *data, uint64_t position, char *buffer, size_t max)
+{
+  WatchBody *watch = data;
+  for (;;)
+    {
+      if (watch->sent < watch->pending->len)
+        {
+          size_t n = MIN (max, watch->pending->len - watch->sent);
+          memcpy (buffer, watch->pending->str + watch->sent, n);
+          watch->sent += n;
+          watch->quiet_since = g_get_monotonic_time ();
+          return (ssize_t) n;
+        }
+      if (watch->cut)
+        return MHD_CONTENT_READER_END_WITH_ERROR;
+      if (watch->done)
+        return MHD_CONTENT_READER_END_OF_STREAM;
+      g_string_truncate (watch->pending, 0);
+      watch->sent = 0;
+      g_mutex_lock (&server.store);
+      collect_events (watch);
+      gint64 now = g_get_monotonic_time ();
+      if (watch->pending->len == 0 && !server.stopping)
+        {
+          gint64 wake = watch->deadline;
+          if (server.bookmark_ms > 0)
+            wake = MIN (wake, watch->quiet_since + (gint64) server.bookmark_ms * 1000);
+          if (now < wake)
+            g_cond_wait_until (&server.changed, &server.store, wake);
+          collect_events (watch);
+          now = g_get_monotonic_time ();
+          if (watch->pending->len == 0 && server.bookmark_ms > 0
+              && now >= watch->quiet_since + (gint64) server.bookmark_ms * 1000)
+            g_string_append_printf (watch->pending, "{\"type\":\"BOOKMARK\",\"object\":{\"kind\":\"%s\",\"apiVersion\":\"v1\","
+                                                    "\"metadata\":{\"resourceVersion\":\"%" G_GUINT64_FORMAT "\"}}}\n",
+                                    watch->type->kind, server.rv);
+          if (watch->pending->len == 0 && now >= watch->deadline)
+            watch->done = TRUE;
+        }
+      if (server.stopping)
+        watch->done = TRUE;
+      g_mutex_unlock (&server.store);
+      if (watch->pending->len == 0 && watch->done)
+        return MHD_CONTENT_READER_END_OF_STREAM;
+    }
+}
+
+static void
+free_watch (void *data)
+{
+  WatchBody *watch = data;
+  g_string_free (watch->pending, TRUE);
+  g_free (watch->namespace);
+  g_free (watch->fields);
+  g_free (watch);
+}
+
+/* The events of --watch-events whose object is of TYPE (their first watch only). */
+static void
+scripted_events (const ResourceType *type, GString *stream)
+{
   g_autofree char *events = NULL;
   g_auto (GStrv) lines = NULL;
   if (server.watch_events != NULL && g_file_get_contents (server.watch_events, &events, NULL, NULL))
@@ -672,9 +1001,58 @@ watch_stream (const ResourceType *type)
         g_string_append_printf (stream, "%s\n", *line);
       yajl_tree_free (event);
     }
-  g_string_append (stream, "{\"type\":\"BOOKMARK\",\"object\":{\"kind\":\"Pod\",\"apiVersion\":\"v1\","
-                           "\"metadata\":{\"resourceVersion\":\"2000\"}}}\n");
-  return g_string_free (stream, FALSE);
+}
+
+static enum MHD_Result
+answer_watch (struct MHD_Connection *connection, const char *url, const char *query_log, const Target *target)
+{
+  const char *version = MHD_lookup_connection_value (connection, MHD_GET_ARGUMENT_KIND, "resourceVersion");
+  const char *timeout = MHD_lookup_connection_value (connection, MHD_GET_ARGUMENT_KIND, "timeoutSeconds");
+  WatchBody *watch = g_new0 (WatchBody, 1);
+  watch->type = target->type;
+  watch->namespace = g_strdup (target->namespace);
+  watch->fields = g_strdup (MHD_lookup_connection_value (connection, MHD_GET_ARGUMENT_KIND, "fieldSelector"));
+  watch->pending = g_string_new (NULL);
+  watch->quiet_since = g_get_monotonic_time ();
+  guint64 from = version != NULL ? g_ascii_strtoull (version, NULL, 10) : 0;
+  gint64 seconds = timeout != NULL ? (gint64) g_ascii_strtoull (timeout, NULL, 10) : 1800;
+  watch->deadline = g_get_monotonic_time () + MAX (seconds, 1) * G_USEC_PER_SEC;
+  g_mutex_lock (&server.store);
+  watch->cursor = from != 0 ? from : server.rv;
+  gboolean gone = from != 0 && from + 1 < server.oldest_rv;
+  if (server.gone_on_watch > 0 && (server.gone_prefix == NULL || g_str_has_prefix (url, server.gone_prefix)))
+    {
+      server.gone_on_watch--;
+      gone = TRUE;
+    }
+  if (gone)
+    {
+      /* the API server answers a watch from a compacted version 200 with an ERROR event */
+      g_string_append (watch->pending, "{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\",\"apiVersion\":\"v1\","
+                                       "\"metadata\":{},\"status\":\"Failure\",\"message\":\"too old resource version\","
+                                       "\"reason\":\"Expired\",\"code\":410}}\n");
+      watch->done = TRUE;
+    }
+  else if (server.watch_events != NULL && g_hash_table_add (server.scripted, (gpointer) target->type))
+    {
+      scripted_events (target->type, watch->pending);
+      g_string_append (watch->pending, "{\"type\":\"BOOKMARK\",\"object\":{\"kind\":\"Pod\",\"apiVersion\":\"v1\","
+                                       "\"metadata\":{\"resourceVersion\":\"2000\"}}}\n");
+      watch->cursor = MAX (watch->cursor, 2000);
+    }
+  g_mutex_unlock (&server.store);
+  struct MHD_Response *response = MHD_create_response_from_callback (MHD_SIZE_UNKNOWN, 4096, read_watch, watch, free_watch);
+  MHD_add_response_header (response, "Content-Type", "application/json");
+  if (server.log != NULL)
+    {
+      g_mutex_lock (&server.lock);
+      fprintf (server.log, "GET %s%s%s 200\n", url, *query_log ? "?" : "", query_log);
+      fflush (server.log);
+      g_mutex_unlock (&server.lock);
+    }
+  enum MHD_Result result = MHD_queue_response (connection, 200, response);
+  MHD_destroy_response (response);
+  return result;
 }
 
 static char *
@@ -721,16 +1099,25 @@ on_request (void *cls, struct MHD_Connection *connection, const char *url, const
 {
   if (*state == NULL)
     {
-      static int first;
-      *state = &first;
+      *state = g_string_new (NULL); /* the body, freed by on_completed */
+      return MHD_YES;
+    }
+  GString *body = *state;
+  if (*upload_size > 0)
+    {
+      if (body->len < (16u << 20))
+        g_string_append_len (body, upload_data, (gssize) *upload_size);
+      *upload_size = 0;
       return MHD_YES;
     }
   if (server.slow_ms > 0)
     g_usleep ((gulong) server.slow_ms * 1000);
   g_autoptr (GString) query = g_string_new (NULL);
   MHD_get_connection_values (connection, MHD_GET_ARGUMENT_KIND, collect_query, query);
-  if (strcmp (method, "GET") != 0)
-    return answer (connection, url, query->str, 405, status_json (405, "MethodNotAllowed", "only GET is served"), FALSE, 0);
+  gboolean write = strcmp (method, "POST") == 0 || strcmp (method, "PUT") == 0 || strcmp (method, "PATCH") == 0
+                   || strcmp (method, "DELETE") == 0;
+  if (strcmp (method, "GET") != 0 && !write)
+    return answer (connection, url, query->str, 405, status_json (405, "MethodNotAllowed", "GET, POST, PUT, PATCH and DELETE are served"), FALSE, 0);
   if ((server.token != NULL || server.client_ca) && !authenticated (connection))
     return answer (connection, url, query->str, 401, status_json (401, "Unauthorized", "Unauthorized"), FALSE, 0);
   if (take_count (&server.html_error))
@@ -749,23 +1136,40 @@ on_request (void *cls, struct MHD_Connection *connection, const char *url, const
   if (!parse_target (url, &target))
     return answer (connection, url, query->str, 404,
                    status_json (404, "NotFound", "the server could not find the requested resource"), FALSE, 0);
+  if (write)
+    {
+      char *written = NULL;
+      int code = write_object (method, &target, body->str, &written);
+      if (server.log != NULL)
+        {
+          g_mutex_lock (&server.lock);
+          fprintf (server.log, "%s %s %d\n", method, url, code);
+          fflush (server.log);
+          g_mutex_unlock (&server.lock);
+        }
+      return answer (connection, url, query->str, code, written, FALSE, 0);
+    }
   if (target.name != NULL)
     {
+      g_mutex_lock (&server.store);
       for (guint i = 0; i < server.objects->len; i++)
         {
           const Object *object = server.objects->pdata[i];
           if (object->type == target.type && g_strcmp0 (object->name, target.name) == 0
               && (target.namespace == NULL || g_strcmp0 (object->namespace, target.namespace) == 0))
             {
-              return answer (connection, url, query->str, 200, g_strdup (object->json), FALSE, 0);
+              char *json = g_strdup (object->json);
+              g_mutex_unlock (&server.store);
+              return answer (connection, url, query->str, 200, json, FALSE, 0);
             }
         }
+      g_mutex_unlock (&server.store);
       g_autofree char *message = g_strdup_printf ("%s \"%s\" not found", target.type->resource, target.name);
       return answer (connection, url, query->str, 404, status_json (404, "NotFound", message), FALSE, 0);
     }
   const char *watch = MHD_lookup_connection_value (connection, MHD_GET_ARGUMENT_KIND, "watch");
   if (watch != NULL && (strcmp (watch, "1") == 0 || strcmp (watch, "true") == 0))
-    return answer (connection, url, query->str, 200, watch_stream (target.type), FALSE, 0);
+    return answer_watch (connection, url, query->str, &target);
   const char *token = MHD_lookup_connection_value (connection, MHD_GET_ARGUMENT_KIND, "continue");
   if (token != NULL && take_count (&server.gone_on_continue))
     return answer (connection, url, query->str, 410,
@@ -778,9 +1182,11 @@ on_request (void *cls, struct MHD_Connection *connection, const char *url, const
   if (token != NULL && server.repeat_continue && limit != NULL)
     offset = MAX (0, offset - atoi (limit));
   int next;
+  g_mutex_lock (&server.store);
   text = list_json (&target, MHD_lookup_connection_value (connection, MHD_GET_ARGUMENT_KIND, "fieldSelector"),
                     MHD_lookup_connection_value (connection, MHD_GET_ARGUMENT_KIND, "labelSelector"),
                     limit != NULL ? atoi (limit) : 0, offset, &next);
+  g_mutex_unlock (&server.store);
   return answer (connection, url, query->str, 200, text, take_count (&server.cut), 0);
 }
 
@@ -810,12 +1216,27 @@ parse_fault (const char *spec)
     return (server.repeat_continue = atoi (parts[1])) > 0;
   if (n == 2 && strcmp (parts[0], "cut") == 0)
     return (server.cut = atoi (parts[1])) > 0;
+  if (n >= 2 && strcmp (parts[0], "gone-on-watch") == 0)
+    {
+      server.gone_prefix = n > 2 ? g_strdup (parts[2]) : NULL;
+      return (server.gone_on_watch = atoi (parts[1])) > 0;
+    }
+  if (n == 2 && strcmp (parts[0], "watch-cut") == 0)
+    return (server.watch_cut = atoi (parts[1])) > 0;
   if (n == 2 && strcmp (parts[0], "slow") == 0)
     return (server.slow_ms = atoi (parts[1])) > 0;
   return FALSE;
 }
 
 static volatile sig_atomic_t stopping;
+
+static void
+on_completed (void *cls, struct MHD_Connection *connection, void **state, enum MHD_RequestTerminationCode code)
+{
+  if (*state != NULL)
+    g_string_free (*state, TRUE);
+  *state = NULL;
+}
 
 static void
 on_signal (int signal_number)
@@ -826,7 +1247,8 @@ on_signal (int signal_number)
 int
 main (int argc, char **argv)
 {
-  gint port = 0;
+  gint port = 0, history = 100000;
+  server.bookmark_ms = 1000;
   g_autofree char *port_file = NULL, *cert = NULL, *key = NULL, *log = NULL, *client_ca = NULL;
   g_auto (GStrv) faults = NULL;
   GOptionEntry entries[] = {
@@ -839,6 +1261,8 @@ main (int argc, char **argv)
     { "fault", 0, 0, G_OPTION_ARG_STRING_ARRAY, &faults, "Inject a fault (see the source)", "SPEC" },
     { "watch-events", 0, 0, G_OPTION_ARG_FILENAME, &server.watch_events, "Watch events to stream", "FILE" },
     { "log", 0, 0, G_OPTION_ARG_FILENAME, &log, "Log requests here", "FILE" },
+    { "bookmark-ms", 0, 0, G_OPTION_ARG_INT, &server.bookmark_ms, "A watch quiet this long gets a BOOKMARK (default 1000; 0: never)", "MS" },
+    { "history", 0, 0, G_OPTION_ARG_INT, &history, "Events kept for watches to resume from (default 100000)", "N" },
     { NULL }
   };
   g_autoptr (GOptionContext) context = g_option_context_new ("FILE.json... - a fake Kubernetes API server");
@@ -852,6 +1276,10 @@ main (int argc, char **argv)
   server.objects = g_ptr_array_new ();
   server.roots = g_ptr_array_new ();
   server.status_faults = g_ptr_array_new ();
+  server.events = g_ptr_array_new ();
+  server.scripted = g_hash_table_new (NULL, NULL);
+  server.rv = 1000;
+  server.history = (guint) MAX (history, 1);
   for (char **fault = faults; fault != NULL && *fault != NULL; fault++)
     if (!parse_fault (*fault))
       {
@@ -883,18 +1311,23 @@ main (int argc, char **argv)
       fprintf (stderr, "fakeapi: %s\n", error->message);
       return 2;
     }
+  if (history < 1)
+    {
+      fprintf (stderr, "fakeapi: --history must be positive\n");
+      return 2;
+    }
   unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_ERROR_LOG;
   if (cert_pem != NULL)
     flags |= MHD_USE_TLS;
   struct MHD_Daemon *daemon
       = cert_pem != NULL
             ? (trust_pem != NULL
-                   ? MHD_start_daemon (flags, (uint16_t) port, NULL, NULL, on_request, NULL, MHD_OPTION_HTTPS_MEM_CERT,
+                   ? MHD_start_daemon (flags, (uint16_t) port, NULL, NULL, on_request, NULL, MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL, MHD_OPTION_HTTPS_MEM_CERT,
                                        cert_pem, MHD_OPTION_HTTPS_MEM_KEY, key_pem, MHD_OPTION_HTTPS_MEM_TRUST,
                                        trust_pem, MHD_OPTION_END)
-                   : MHD_start_daemon (flags, (uint16_t) port, NULL, NULL, on_request, NULL, MHD_OPTION_HTTPS_MEM_CERT,
+                   : MHD_start_daemon (flags, (uint16_t) port, NULL, NULL, on_request, NULL, MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL, MHD_OPTION_HTTPS_MEM_CERT,
                                        cert_pem, MHD_OPTION_HTTPS_MEM_KEY, key_pem, MHD_OPTION_END))
-            : MHD_start_daemon (flags, (uint16_t) port, NULL, NULL, on_request, NULL, MHD_OPTION_END);
+            : MHD_start_daemon (flags, (uint16_t) port, NULL, NULL, on_request, NULL, MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL, MHD_OPTION_END);
   if (daemon == NULL)
     {
       fprintf (stderr, "fakeapi: cannot listen on port %d\n", port);
@@ -914,6 +1347,10 @@ main (int argc, char **argv)
   signal (SIGINT, on_signal);
   while (!stopping)
     g_usleep (100000);
+  g_mutex_lock (&server.store);
+  server.stopping = TRUE;
+  g_cond_broadcast (&server.changed);
+  g_mutex_unlock (&server.store);
   MHD_stop_daemon (daemon);
   return 0;
 }

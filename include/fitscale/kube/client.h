@@ -89,6 +89,20 @@ FsSnapshot *fs_kube_load (FsKubeClient *client, guint resources, gboolean progre
 FsSnapshot *fs_kube_load_versions (FsKubeClient *client, guint resources, gboolean progress,
                                    GPtrArray *skipped, char **versions, GError **error);
 
+/* Lists the one listing LISTING (an index of fs_kube_listings) into BUILDER, starting again
+ * after an expired continue token; *VERSION (freed first) gets the list's resourceVersion.
+ * An optional API the server does not serve or the credentials may not list sets *ABSENT
+ * and lists nothing. */
+gboolean fs_kube_list_into (FsKubeClient *client, guint listing, FsSnapshotBuilder *builder, char **version,
+                            gboolean *absent, GError **error);
+
+/* A second client for the same server and credentials, with its own connection: one per
+ * thread (an FsKubeClient is for one thread at a time). */
+FsKubeClient *fs_kube_client_clone (const FsKubeClient *client, GError **error);
+/* The time every request of CLIENT may take, in ms (0: none): a watch's client allows its
+ * timeoutSeconds and a margin, not --request-timeout. */
+void fs_kube_client_set_timeout (FsKubeClient *client, int64_t timeout_ms);
+
 /* GETs PATH (with its query) and hands the body to SINK chunk by chunk; *STATUS gets the HTTP
  * status.  For a non-2xx answer the body is not handed on: ERROR says what the API's Status
  * says.  Retries as described above. */

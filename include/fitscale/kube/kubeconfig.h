@@ -68,6 +68,8 @@ typedef struct {
  * Errors name the kubeconfig file and the entry. */
 FsRestConfig *fs_rest_config_load (const FsConnectionFlags *flags, GError **error);
 void fs_rest_config_free (FsRestConfig *config);
+/* A deep copy (a second client's: kube/client.h fs_kube_client_clone). */
+FsRestConfig *fs_rest_config_copy (const FsRestConfig *config);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FsRestConfig, fs_rest_config_free)
 
 /* The directory holding the in-cluster service account files: FS_SERVICEACCOUNT_DIR when set

@@ -1,13 +1,16 @@
-/* fitscale — a cache of the cluster kept current by list and watch.
+/* fitscale — a cache of the cluster kept current by list and watch, as client-go's informers.
  *
  * The cache lists the resources it was made for (client.h), remembers each list's
- * resourceVersion, and then watches each from there (watch=1, allowWatchBookmarks=true),
- * decoding the newline-delimited events as they arrive: ADDED and MODIFIED objects replace
- * their earlier selves, DELETED ones go, BOOKMARKs move the resume point, and a 410 ("too
- * old resource version", as an HTTP status or an ERROR event) is answered by listing again.
- * Every change makes a new immutable snapshot built on the previous one; a reader keeps the
- * reference it took for as long as it needs it.  The cache borrows its client; one thread
- * drives it, any thread may take snapshots. */
+ * resourceVersion, and, once started, watches every one of them at the same time, each on
+ * its own long-lived stream (watch=1, allowWatchBookmarks=true, timeoutSeconds of
+ * --watch-timeout to twice that, resumed from the last resourceVersion or BOOKMARK when the
+ * server ends it).  Events are applied as they arrive: what arrives within a few tens of
+ * milliseconds is applied as one batch, and each batch publishes a new immutable snapshot.
+ * A 410 ("too old resource version", as an HTTP status or an ERROR event) lists that one
+ * resource again, not the others.  PodMetrics, which cannot be watched, are listed again
+ * every --metrics-interval.  A reader keeps the reference it took for as long as it needs
+ * it.  docs/live.md says why and how (threads, batches, the shared pool).  The cache
+ * borrows its client for the first list; the streams make their own. */
 #pragma once
 
 #include <glib.h>
@@ -18,29 +21,73 @@ G_BEGIN_DECLS
 
 typedef struct FsKubeCache FsKubeCache;
 
+/* The publish-delay histogram's upper bounds, in seconds (event received -> snapshot out). */
+#define FS_KUBE_DELAY_BUCKETS 8
+extern const double fs_kube_delay_bounds[FS_KUBE_DELAY_BUCKETS];
+
 typedef struct {
-  guint events;        /* watch events applied */
-  guint bookmarks;
-  guint relists;       /* lists after a 410 */
+  guint64 events;      /* watch events applied */
+  guint64 bookmarks;
+  guint relists;       /* one resource listed again (after a 410 or an ERROR event) */
   guint watches;       /* watch requests made */
-  gint64 synced_at;    /* g_get_real_time () of the last change, 0 before the first list */
+  guint publishes;     /* snapshots published after the first list */
+  gint64 synced_at;    /* g_get_real_time () of the last snapshot published, 0 before */
+  guint64 generation;  /* the published snapshot's number: 1 after the first list */
+  /* publish delay: from the first event of a batch received to its snapshot published */
+  guint64 delay_counts[FS_KUBE_DELAY_BUCKETS + 1]; /* per bucket, the last for +Inf */
+  double delay_sum;
+  guint64 delay_count;
 } FsKubeCacheStats;
+
+/* What one listing (fs_kube_listings) is doing. */
+typedef struct {
+  const char *name;      /* "pods", ... */
+  gboolean active;       /* listed (served by the cluster, asked for) */
+  gboolean watched;      /* kept current by a watch (else listed every --metrics-interval) */
+  double age;            /* seconds since it was last confirmed current: listed, an event, a
+                          * BOOKMARK, or a watch the server ended in order */
+  guint64 events;
+  guint relists;
+  char *error;           /* why its watch or list last failed, NULL while it works */
+} FsKubeListingStatus;
+
+typedef struct {
+  guint min_watch_seconds;  /* each watch asks timeoutSeconds in [this, 2 x this); 0: 300 */
+  guint coalesce_ms;        /* a batch collects what arrives this long after its first; 0: 30 */
+  guint metrics_interval;   /* seconds between PodMetrics lists; 0: 15 */
+} FsKubeCacheOptions;
 
 FsKubeCache *fs_kube_cache_new (FsKubeClient *client, guint resources);
 void fs_kube_cache_free (FsKubeCache *cache);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FsKubeCache, fs_kube_cache_free)
 
-/* Lists every resource (the first time, or after a 410).  SKIPPED as for fs_kube_load. */
+/* Lists every resource (the first time).  SKIPPED as for fs_kube_load. */
 gboolean fs_kube_cache_sync (FsKubeCache *cache, gboolean progress, GPtrArray *skipped, GError **error);
+
+/* Starts the watches (one thread per stream, one that applies) and the PodMetrics poll.
+ * Call after a sync; FALSE when a stream's client cannot be made.  Free stops them. */
+gboolean fs_kube_cache_start (FsKubeCache *cache, const FsKubeCacheOptions *options, GError **error);
 
 /* The current snapshot, a new reference (NULL before the first sync). */
 FsSnapshot *fs_kube_cache_snapshot (FsKubeCache *cache);
 
-/* Watches each resource once, until the server ends the stream or TIMEOUT_SECONDS pass,
- * applying what arrives.  *CHANGED: whether a new snapshot was made. */
-gboolean fs_kube_cache_watch (FsKubeCache *cache, guint timeout_seconds, gboolean *changed,
-                              GError **error);
+/* Waits until a snapshot newer than GENERATION is published or TIMEOUT_MS pass (< 0: no
+ * limit); returns the generation published now. */
+guint64 fs_kube_cache_wait (FsKubeCache *cache, guint64 generation, gint64 timeout_ms);
 
 FsKubeCacheStats fs_kube_cache_stats (FsKubeCache *cache);
+
+/* Every listing's status (fs_kube_listings order, *N of them); free with
+ * fs_kube_listing_status_free. */
+FsKubeListingStatus *fs_kube_cache_listing_status (FsKubeCache *cache, guint *n);
+void fs_kube_listing_status_free (FsKubeListingStatus *status, guint n);
+
+/* The longest time, in seconds, any watched listing has gone unconfirmed, and its name
+ * (PodMetrics, polled, are as old as their last list: fs_kube_cache_listing_status). */
+double fs_kube_cache_staleness (FsKubeCache *cache, const char **listing);
+
+/* Prometheus text of the cache: per-resource last-sync age, events and relists, bookmarks,
+ * watch requests, publishes, and the publish-delay histogram. */
+void fs_kube_cache_append_metrics (FsKubeCache *cache, GString *out);
 
 G_END_DECLS

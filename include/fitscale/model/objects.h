@@ -601,8 +601,8 @@ struct FsSnapshot {
   guint n_namespaced_lists;
   guint n_cluster_pod_lists;      /* Lists holding the pods of more than one namespace */
   /* private */
-  FsPool *pool;
-  FsSnapshot *parent;             /* the snapshot this one was built on (its pool is used) */
+  FsPool *pool;                   /* shared with the snapshots built on this one */
+  GPtrArray *derived;             /* what the build derived (used ports, volume pods) */
   GHashTable *node_index;         /* name -> index + 1 */
   gint ref_count;
 };
@@ -696,17 +696,21 @@ void fs_snapshot_builder_set_continue (FsSnapshotBuilder *builder, const char *t
 char *fs_snapshot_builder_take_continue (FsSnapshotBuilder *builder);
 
 /* A builder that starts with every object of BASE (a watch cache's next snapshot): later
- * adds replace them by kind, namespace and name; the strings and parts it interns are BASE's
- * when BASE has them.  The snapshot it finishes keeps BASE alive. */
+ * adds replace them by kind, namespace and name.  It interns into BASE's own pool, shared
+ * (fs_pool_ref), so that equal parts stay one pointer and no chain of snapshots is kept
+ * alive: BASE may go before the snapshot built on it.  One builder at a time may be made
+ * from the snapshots that share a pool (the watch cache's one writer).  Removes find BASE's
+ * objects by binary search and finish merges what was added into BASE's sorted arrays:
+ * a batch of k changes costs O(k log k) compares and O(n) copying, never a sort of n. */
 FsSnapshotBuilder *fs_snapshot_builder_new_from (FsSnapshot *base);
 /* Removes the object of KIND ("Pod", "Node", "Deployment", "HorizontalPodAutoscaler", ...)
  * NAMESPACE/NAME; returns how many copies went. */
 guint fs_snapshot_builder_remove (FsSnapshotBuilder *builder, const char *kind, const char *namespace,
                                   const char *name);
+/* Removes every object of KIND (a resource listed again); returns how many went. */
+guint fs_snapshot_builder_remove_kind (FsSnapshotBuilder *builder, const char *kind);
 /* The newest list resourceVersion seen so far, or NULL. */
 const char *fs_snapshot_builder_resource_version (const FsSnapshotBuilder *builder);
-/* How many snapshots this one is built on. */
-guint fs_snapshot_depth (const FsSnapshot *snapshot);
 
 /* Finishes: resolves pods to nodes, sums what each node's pods request, and returns the
  * snapshot (the builder is consumed and freed).  FALSE only on an arithmetic limit. */

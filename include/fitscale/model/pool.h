@@ -20,7 +20,12 @@ FsPool *fs_pool_new (void);
 FsPool *fs_pool_new_child (const FsPool *parent);
 /* How many parents are above POOL. */
 guint fs_pool_depth (const FsPool *pool);
+/* Drops a reference: the pool goes with the last (fs_pool_new gives the first). */
 void fs_pool_free (FsPool *pool);
+/* Another reference: a pool shared by the snapshots a watch cache builds one on another
+ * (objects.h fs_snapshot_builder_new_sharing).  Interning into a shared pool is for one
+ * thread at a time; the snapshots that share it only read what it holds already. */
+FsPool *fs_pool_ref (FsPool *pool);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FsPool, fs_pool_free)
 
 /* LEN bytes of TEXT, NUL-terminated, deduplicated: equal strings give equal pointers. */

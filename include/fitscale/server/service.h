@@ -4,8 +4,8 @@
  * POST /v1/plan, POST /v1/capacity, GET /v1/why/NAMESPACE/POD, /healthz, /livez, /readyz
  * and /metrics.  Request bodies are read as trees (kube/body.h) and a plan request goes
  * through the one check of plan/request.h; answers are the documents of render/.  Plans are
- * reused for a second (same snapshot, same body).  On a live source a watch thread keeps
- * the cache current; each request keeps the snapshot it started with.  The service owns
+ * reused for a second (same snapshot, same body).  On a live source the cache's watches
+ * (kube/watch.h) keep it current; each request keeps the snapshot it started with.  The service owns
  * its source and its server. */
 #pragma once
 
@@ -21,9 +21,10 @@ typedef struct FsService FsService;
 
 /* A service on SNAPSHOT, files read just now (takes it). */
 FsService *fs_service_new_offline (FsSnapshot *snapshot);
-/* A service on LIVE, a listed cluster that it watches, each watch request open for at most
- * WATCH_TIMEOUT seconds (takes it). */
-FsService *fs_service_new_live (FsKubeLive *live, guint watch_timeout);
+/* A service on LIVE, a listed cluster whose cache it starts as WATCH says (takes it);
+ * /readyz fails, and answers warn SnapshotStale, while a listing has gone unconfirmed for
+ * over READY_LIMIT seconds. */
+FsService *fs_service_new_live (FsKubeLive *live, const FsKubeCacheOptions *watch, double ready_limit);
 void fs_service_free (FsService *service);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FsService, fs_service_free)
 
