@@ -102,6 +102,14 @@ check "hpa: v2beta2 read as v2, from its status" 0 "$bin" hpa -q -S "$fixtures/h
 expect "hpa: status utilization 27% of 65%" '.metrics[0].source == "HPA status" and .metrics[0].currentUtilization == 27 and .desiredReplicas == 1'
 check "hpa: Pods, Object and External metrics from the metrics APIs' lists" 0 "$bin" hpa -q -S "$data/hpa-custom" shop/web --now 2026-12-02T12:00:10Z -o json
 expect "hpa: Pods 20 of 10 -> 6, Object 3k of 2k -> 5, External 150 of 30 -> 5" '[.metrics[] | [.type, .source, .proposedReplicas]] == [["Pods","metric values",6],["Object","metric values",5],["External","metric values",5]] and .desiredReplicas == 6'
+check "hpa: a target of 0 replicas and an AverageValue metric: the ratio is +Inf" 0 "$bin" hpa -q -S "$data/hpa-ratio-inf.yaml" jobs/worker --now 2026-12-02T12:00:10Z -o json
+expect "hpa: +Inf is null with ratioText, a scale up to ceil(100/30)" '.metrics[0] | .ratio == null and .ratioText == "+Inf" and .rebalancedRatio == null and .rebalancedRatioText == "+Inf" and .proposedReplicas == 4'
+expect "hpa: an External sum past int64 saturates (GetExternalMetricReplicas), not negative" '.metrics[1] | .currentValue > 9.2e18 and .ratio == 1.8447 and (has("ratioText") | not) and .proposedReplicas == 2'
+check "hpa: +Inf in the table" 0 "$bin" hpa -q -S "$data/hpa-ratio-inf.yaml" jobs/worker --now 2026-12-02T12:00:10Z
+contains "hpa: the table says +Inf" "+Inf" out
+check "hpa: +Inf in YAML is null too" 0 "$bin" hpa -q -S "$data/hpa-ratio-inf.yaml" jobs/worker --now 2026-12-02T12:00:10Z -o yaml
+contains "hpa: YAML ratioText" "ratioText: +Inf" out
+lacks "hpa: YAML has no .inf" ".inf" out
 check "hpa: unknown HPA" 2 "$bin" hpa -q -S "$ex" production/nope
 contains "hpa: names the HPA" 'HorizontalPodAutoscaler "nope" not found' err
 
