@@ -143,6 +143,12 @@ check "hvpa --curve" 0 "$bin" hvpa -q -S "$data/hvpa-design" default/hvpa-sample
 contains "hvpa: the curve's rows" "10         3       1.00         2000Mi" out
 check "hvpa --semantics hvpa rejects the design's fraction" 0 "$bin" hvpa -q -S "$data/hvpa-design" default/hvpa-sample --semantics hvpa -o json
 expect "hvpa: 0.6 is no integer percent" '.valid == false'
+sed 's/updateMode: "MaintenanceWindow"/updateMode: "Sometimes"/' "$fixtures/hvpa-v1alpha1-sample.yaml" > "$tmp/hvpa-mode.yaml"
+check "hvpa: an updateMode the Hvpa validation refuses is refused" 2 "$bin" hvpa -q -S "$tmp/hvpa-mode.yaml" -S "$data/hvpa-design/cluster.yaml" default/hvpa-sample --semantics hvpa
+contains "hvpa: names the field and the allowed modes" 'updatePolicy.updateMode: "Sometimes" is not supported (Auto, Off, MaintenanceWindow)' err
+sed '0,/stabilizationDuration: "3m"/s//stabilizationDuration: "3 minutes"/' "$fixtures/hvpa-v1alpha1-sample.yaml" > "$tmp/hvpa-duration.yaml"
+check "hvpa: a stabilizationDuration time.ParseDuration refuses is refused" 2 "$bin" hvpa -q -S "$tmp/hvpa-duration.yaml" -S "$data/hvpa-design/cluster.yaml" default/hvpa-sample --semantics hvpa
+contains "hvpa: names the duration's field" 'stabilizationDuration: "3 minutes" is not a duration' err
 check "hvpa: the sample's target is missing" 2 "$bin" hvpa -q -S "$fixtures/hvpa-v1alpha1-sample.yaml" default/hvpa-sample
 contains "hvpa: names the missing target" "its target Deployment/resource-consumer is not in the snapshot" err
 
