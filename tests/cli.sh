@@ -102,6 +102,14 @@ check "hpa: v2beta2 read as v2, from its status" 0 "$bin" hpa -q -S "$fixtures/h
 expect "hpa: status utilization 27% of 65%" '.metrics[0].source == "HPA status" and .metrics[0].currentUtilization == 27 and .desiredReplicas == 1'
 check "hpa: Pods, Object and External metrics from the metrics APIs' lists" 0 "$bin" hpa -q -S "$data/hpa-custom" shop/web --now 2026-12-02T12:00:10Z -o json
 expect "hpa: Pods 20 of 10 -> 6, Object 3k of 2k -> 5, External 150 of 30 -> 5" '[.metrics[] | [.type, .source, .proposedReplicas]] == [["Pods","metric values",6],["Object","metric values",5],["External","metric values",5]] and .desiredReplicas == 6'
+check "hpa: a target of 0 replicas and an AverageValue metric: the ratio is +Inf" 0 "$bin" hpa -q -S "$data/hpa-ratio-inf.yaml" jobs/worker --now 2026-12-02T12:00:10Z -o json
+expect "hpa: +Inf is null with ratioText, a scale up to ceil(100/30)" '.metrics[0] | .ratio == null and .ratioText == "+Inf" and .rebalancedRatio == null and .rebalancedRatioText == "+Inf" and .proposedReplicas == 4'
+expect "hpa: an External sum past int64 saturates (GetExternalMetricReplicas), not negative" '.metrics[1] | .currentValue > 9.2e18 and .ratio == 1.8447 and (has("ratioText") | not) and .proposedReplicas == 2'
+check "hpa: +Inf in the table" 0 "$bin" hpa -q -S "$data/hpa-ratio-inf.yaml" jobs/worker --now 2026-12-02T12:00:10Z
+contains "hpa: the table says +Inf" "+Inf" out
+check "hpa: +Inf in YAML is null too" 0 "$bin" hpa -q -S "$data/hpa-ratio-inf.yaml" jobs/worker --now 2026-12-02T12:00:10Z -o yaml
+contains "hpa: YAML ratioText" "ratioText: +Inf" out
+lacks "hpa: YAML has no .inf" ".inf" out
 check "hpa: unknown HPA" 2 "$bin" hpa -q -S "$ex" production/nope
 contains "hpa: names the HPA" 'HorizontalPodAutoscaler "nope" not found' err
 
@@ -135,6 +143,12 @@ check "hvpa --curve" 0 "$bin" hvpa -q -S "$data/hvpa-design" default/hvpa-sample
 contains "hvpa: the curve's rows" "10         3       1.00         2000Mi" out
 check "hvpa --semantics hvpa rejects the design's fraction" 0 "$bin" hvpa -q -S "$data/hvpa-design" default/hvpa-sample --semantics hvpa -o json
 expect "hvpa: 0.6 is no integer percent" '.valid == false'
+sed 's/updateMode: "MaintenanceWindow"/updateMode: "Sometimes"/' "$fixtures/hvpa-v1alpha1-sample.yaml" > "$tmp/hvpa-mode.yaml"
+check "hvpa: an updateMode the Hvpa validation refuses is refused" 2 "$bin" hvpa -q -S "$tmp/hvpa-mode.yaml" -S "$data/hvpa-design/cluster.yaml" default/hvpa-sample --semantics hvpa
+contains "hvpa: names the field and the allowed modes" 'updatePolicy.updateMode: "Sometimes" is not supported (Auto, Off, MaintenanceWindow)' err
+sed '0,/stabilizationDuration: "3m"/s//stabilizationDuration: "3 minutes"/' "$fixtures/hvpa-v1alpha1-sample.yaml" > "$tmp/hvpa-duration.yaml"
+check "hvpa: a stabilizationDuration time.ParseDuration refuses is refused" 2 "$bin" hvpa -q -S "$tmp/hvpa-duration.yaml" -S "$data/hvpa-design/cluster.yaml" default/hvpa-sample --semantics hvpa
+contains "hvpa: names the duration's field" 'stabilizationDuration: "3 minutes" is not a duration' err
 check "hvpa: the sample's target is missing" 2 "$bin" hvpa -q -S "$fixtures/hvpa-v1alpha1-sample.yaml" default/hvpa-sample
 contains "hvpa: names the missing target" "its target Deployment/resource-consumer is not in the snapshot" err
 

@@ -444,10 +444,48 @@ test_value_replicas_upstream (void **state)
   fs_hpa_average_value_replicas (3, 8600, 2900, &settings, &out);
   assert_int_equal (out.replicas, 3);
   assert_int_equal (out.average_milli, 2867);
+  /* Status replicas 0: the ratio is +Inf (not within any tolerance): ceil(usage / target). */
+  fs_hpa_average_value_replicas (0, 8600, 2900, &settings, &out);
+  assert_true (isinf (out.usage_ratio) && out.usage_ratio > 0);
+  assert_false (out.within_tolerance);
   /* Status replicas 0: per-pod usage reported as 0. */
   fs_hpa_average_value_replicas (0, 8600, 2900, &settings, &out);
   assert_int_equal (out.replicas, 3);
   assert_int_equal (out.average_milli, 0);
+}
+
+/* replica_calculator_test.go TestReplicaCalcExternalMetric... "usage overflow caps at
+ * MaxInt64": two values of MaxInt64/2+1 against a target of MaxInt64, 3 replicas: usage
+ * MaxInt64, ratio 1, 3 replicas.  And GetExternalPerPodMetricReplicas' own rule (a negative
+ * running sum is an overflow). */
+static void
+test_external_usage (void **state)
+{
+  (void) state;
+  FsHpaSettings settings = upstream_test_settings ();
+  FsHpaProposal out;
+  const int64_t halves[] = { INT64_MAX / 2 + 1, INT64_MAX / 2 + 1 };
+  int64_t usage = fs_hpa_external_usage (halves, 2, FALSE);
+  assert_true (usage == INT64_MAX);
+  fs_hpa_value_replicas (3, usage, INT64_MAX, 3, &settings, &out);
+  assert_int_equal (out.replicas, 3);
+  assert_true (out.value_milli == INT64_MAX);
+  assert_true (fs_hpa_external_usage (halves, 2, TRUE) == INT64_MAX);
+  /* Sums that fit are plain sums, in either rule; none is 0. */
+  const int64_t plain[] = { 100000, 50000 };
+  assert_true (fs_hpa_external_usage (plain, 2, FALSE) == 150000);
+  assert_true (fs_hpa_external_usage (plain, 2, TRUE) == 150000);
+  assert_true (fs_hpa_external_usage (NULL, 0, FALSE) == 0);
+  /* Exactly MaxInt64 is not an overflow; one more is. */
+  const int64_t exact[] = { INT64_MAX - 5, 5 };
+  assert_true (fs_hpa_external_usage (exact, 2, FALSE) == INT64_MAX);
+  const int64_t past[] = { INT64_MAX - 5, 6, -100 };
+  assert_true (fs_hpa_external_usage (past, 3, FALSE) == INT64_MAX);
+  /* Negative values: the Value rule only guards positive overflow and sums them; the per-pod
+   * rule takes any negative running sum for an overflow, as upstream's check does. */
+  const int64_t negative[] = { 100, -300 };
+  assert_true (fs_hpa_external_usage (negative, 2, FALSE) == -200);
+  assert_true (fs_hpa_external_usage (negative, 2, TRUE) == INT64_MAX);
 }
 
 /* ---- replica_calculator_test.go TestGroupPods -------------------------------------------- */
@@ -1462,6 +1500,7 @@ main (void)
     cmocka_unit_test (test_resource_extra),
     cmocka_unit_test (test_plain_replicas_upstream),
     cmocka_unit_test (test_value_replicas_upstream),
+    cmocka_unit_test (test_external_usage),
     cmocka_unit_test (test_group_pods),
     cmocka_unit_test (test_tolerance),
     cmocka_unit_test (test_tolerance_by_version),

@@ -59,25 +59,44 @@ read_change_params (const FsTree *params, FsHvpaResource resource, FsHvpaChangeP
   return TRUE;
 }
 
-static FsHvpaUpdateMode
-read_mode (const FsTree *scale)
+/* updatePolicy.updateMode: Auto, Off or MaintenanceWindow (internal/api/validation/hvpa.go
+ * validateScaleType refuses anything else: field.NotSupported); absent or "" is Auto
+ * (isScalingOffByMode). */
+static gboolean
+read_mode (const FsTree *scale, FsHvpaUpdateMode *mode, GError **error)
 {
-  const char *mode = fs_tree_text (scale, "updatePolicy.updateMode");
-  if (g_strcmp0 (mode, "Off") == 0)
-    return FS_HVPA_MODE_OFF;
-  if (g_strcmp0 (mode, "MaintenanceWindow") == 0)
-    return FS_HVPA_MODE_MAINTENANCE_WINDOW;
-  return FS_HVPA_MODE_AUTO;
+  const char *text = fs_tree_text (scale, "updatePolicy.updateMode");
+  *mode = FS_HVPA_MODE_AUTO;
+  if (text == NULL || text[0] == '\0' || strcmp (text, "Auto") == 0)
+    return TRUE;
+  if (strcmp (text, "Off") == 0)
+    *mode = FS_HVPA_MODE_OFF;
+  else if (strcmp (text, "MaintenanceWindow") == 0)
+    *mode = FS_HVPA_MODE_MAINTENANCE_WINDOW;
+  else
+    {
+      g_set_error (error, FS_ERROR, FS_ERROR_INVALID,
+                   "updatePolicy.updateMode: \"%s\" is not supported (Auto, Off, MaintenanceWindow)",
+                   text);
+      return FALSE;
+    }
+  return TRUE;
 }
 
-static int64_t
-read_duration_ms (const FsTree *tree, const char *path)
+/* A Go duration at PATH, 0 when absent; validateScaleType refuses one time.ParseDuration does
+ * not read ("invalid stabilization duration"). */
+static gboolean
+read_duration_ms (const FsTree *tree, const char *path, int64_t *ms, GError **error)
 {
   const char *text = fs_tree_text (tree, path);
-  int64_t ms = 0;
-  if (text != NULL && !fs_duration_parse (text, strlen (text), &ms))
-    ms = 0;
-  return ms;
+  *ms = 0;
+  if (text != NULL && !fs_duration_parse (text, strlen (text), ms))
+    {
+      g_set_error (error, FS_ERROR, FS_ERROR_INVALID,
+                   "%s: \"%s\" is not a duration (30s, 5m, 1h30m)", path, text);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 /* spec.{hpa,vpa}.{scaleUp,scaleDown} (released layout), or the design text's flat fields. */
@@ -87,15 +106,23 @@ read_scale_type (const FsTree *spec, const char *owner, const char *direction,
 {
   g_autofree char *base = g_strdup_printf ("%s.%s", owner, direction);
   const FsTree *scale = fs_tree_at (spec, base);
-  out->update_mode = read_mode (scale);
-  out->stabilization_ms = read_duration_ms (scale, "stabilizationDuration");
+  if (!read_mode (scale, &out->update_mode, error)
+      || !read_duration_ms (scale, "stabilizationDuration", &out->stabilization_ms, error))
+    {
+      g_prefix_error (error, "spec.%s.", base);
+      return FALSE;
+    }
   if (scale == NULL)
     {
       /* design: scaleUpStabilizationWindow / scaleDownStabilizationWindow, minCpuChange /
        * minMemChange */
       gboolean up = strcmp (direction, "scaleUp") == 0;
-      out->stabilization_ms = read_duration_ms (spec, up ? "scaleUpStabilizationWindow"
-                                                         : "scaleDownStabilizationWindow");
+      if (!read_duration_ms (spec, up ? "scaleUpStabilizationWindow" : "scaleDownStabilizationWindow",
+                             &out->stabilization_ms, error))
+        {
+          g_prefix_error (error, "spec.");
+          return FALSE;
+        }
       if (strcmp (owner, "vpa") == 0)
         return read_change_params (fs_tree_at (spec, "minCpuChange"), FS_HVPA_CPU,
                                    &out->min_change[FS_HVPA_CPU], error)

@@ -546,6 +546,30 @@ fs_hpa_average_value_replicas (int32_t current_replicas, int64_t value_milli,
     out->average_milli = (int64_t) ceil ((double) value_milli / (double) current_replicas);
 }
 
+/* replica_calculator.go GetExternalMetricReplicas ("Cap at MaxInt64 for positive overflow":
+ * val > 0 && usage > MaxInt64 - val) and GetExternalPerPodMetricReplicas (usage += val, then
+ * "the only way we would ever get here is because of an Int64 overflow": usage < 0). */
+int64_t
+fs_hpa_external_usage (const int64_t *values, guint n, gboolean per_pod)
+{
+  int64_t usage = 0;
+  for (guint i = 0; i < n; i++)
+    {
+      int64_t val = values[i];
+      if (per_pod)
+        {
+          usage = (int64_t) ((uint64_t) usage + (uint64_t) val); /* Go's wrapping add */
+          if (usage < 0)
+            return INT64_MAX;
+          continue;
+        }
+      if (val > 0 && usage > INT64_MAX - val)
+        return INT64_MAX;
+      usage = (int64_t) ((uint64_t) usage + (uint64_t) val);
+    }
+  return usage;
+}
+
 /* ---- several metrics -------------------------------------------------------------------- */
 
 /* horizontal.go computeReplicasForMetrics: "take it if the running value is 0 or the proposal

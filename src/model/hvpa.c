@@ -66,6 +66,9 @@
  * 10. Invalid input.  Both reject min < 1 and max < min; HVPA also an unparsable maintenance
  *     window (validation).  HVPA upstream panics (nil window) when the hpa mode is
  *     MaintenanceWindow and no window is set; here that blocks with MaintenanceWindow.
+ *     Reading the Hvpa (both): an updateMode other than Auto, Off, MaintenanceWindow (or "")
+ *     and a stabilizationDuration time.ParseDuration refuses are errors naming the field, as
+ *     the Hvpa validation (validateScaleType) refuses them.
  * 11. lowerBound/upperBound are read by neither (the released controller ignores them and the
  *     seed does not mention them).
  */

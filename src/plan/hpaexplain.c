@@ -233,22 +233,20 @@ custom_value (const MetricValues *values, const char *namespace, const char *kin
   return FALSE;
 }
 
-/* The sum of the external metric NAME's values (GetExternalMetric sums the items), milli. */
+/* The usage of the external metric NAME: its series summed as upstream sums them
+ * (fs_hpa_external_usage; PER_POD for an AverageValue target), milli. */
 static gboolean
-external_value (const MetricValues *values, const char *name, int64_t *milli)
+external_value (const MetricValues *values, const char *name, gboolean per_pod, int64_t *milli)
 {
-  gboolean found = FALSE;
-  *milli = 0;
+  g_autoptr (GArray) series = g_array_new (FALSE, FALSE, sizeof (int64_t));
   for (guint i = 0; i < values->external->len; i++)
     {
       const FsMetricValue *item = &g_array_index (values->external, FsMetricValue, i);
       if (g_strcmp0 (item->metric_name, name) == 0 && item->has_value)
-        {
-          *milli += item->value_milli;
-          found = TRUE;
-        }
+        g_array_append_val (series, item->value_milli);
     }
-  return found;
+  *milli = fs_hpa_external_usage ((const int64_t *) series->data, series->len, per_pod);
+  return series->len > 0;
 }
 
 /* Pods metrics: each selected pod's MetricValue, through the plain-metric rule. */
@@ -287,7 +285,8 @@ explain_object_metric (const MetricValues *values, FsHpaAnswer *answer, GPtrArra
   gboolean found = metric->type == FS_HPA_METRIC_OBJECT
                        ? custom_value (values, answer->hpa.namespace, metric->object_kind,
                                        metric->object_name, metric->name, &value)
-                       : external_value (values, metric->name, &value);
+                       : external_value (values, metric->name,
+                                         metric->target_type == FS_HPA_TARGET_AVERAGE_VALUE, &value);
   if (!found)
     return FALSE;
   result->source = FS_HPA_SOURCE_METRIC_VALUES;

@@ -1,7 +1,9 @@
 /* fitscale — the answer of `fitscale hpa` (see include/fitscale/render/hpa.h). */
 #include "config.h"
 
+#include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "fitscale/model/quantity.h"
 #include "fitscale/render/hpa.h"
@@ -119,6 +121,34 @@ emit_current (FsEmitter *emitter, const FsHpaMetricAnswer *metric)
     }
 }
 
+/* Go's text for a ratio that is not finite: +Inf (usage over a target times 0 status
+ * replicas: upstream scales up to ceil(usage / target)), NaN (0 over 0), else NULL. */
+static const char *
+nonfinite_text (double ratio)
+{
+  if (isnan (ratio))
+    return "NaN";
+  if (isinf (ratio))
+    return ratio > 0 ? "+Inf" : "-Inf";
+  return NULL;
+}
+
+/* KEY as a number, or null plus KEYText ("+Inf", "NaN") when it is not finite: JSON has
+ * neither. */
+static void
+emit_ratio (FsEmitter *emitter, const char *key, double ratio)
+{
+  fs_emit_key (emitter, key);
+  fs_emit_decimal (emitter, ratio, 4);
+  const char *text = nonfinite_text (ratio);
+  if (text != NULL)
+    {
+      g_autofree char *text_key = g_strdup_printf ("%sText", key);
+      fs_emit_key (emitter, text_key);
+      fs_emit_string (emitter, text);
+    }
+}
+
 static void
 emit_metric (FsEmitter *emitter, const FsHpaMetricAnswer *metric)
 {
@@ -140,10 +170,8 @@ emit_metric (FsEmitter *emitter, const FsHpaMetricAnswer *metric)
   else
     {
       emit_current (emitter, metric);
-      fs_emit_key (emitter, "ratio");
-      fs_emit_decimal (emitter, proposal->usage_ratio, 4);
-      fs_emit_key (emitter, "rebalancedRatio");
-      fs_emit_decimal (emitter, proposal->rebalanced_ratio, 4);
+      emit_ratio (emitter, "ratio", proposal->usage_ratio);
+      emit_ratio (emitter, "rebalancedRatio", proposal->rebalanced_ratio);
       fs_emit_key (emitter, "withinTolerance");
       fs_emit_bool (emitter, proposal->within_tolerance);
       fs_emit_key (emitter, "proposedReplicas");
@@ -198,6 +226,13 @@ fs_render_hpa (FsEmitter *emitter, const FsHpaAnswer *answer)
   fs_emit_map_close (emitter);
 }
 
+static char *
+ratio_text (double ratio)
+{
+  const char *text = nonfinite_text (ratio);
+  return text != NULL ? g_strdup (text) : g_strdup_printf ("%.3f", ratio);
+}
+
 static void
 add_metric_row (FsTable *table, const FsHpaMetricAnswer *metric)
 {
@@ -209,10 +244,12 @@ add_metric_row (FsTable *table, const FsHpaMetricAnswer *metric)
   g_autofree char *ignored = g_strdup_printf ("%u", proposal->ignored);
   g_autofree char *current = current_text (metric);
   g_autofree char *target = target_text (metric->spec);
+  g_autofree char *usage = ratio_text (proposal->usage_ratio);
+  g_autofree char *rebalanced = ratio_text (proposal->rebalanced_ratio);
   g_autofree char *ratio = !proposal->valid ? g_strdup ("-")
-                           : proposal->rebalanced_ratio != proposal->usage_ratio
-                               ? g_strdup_printf ("%.3f -> %.3f", proposal->usage_ratio, proposal->rebalanced_ratio)
-                               : g_strdup_printf ("%.3f%s", proposal->usage_ratio,
+                           : strcmp (usage, rebalanced) != 0
+                               ? g_strdup_printf ("%s -> %s", usage, rebalanced)
+                               : g_strdup_printf ("%s%s", usage,
                                                   proposal->within_tolerance ? " (within)" : "");
   g_autofree char *proposed = proposal->valid ? g_strdup_printf ("%d", proposal->replicas)
                                               : g_strdup ("invalid");

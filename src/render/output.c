@@ -1,6 +1,7 @@
 /* fitscale — tables and streamed JSON/YAML output (see include/fitscale/render/output.h). */
 #include "config.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -363,6 +364,13 @@ void
 fs_emit_decimal (FsEmitter *emitter, double value, int digits)
 {
   char text[64];
+  if (!isfinite (value))
+    {
+      /* JSON has no inf or nan: a value that is not a number is null (the caller says what
+       * it stands for when that can happen, as fitscale hpa's "ratioText" does). */
+      fs_emit_null (emitter);
+      return;
+    }
   g_snprintf (text, sizeof text, "%.*f", digits, value);
   if (emitter->format == FS_OUTPUT_JSON)
     yajl_gen_number (emitter->json, text, strlen (text));

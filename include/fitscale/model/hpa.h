@@ -105,6 +105,12 @@ void fs_hpa_value_replicas (int32_t current_replicas, int64_t value_milli, int64
 void fs_hpa_average_value_replicas (int32_t current_replicas, int64_t value_milli,
                                     int64_t target_milli, const FsHpaSettings *settings,
                                     FsHpaProposal *out);
+/* The usage of an External metric: its N series' VALUES (milli) summed as upstream sums them.
+ * PER_POD FALSE (Value target, GetExternalMetricReplicas): a positive value that would carry
+ * the sum past MaxInt64 stops it at MaxInt64.  PER_POD TRUE (AverageValue target,
+ * GetExternalPerPodMetricReplicas): the sum wraps as Go's int64 does and a negative running
+ * sum stops it at MaxInt64. */
+int64_t fs_hpa_external_usage (const int64_t *values, guint n, gboolean per_pod);
 
 /* ---- several metrics (horizontal.go computeReplicasForMetrics) --------------------------- */
 
