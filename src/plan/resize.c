@@ -509,7 +509,8 @@ fs_resize_diagnose (const FsSnapshot *snapshot, const FsPod *pod)
             continue;
           int64_t amount = amount_of (fs_pod_allocated_request (other), resource);
           FsResizeHolder holder = { other, amount };
-          g_array_append_val (diagnosis->holders, holder);
+          if (amount > 0)
+            g_array_append_val (diagnosis->holders, holder);
           if (amount >= need && (best == NULL || amount < best_amount))
             {
               FsResources without = diagnosis->others;
