@@ -4,6 +4,7 @@
 
 #include "testutil.h"
 #include "fitscale/model/resize.h"
+#include "fitscale/plan/resize.h"
 
 static const FsPod *
 pod_named (const FsSnapshot *snapshot, const char *name)
@@ -373,6 +374,114 @@ test_restarts (void **state)
   assert_int_equal (fs_resize_restarts (before, before, 2), 0);
 }
 
+/* ---- plan: in place ------------------------------------------------------------------- */
+
+static FsResizeTarget
+target_of (const char *name, int64_t cpu, int64_t memory)
+{
+  FsResizeTarget target;
+  memset (&target, 0, sizeof target);
+  target.n = 1;
+  target.names[0] = name;
+  target.request[0][FS_HVPA_CPU] = cpu;
+  target.request[0][FS_HVPA_MEMORY] = memory;
+  return target;
+}
+
+static const FsPodResizePlan *
+planned (const FsResizePlan *plan, const char *name)
+{
+  for (guint i = 0; i < plan->pods->len; i++)
+    if (strcmp (g_array_index (plan->pods, FsPodResizePlan, i).pod->name, name) == 0)
+      return &g_array_index (plan->pods, FsPodResizePlan, i);
+  fail_msg ("no pod %s in the plan", name);
+  return NULL;
+}
+
+/* tests/data/resize/vpa-in-place.yaml (worked out at its top): InPlaceOrRecreate evicts the
+ * Deferred web-c and recreates it on node-a; InPlace leaves it Deferred. */
+static void
+test_plan_in_place (void **state)
+{
+  (void) state;
+  g_autoptr (FsSnapshot) snapshot = test_load_files ("tests/data/resize/vpa-in-place.yaml", NULL);
+  const FsWorkload *web = fs_snapshot_find_workload (snapshot, "shop", "Deployment", "web");
+  assert_non_null (web);
+  FsResizeTarget current = target_of ("app", 500, 1 * GiB), target = target_of ("app", 1500, 2 * GiB);
+  g_autoptr (FsResizePlan) plan = fs_resize_plan (snapshot, web, &current, &target, TRUE);
+  assert_int_equal (plan->counts[FS_RESIZE_RESIZED], 2);
+  assert_int_equal (plan->counts[FS_RESIZE_EVICTED], 1);
+  assert_int_equal (plan->restarts, 2);
+  const FsPodResizePlan *c = planned (plan, "web-c");
+  assert_int_equal (c->verdict.state, FS_RESIZE_DEFERRED);
+  assert_string_equal (c->verdict.message, "Node didn't have enough resource: cpu, requested: 1500, used: 3000, capacity: 4000");
+  assert_non_null (c->placed_on);
+  assert_string_equal (c->placed_on->name, "node-a");
+  /* the largest step every pod takes: cpu up to 1000m on node-c */
+  assert_true (plan->has_largest);
+  assert_int_equal (plan->largest.request[0][FS_HVPA_CPU], 1000);
+
+  g_autoptr (FsResizePlan) waits = fs_resize_plan (snapshot, web, &current, &target, FALSE);
+  assert_int_equal (waits->counts[FS_RESIZE_LEFT_DEFERRED], 1);
+  assert_int_equal (waits->counts[FS_RESIZE_EVICTED], 0);
+  assert_null (planned (waits, "web-c")->placed_on);
+
+  /* a target above every node's allocatable: Infeasible everywhere, recreated nowhere */
+  FsResizeTarget huge = target_of ("app", 5000, 1 * GiB);
+  g_autoptr (FsResizePlan) never = fs_resize_plan (snapshot, web, &current, &huge, TRUE);
+  assert_int_equal (never->counts[FS_RESIZE_EVICTED], 3);
+  assert_int_equal (never->unplaced, 3);
+  assert_int_equal (planned (never, "web-a")->verdict.state, FS_RESIZE_INFEASIBLE);
+}
+
+/* The kubelet's retry order on one node: a shrink is admitted first and makes room for a
+ * growth that would be Deferred before it (retryPendingResizes, sortPendingResizes); the
+ * patches are ordered so, the shrink first. */
+static void
+test_plan_frees_room_first (void **state)
+{
+  (void) state;
+  g_autoptr (FsSnapshot) snapshot = test_load_valid_text (
+      "kind: List\n"
+      "items:\n"
+      "- {kind: Node, metadata: {name: node-a}, status: {allocatable: {cpu: '4', memory: 8Gi, pods: '110'}}}\n"
+      "- kind: Deployment\n"
+      "  metadata: {name: web}\n"
+      "  spec: {replicas: 2, selector: {matchLabels: {app: web}}, template: {metadata: {labels: {app: web}},\n"
+      "         spec: {containers: [{name: app, resources: {requests: {cpu: '1'}}}]}}}\n"
+      "- {kind: Pod, metadata: {name: web-small, labels: {app: web}}, status: {phase: Running},\n"
+      "   spec: {nodeName: node-a, containers: [{name: app, resources: {requests: {cpu: 500m}}}]}}\n"
+      "- {kind: Pod, metadata: {name: web-big, labels: {app: web}}, status: {phase: Running},\n"
+      "   spec: {nodeName: node-a, containers: [{name: app, resources: {requests: {cpu: '3'}}}]}}\n");
+  const FsWorkload *web = fs_snapshot_find_workload (snapshot, "default", "Deployment", "web");
+  FsResizeTarget current = target_of ("app", 1000, 0), target = target_of ("app", 2000, 0);
+  g_autoptr (FsResizePlan) plan = fs_resize_plan (snapshot, web, &current, &target, TRUE);
+  assert_int_equal (plan->counts[FS_RESIZE_RESIZED], 2);
+  assert_string_equal (g_array_index (plan->pods, FsPodResizePlan, 0).pod->name, "web-big");
+  assert_string_equal (g_array_index (plan->pods, FsPodResizePlan, 1).pod->name, "web-small");
+}
+
+/* why: tests/data/resize/why-resize.yaml. */
+static void
+test_resize_diagnosis (void **state)
+{
+  (void) state;
+  g_autoptr (FsSnapshot) snapshot = test_load_files ("tests/data/resize/why-resize.yaml", NULL);
+  g_autoptr (FsResizeDiagnosis) deferred
+      = fs_resize_diagnose (snapshot, fs_snapshot_find_pod (snapshot, "app", "api-0"));
+  assert_non_null (deferred);
+  assert_int_equal (deferred->verdict.state, FS_RESIZE_DEFERRED);
+  assert_int_equal (deferred->shortfall.cpu_milli, 2000);
+  assert_string_equal (deferred->move->name, "cache-0");
+  assert_string_equal (deferred->move_to->name, "node-f");
+  assert_false (deferred->has_fit_request);
+  g_autoptr (FsResizeDiagnosis) infeasible
+      = fs_resize_diagnose (snapshot, fs_snapshot_find_pod (snapshot, "app", "big-0"));
+  assert_int_equal (infeasible->verdict.state, FS_RESIZE_INFEASIBLE);
+  assert_int_equal (infeasible->nodes_that_fit->len, 2);
+  assert_null (fs_resize_diagnose (snapshot, fs_snapshot_find_pod (snapshot, "app", "cache-0")));
+}
+
 int
 main (void)
 {
@@ -385,6 +494,9 @@ main (void)
     cmocka_unit_test (test_static_manager_policies),
     cmocka_unit_test (test_sort_pending_resizes),
     cmocka_unit_test (test_restarts),
+    cmocka_unit_test (test_plan_in_place),
+    cmocka_unit_test (test_plan_frees_room_first),
+    cmocka_unit_test (test_resize_diagnosis),
   };
   return cmocka_run_group_tests (tests, NULL, NULL);
 }
