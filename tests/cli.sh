@@ -758,5 +758,30 @@ if python3 -c 'import yaml' 2>/dev/null; then
 else
   skip "escaped names in sentences" "python3 yaml not installed"
 fi
+# in-place resize (issue 21): tests/data/resize/ (the numbers worked out at the top of each file)
+rs="$data/resize"
+check "plan in place: the VPA's InPlaceOrRecreate" 0 "$bin" plan -q -S "$rs/vpa-in-place.yaml" deployment/web -n shop --vpa-weight 1 -o json
+expect "plan in place: a recreate schedules every replica" '.outcome == "unchanged" and .plan.containers[0].requests == {"cpu":"1500m","memory":"2Gi"}'
+expect "plan in place: web-a and web-b resize where they run, web-c evicted" '.resize.counts == {"unchanged":0,"inPlace":2,"deferred":0,"evicted":1,"restarts":2,"unplaced":0} and [.resize.pods.inPlace[].name] == ["web-a","web-b"] and [.resize.pods.evicted[].name] == ["web-c"]'
+expect "plan in place: web-c is Deferred behind the batch pod, recreated on a or b" '.resize.pods.evicted[0].reason == "Deferred" and .resize.pods.evicted[0].message == "Node didn'"'"'t have enough resource: cpu, requested: 1500, used: 3000, capacity: 4000" and (.resize.pods.evicted[0].placedOn | IN("node-a","node-b"))'
+expect "plan in place: the largest requests every pod takes in place" '.resize.largestInPlace.containers[0].requests.cpu == "1" and .resize.largestInPlace.weight < 0.51'
+check "plan in place: table" 0 "$bin" plan -q -S "$rs/vpa-in-place.yaml" deployment/web -n shop --vpa-weight 1
+contains "plan in place: table counts" "In place (the VPA's updateMode InPlaceOrRecreate): 2 resized, 0 Deferred, 1 evicted, 0 unchanged; 2 container restarts" out
+check "plan in place: resize patches" 0 "$bin" plan -q -S "$rs/vpa-in-place.yaml" deployment/web -n shop --vpa-weight 1 --apply-patch
+contains "plan in place: one resize patch per pod" "kubectl patch pod web-a -n shop --subresource resize --type strategic -p '{\"spec\":{\"containers\":[{\"name\":\"app\",\"resources\":{\"requests\":{\"cpu\":\"1500m\",\"memory\":\"2Gi\"}}}]}}'" out
+if grep -q "kubectl patch deployment" "$tmp/out"; then not_ok "plan in place: no template patch"; else ok "plan in place: no template patch"; fi
+check "plan --update recreate: no resize section" 0 "$bin" plan -q -S "$rs/vpa-in-place.yaml" deployment/web -n shop --vpa-weight 1 --update recreate -o json
+expect "plan --update recreate: resize null" '.resize == null'
+check "plan --update: a bad mode" 2 "$bin" plan -q -S "$rs/vpa-in-place.yaml" deployment/web -n shop --update sideways
+contains "plan --update: names the flag" "--update is in-place or recreate" err
+check "why: a Deferred resize" 0 "$bin" why -q -S "$rs/why-resize.yaml" app/api-0 -o json
+expect "why Deferred: shortfall, holders and the pod to move" '.resize.verdict == "Deferred" and .resize.shortfall == {"cpu":"2"} and [.resize.holders[].pod] == ["app/cache-0","app/log-0"] and .resize.fixes == [{"kind":"MovePod","pod":"app/cache-0","to":"node-f"}]'
+check "why: an Infeasible resize" 0 "$bin" why -q -S "$rs/why-resize.yaml" app/big-0
+contains "why Infeasible: never on its node" "It can never fit node node-e: Node didn't have enough capacity: cpu, requested: 3000, capacity: 2000." out
+contains "why Infeasible: where a replacement fits" "nodes whose allocatable holds it: node-d, node-f." out
+check "nodes: a resize in progress counts at its larger size" 0 "$bin" nodes -q -S "$rs/why-resize.yaml" -o json
+expect "nodes: grow-0 counts 3 cpu, big-0 (Infeasible) its allocated 1, api-0 (Deferred) its desired 3" '[.nodes[] | {(.name): .requested.cpu}] | add == {"node-d":"6","node-e":"1","node-f":"3"}'
+check "why: a Pending pod kept off by a resize in progress" 0 "$bin" why -q -S "$rs/why-resize.yaml" app/newcomer -o json
+expect "why: node-f has 2 cpu free, not 4: 500m short" '.fits == false and ([.nodes[] | select(.name == "node-f")][0].short.cpu == "500m")'
 
 tap_end

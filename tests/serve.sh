@@ -170,6 +170,20 @@ post "DRA: plan" /v1/plan "$tmp/infer-plan.json"; is "DRA: POST /v1/plan" 200
 expect "DRA: plan warns first" '[.warnings[] | select(.reason == "UnmodelledFilter")] | length == 1'
 kill -TERM "$serve_pid"; wait "$serve_pid"
 
+# in-place resize (issue 21): POST /v1/plan takes update, GET /v1/why covers resizes
+start resize -S "$src/tests/data/resize/vpa-in-place.yaml" -S "$src/tests/data/resize/why-resize.yaml"
+printf '{"namespace": "shop", "kind": "deployment", "name": "web", "vpaWeight": 1, "update": "in-place"}' >"$tmp/resize-plan.json"
+post "resize: plan in place" /v1/plan "$tmp/resize-plan.json"; is "resize: POST /v1/plan with update in-place" 200
+"$bin" plan -q -S "$src/tests/data/resize/vpa-in-place.yaml" -S "$src/tests/data/resize/why-resize.yaml" deployment/web -n shop --vpa-weight 1 --update in-place -o json >"$tmp/cli-resize-plan.json"
+same_json "resize: plan, the CLI's document" "$tmp/cli-resize-plan.json"
+expect "resize: two in place, one evicted" '.resize.counts.inPlace == 2 and .resize.counts.evicted == 1'
+printf '{"namespace": "shop", "kind": "deployment", "name": "web", "update": "sideways"}' >"$tmp/resize-bad.json"
+post "resize: a bad update" /v1/plan "$tmp/resize-bad.json"; is "resize: update sideways is a 422" 422
+expect "resize: the field named" '.message | test("update: in-place or recreate")'
+get /v1/why/app/api-0; is "resize: GET /v1/why of a Deferred resize" 200
+expect "resize: why's resize part" '.resize.verdict == "Deferred" and .resize.fixes[0].kind == "MovePod"'
+kill -TERM "$serve_pid"; wait "$serve_pid"
+
 # slow clients (issue 17): a body sent a byte at a time is cut off at --client-timeout, and
 # clients from one address cannot hold every slot while a probe from another gets in
 start slow -S "$ex" --client-timeout 5 --max-in-flight 4

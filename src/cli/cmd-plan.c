@@ -10,10 +10,11 @@
 #include "fitscale/plan/completeness.h"
 #include "fitscale/plan/plan.h"
 #include "fitscale/render/plan.h"
+#include "fitscale/render/resize.h"
 
 typedef struct {
   FsCommonOptions common;
-  char *namespace, *now, *semantics, *hpa_from, *vpa_weight;
+  char *namespace, *now, *semantics, *hpa_from, *vpa_weight, *update;
   char **vpa_targets;
   gint hpa_desired;
   gint steps;
@@ -28,6 +29,7 @@ options_clear (PlanOptions *options)
   g_free (options->now);
   g_free (options->semantics);
   g_free (options->hpa_from);
+  g_free (options->update);
   g_free (options->vpa_weight);
   g_strfreev (options->vpa_targets);
 }
@@ -112,6 +114,7 @@ read_input (const PlanOptions *options, const char *reference, FsPlanRequestInpu
   input->namespace = options->namespace;
   input->semantics = options->semantics;
   input->hpa_from = options->hpa_from;
+  input->update = options->update;
   input->hpa_desired_given = options->hpa_desired != -1 ? FS_PLAN_GIVEN : FS_PLAN_ABSENT;
   input->hpa_desired = options->hpa_desired;
   input->steps_given = options->steps != 0 ? FS_PLAN_GIVEN : FS_PLAN_ABSENT;
@@ -181,6 +184,10 @@ fs_cmd_plan (int argc, char **argv)
     { "now", 0, 0, G_OPTION_ARG_STRING, &options.now, "Evaluate at this instant (RFC 3339)", "TIME" },
     { "curve", 0, 0, G_OPTION_ARG_NONE, &options.curve,
       "Also print the request-vs-replicas curve with the schedulable region, as a table and a chart", NULL },
+    { "update", 0, 0, G_OPTION_ARG_STRING, &options.update,
+      "in-place: resize the running pods where they run (say which resize, wait Deferred, or are "
+      "evicted); recreate: replace them; default: in place when the VPA's updateMode is "
+      "InPlaceOrRecreate or InPlace", "MODE" },
     { "apply-patch", 0, 0, G_OPTION_ARG_NONE, &options.apply_patch,
       "Print only the kubectl patch (strategic merge) that applies the plan", NULL },
     { NULL }
@@ -220,7 +227,9 @@ fs_cmd_plan (int argc, char **argv)
   if (answer != NULL)
     {
       fs_cli_warn (fs_cli_plan.name, &options.common, fs_plan_answer_warnings (answer));
-      if (options.apply_patch)
+      if (options.apply_patch && answer->resize != NULL)
+        fs_render_resize_patch_commands (stdout, answer);
+      else if (options.apply_patch)
         fs_render_plan_patch_command (stdout, answer);
       else if (format == FS_OUTPUT_JSON || format == FS_OUTPUT_YAML)
         {

@@ -127,6 +127,14 @@ typedef struct {
   guint8 ready_to_start, initialized, containers_ready, running;
   /* DynamicResources */
   guint n_resource_claims, n_container_claims;
+  /* in-place resize: the resizePolicy entry and the container status being read, and the
+   * pod's resize conditions (PodResizePending, PodResizeInProgress) or status.resize */
+  guint32 current_policy_resource;
+  gboolean current_policy_restart;
+  gboolean allocation_read;      /* builder->allocation holds a status's resources */
+  FsResizeState resize_state, resize_field_state;
+  const char *resize_message;
+  int64_t resize_pending_since;
 } ObjectState;
 
 /* The messages of a pod's status, kept as scratch until the pod turns out to need them. */
@@ -158,6 +166,9 @@ struct FsObjectBuilder {
   GArray *volumes;                /* FsVolume */
   GPtrArray *volume_monitors;     /* const char* of the rbd volume being read */
   GArray *csi_drivers;            /* FsCsiDriver */
+  GArray *allocations;            /* FsContainerAllocation: the statuses that report resources */
+  FsContainerAllocation allocation; /* of the container status being read (outside st: it is
+                                     * large, and zeroed only when a status has resources) */
   GPtrArray *disrupted_pods;      /* a PodDisruptionBudget's status.disruptedPods keys */
   GString *cond_message;          /* the condition being read */
   GString *status_message[STATUS_N_MESSAGES];

@@ -9,6 +9,7 @@
 #include "builder.h"
 #include "scalars.h"
 #include "fitscale/model/quantity.h"
+#include "fitscale/model/resize.h"
 #include "fitscale/model/timeutil.h"
 
 static void
@@ -212,6 +213,13 @@ container_scalar (FsObjectBuilder *builder, FsField field, const char *key,
       return fs_scalar_resource (builder->pool, &container->requests, key, scalar, error);
     case F_CTR_LIMIT:
       return fs_scalar_resource (builder->pool, &container->limits, key, scalar, error);
+    case F_RP_RESOURCE: /* core/v1 ContainerResizePolicy: cpu or memory */
+      st->current_policy_resource = fs_scalar_equals (scalar, "cpu")      ? FS_RES_CPU
+                                    : fs_scalar_equals (scalar, "memory") ? FS_RES_MEMORY : 0;
+      return TRUE;
+    case F_RP_RESTART: /* NotRequired (the default) or RestartContainer */
+      st->current_policy_restart = fs_scalar_equals (scalar, "RestartContainer");
+      return TRUE;
     case F_PORT_HOST_PORT:
       return fs_scalar_int32 (scalar, 0, &st->current_port.host_port, error);
     case F_PORT_CONTAINER_PORT:
@@ -522,7 +530,8 @@ pdb_scalar (FsObjectBuilder *builder, FsField field, const char *key, const FsSc
 /* What the kubelet wrote of a pod: status.reason and status.message, and the container
  * statuses (strings interned; messages kept as scratch, see StatusMessage). */
 static gboolean
-kubelet_scalar (FsObjectBuilder *builder, FsField field, const FsScalar *scalar, GError **error)
+kubelet_scalar (FsObjectBuilder *builder, FsField field, const char *key, const FsScalar *scalar,
+                GError **error)
 {
   ObjectState *st = &builder->st;
   FsContainerStatus *status = &st->current_status;
@@ -559,6 +568,20 @@ kubelet_scalar (FsObjectBuilder *builder, FsField field, const FsScalar *scalar,
       return TRUE;
     case F_CLAIM_NAME: /* the record counts the claim (DynamicResources is not modelled) */
       return TRUE;
+    case F_CS_ALLOCATED:
+      return fs_scalar_resource (builder->pool, &builder->allocation.allocated, key, scalar, error);
+    case F_CS_ACTUATED:
+      return fs_scalar_resource (builder->pool, &builder->allocation.actuated, key, scalar, error);
+    case F_POD_RESIZE:
+      {
+        char text[16];
+        if (scalar->len >= sizeof text)
+          return TRUE;
+        memcpy (text, scalar->text, scalar->len);
+        text[scalar->len] = '\0';
+        st->resize_field_state = fs_resize_state_parse (text);
+        return TRUE;
+      }
     default:
       g_assert_not_reached ();
     }
@@ -587,6 +610,6 @@ fs_object_scalar (FsObjectBuilder *builder, FsField field, const char *map_key,
   if (field >= F_VOL_NAME && field <= F_CSI_COUNT)
     return storage_scalar (builder, field, scalar, error);
   if (field >= F_POD_REASON && field <= F_CLAIM_NAME)
-    return kubelet_scalar (builder, field, scalar, error);
+    return kubelet_scalar (builder, field, map_key, scalar, error);
   return metrics_event_scalar (builder, field, map_key, scalar, error);
 }

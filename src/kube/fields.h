@@ -28,6 +28,7 @@ typedef enum {
   F_NODE_NAME, F_PRIORITY, F_PRIORITY_CLASS, F_SCHEDULER_NAME, F_PREEMPTION_POLICY,
   F_HOST_NETWORK, F_NODE_SELECTOR, F_TOL_KEY, F_TOL_OP, F_TOL_VALUE, F_TOL_EFFECT, F_TOL_SECONDS,
   F_CTR_NAME, F_CTR_RESTART_POLICY, F_CTR_REQUEST, F_CTR_LIMIT,
+  F_RP_RESOURCE, F_RP_RESTART,                      /* a container's resizePolicy entry */
   F_PORT_HOST_PORT, F_PORT_CONTAINER_PORT, F_PORT_PROTOCOL, F_PORT_HOST_IP, /* a container port */
   F_POD_REQUEST, F_OVERHEAD,
   F_REQ_KEY, F_REQ_OP, F_REQ_VALUE,                 /* one selector requirement */
@@ -56,6 +57,7 @@ typedef enum {
   /* Pod status the kubelet writes (what a bound pod waits for) */
   F_POD_REASON, F_POD_MESSAGE, F_CS_NAME, F_CS_WAITING_REASON, F_CS_WAITING_MESSAGE,
   F_CS_RUNNING, F_CS_EXIT_CODE, F_CS_TERMINATED_REASON, F_CS_TERMINATED_MESSAGE,
+  F_CS_ALLOCATED, F_CS_ACTUATED, F_POD_RESIZE,      /* in-place resize (model/resize.h) */
   F_CLAIM_NAME,                                     /* a resource claim's name: only counted */
   /* a List's */
   F_SELF_LINK,
@@ -81,6 +83,9 @@ typedef enum {
   R_CTR_STATUS, R_INIT_CTR_STATUS,                  /* status.(init)containerStatuses[] */
   R_RESOURCE_CLAIM,                                 /* spec.resourceClaims[] */
   R_CTR_CLAIM,                                      /* resources.claims[] of a container or pod */
+  R_RESIZE_POLICY,                                  /* containers[].resizePolicy[] */
+  R_CS_ALLOCATED, R_CS_ACTUATED,                    /* a container status's allocatedResources,
+                                                     * resources.requests */
   R_N_RECORDS
 } FsRecord;
 

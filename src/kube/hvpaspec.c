@@ -424,3 +424,9 @@ fs_autoscaler_target_read (FsGenericObject *object)
   object->target_kind = fs_tree_text (tree, "kind");
   object->target_name = fs_tree_text (tree, "name");
 }
+
+const char *
+fs_vpa_update_mode (const FsGenericObject *vpa)
+{
+  return vpa != NULL ? fs_tree_text (vpa->object, "spec.updatePolicy.updateMode") : NULL;
+}

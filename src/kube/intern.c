@@ -190,9 +190,9 @@ spec_key_containers (Bytes *key, GArray *containers)
   for (guint i = 0; i < containers->len; i++)
     {
       const FsContainer *container = &g_array_index (containers, FsContainer, i);
-      guint8 restartable = (guint8) container->restartable;
+      guint8 flags[2] = { (guint8) container->restartable, (guint8) container->resize_restart };
       bytes_put (key, &container->name, sizeof container->name);
-      bytes_put (key, &restartable, 1);
+      bytes_put (key, flags, sizeof flags);
       spec_key_resources (key, &container->requests);
       spec_key_resources (key, &container->limits);
     }

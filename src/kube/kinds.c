@@ -11,6 +11,7 @@
 #include "builder.h"
 #include "fitscale/kube/hvpaspec.h"
 #include "fitscale/model/error.h"
+#include "fitscale/model/resize.h"
 
 const char *
 fs_object_kind (const FsObjectBuilder *builder)
@@ -122,6 +123,40 @@ intern_kubelet_status (FsObjectBuilder *builder, const FsPod *pod)
   return fs_pool_intern_blob (builder->pool, &status, sizeof status);
 }
 
+/* The pod's resize, when it reports one or its containers' allocated or actuated requests
+ * are not its spec's (model/resize.h); NULL otherwise, and always for a pod on no node. */
+static gboolean
+intern_resize (FsObjectBuilder *builder, const FsPod *pod, const FsPodResize **out, GError **error)
+{
+  ObjectState *st = &builder->st;
+  *out = NULL;
+  FsResizeState state = st->resize_state != FS_RESIZE_NONE ? st->resize_state : st->resize_field_state;
+  if (pod->node_name == NULL || (state == FS_RESIZE_NONE && builder->allocations->len == 0))
+    return TRUE;
+  const FsContainerAllocation *statuses = (const FsContainerAllocation *) (gpointer) builder->allocations->data;
+  if (state == FS_RESIZE_NONE && fs_pod_status_agrees (pod->spec->containers, statuses, builder->allocations->len))
+    return TRUE;
+  FsPodResize resize;
+  memset (&resize, 0, sizeof resize);
+  resize.desired = pod->spec->request;
+  if (!fs_pod_status_requests (pod->spec->containers, statuses, builder->allocations->len,
+                               state == FS_RESIZE_INFEASIBLE, &resize, error))
+    return FALSE;
+  gboolean differs = !fs_resources_equal (&resize.allocated, &resize.desired)
+                     || !fs_resources_equal (&resize.actuated, &resize.desired);
+  if (state == FS_RESIZE_NONE && !differs)
+    return TRUE;
+  /* desired and allocated apart, and no answer from the kubelet yet */
+  resize.state = state == FS_RESIZE_NONE ? FS_RESIZE_PROPOSED : state;
+  resize.message = st->resize_message;
+  resize.pending_since = st->resize_pending_since;
+  resize.n_containers = builder->allocations->len;
+  resize.containers = intern_array (builder, builder->allocations->data, builder->allocations->len,
+                                    sizeof (FsContainerAllocation));
+  *out = fs_pool_intern_blob (builder->pool, &resize, sizeof resize);
+  return TRUE;
+}
+
 static gboolean
 end_pod (FsObjectBuilder *builder, GError **error)
 {
@@ -150,6 +185,10 @@ end_pod (FsObjectBuilder *builder, GError **error)
   pod.scheduled_message = st->scheduled_message;
   pod.nominated_node = st->nominated_node;
   pod.kubelet = intern_kubelet_status (builder, &pod);
+  if ((st->resize_state != FS_RESIZE_NONE || st->resize_field_state != FS_RESIZE_NONE
+       || builder->allocations->len > 0)
+      && !intern_resize (builder, &pod, &pod.resize, error))
+    return FALSE;
   fs_snapshot_builder_add_pod (builder->snapshot_builder, &pod);
   return TRUE;
 }

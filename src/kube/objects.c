@@ -9,6 +9,7 @@
 
 #include "builder.h"
 #include "scalars.h"
+#include "fitscale/model/resize.h"
 
 static GArray *
 array_of (gsize element_size)
@@ -45,6 +46,7 @@ fs_object_builder_new (FsSnapshotBuilder *snapshot_builder)
   builder->volumes = array_of (sizeof (FsVolume));
   builder->volume_monitors = g_ptr_array_new ();
   builder->csi_drivers = array_of (sizeof (FsCsiDriver));
+  builder->allocations = array_of (sizeof (FsContainerAllocation));
   builder->disrupted_pods = g_ptr_array_new ();
   builder->cond_message = g_string_new (NULL);
   for (guint i = 0; i < STATUS_N_MESSAGES; i++)
@@ -61,7 +63,7 @@ fs_object_builder_new (FsSnapshotBuilder *snapshot_builder)
   DO (builder->term_expressions) DO (builder->term_fields) DO (builder->selector_expressions) \
   DO (builder->selector_labels) DO (builder->affinity_terms)                                \
   DO (builder->anti_affinity_terms) DO (builder->spreads) DO (builder->usages)               \
-  DO (builder->volumes) DO (builder->csi_drivers)
+  DO (builder->volumes) DO (builder->csi_drivers) DO (builder->allocations)
 #define EACH_PTR_ARRAY(builder, DO)                                                          \
   DO (builder->requirement_values) DO (builder->term_namespaces) DO (builder->spread_label_keys) \
   DO (builder->volume_monitors) DO (builder->disrupted_pods)
@@ -212,6 +214,23 @@ fs_object_record_begin (FsObjectBuilder *builder, FsRecord record)
     case R_INIT_CTR_STATUS:
       memset (&st->current_status, 0, sizeof st->current_status);
       g_string_truncate (builder->status_message[STATUS_MESSAGE_CURRENT], 0);
+      st->allocation_read = FALSE;
+      break;
+    case R_CS_ALLOCATED:
+    case R_CS_ACTUATED:
+      if (!st->allocation_read)
+        {
+          memset (&builder->allocation, 0, sizeof builder->allocation);
+          st->allocation_read = TRUE;
+        }
+      if (record == R_CS_ALLOCATED)
+        builder->allocation.has_allocated = TRUE;
+      else
+        builder->allocation.has_actuated = TRUE;
+      break;
+    case R_RESIZE_POLICY:
+      st->current_policy_resource = 0;
+      st->current_policy_restart = FALSE;
       break;
     case R_RESOURCE_CLAIM:
     case R_CTR_CLAIM:
@@ -273,6 +292,28 @@ condition_end (FsObjectBuilder *builder, GError **error)
                                       ? fs_pool_intern (builder->pool, builder->cond_message->str,
                                                         builder->cond_message->len)
                                       : NULL;
+        }
+    }
+  else if (memcmp (st->cond_type, "PodResize", 9) == 0
+           && (strcmp (st->cond_type + 9, "Pending") == 0 || strcmp (st->cond_type + 9, "InProgress") == 0))
+    {
+      /* pkg/kubelet/status/status_manager.go SetPodResizePendingCondition (reason Deferred or
+       * Infeasible) and SetPodResizeInProgressCondition (reason "" or Error); Pending wins */
+      gboolean pending = st->cond_type[9] == 'P';
+      if (!is_true || (!pending && st->resize_state >= FS_RESIZE_DEFERRED))
+        return TRUE;
+      st->resize_state = pending ? fs_resize_state_parse (st->cond_reason) : FS_RESIZE_IN_PROGRESS;
+      if (pending && st->resize_state == FS_RESIZE_NONE)
+        st->resize_state = FS_RESIZE_PROPOSED;
+      st->resize_message = builder->cond_message->len > 0
+                               ? fs_pool_intern (builder->pool, builder->cond_message->str,
+                                                 builder->cond_message->len)
+                               : NULL;
+      FsScalar time = { FS_SCALAR_STRING, st->cond_time, strlen (st->cond_time) };
+      if (pending && time.len > 0 && !fs_scalar_time (&time, &st->resize_pending_since, error))
+        {
+          g_prefix_error (error, "PodResizePending condition lastTransitionTime: ");
+          return FALSE;
         }
     }
   else if (strcmp (st->cond_type, "DisruptionTarget") == 0)
@@ -474,6 +515,18 @@ fs_object_record_end (FsObjectBuilder *builder, FsRecord record, GError **error)
     case R_CTR_STATUS:
     case R_INIT_CTR_STATUS:
       container_status_end (builder, record);
+      if (st->allocation_read)
+        {
+          builder->allocation.name = st->current_status.name;
+          g_array_append_val (builder->allocations, builder->allocation);
+        }
+      return TRUE;
+    case R_RESIZE_POLICY:
+      if (st->current_policy_restart)
+        st->current_container.resize_restart |= st->current_policy_resource;
+      return TRUE;
+    case R_CS_ALLOCATED:
+    case R_CS_ACTUATED:
       return TRUE;
     case R_RESOURCE_CLAIM:
       st->n_resource_claims++;

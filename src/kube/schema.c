@@ -114,6 +114,7 @@ static const PathSpec object_paths[] = {
   { "status.message", F_POD_MESSAGE, 0 },
   { "status.containerStatuses[]", 0, R_CTR_STATUS },
   { "status.initContainerStatuses[]", 0, R_INIT_CTR_STATUS },
+  { "status.resize", F_POD_RESIZE, 0 },       /* before v1.33: the resize's state */
 };
 
 /* Where requirement lists sit relative to an object: a PersistentVolume's node affinity and
@@ -133,6 +134,11 @@ static const PathSpec container_status_paths[] = {
   { ".state.terminated.exitCode", F_CS_EXIT_CODE, 0 },
   { ".state.terminated.reason", F_CS_TERMINATED_REASON, 0 },
   { ".state.terminated.message", F_CS_TERMINATED_MESSAGE, 0 },
+  /* in-place resize: what the kubelet allocated and what runs (model/resize.h) */
+  { ".allocatedResources", 0, R_CS_ALLOCATED },
+  { ".allocatedResources.*", F_CS_ALLOCATED, 0 },
+  { ".resources.requests", 0, R_CS_ACTUATED },
+  { ".resources.requests.*", F_CS_ACTUATED, 0 },
 };
 
 /* Pod-spec paths: under "spec." for a Pod and "spec.template.spec." for a workload. */
@@ -154,6 +160,9 @@ static const PathSpec pod_spec_paths[] = {
   { "containers[].name", F_CTR_NAME, 0 },
   { "containers[].resources.requests.*", F_CTR_REQUEST, 0 },
   { "containers[].resources.limits.*", F_CTR_LIMIT, 0 },
+  { "containers[].resizePolicy[]", 0, R_RESIZE_POLICY },
+  { "containers[].resizePolicy[].resourceName", F_RP_RESOURCE, 0 },
+  { "containers[].resizePolicy[].restartPolicy", F_RP_RESTART, 0 },
   { "containers[].ports[]", 0, R_PORT },
   { "containers[].ports[].hostPort", F_PORT_HOST_PORT, 0 },
   { "containers[].ports[].protocol", F_PORT_PROTOCOL, 0 },
@@ -163,6 +172,9 @@ static const PathSpec pod_spec_paths[] = {
   { "initContainers[].restartPolicy", F_CTR_RESTART_POLICY, 0 },
   { "initContainers[].resources.requests.*", F_CTR_REQUEST, 0 },
   { "initContainers[].resources.limits.*", F_CTR_LIMIT, 0 },
+  { "initContainers[].resizePolicy[]", 0, R_RESIZE_POLICY },
+  { "initContainers[].resizePolicy[].resourceName", F_RP_RESOURCE, 0 },
+  { "initContainers[].resizePolicy[].restartPolicy", F_RP_RESTART, 0 },
   { "initContainers[].ports[]", 0, R_INIT_PORT },
   { "initContainers[].ports[].hostPort", F_PORT_HOST_PORT, 0 },
   { "initContainers[].ports[].protocol", F_PORT_PROTOCOL, 0 },

@@ -638,7 +638,7 @@ account_pods (FsSnapshot *snapshot, gboolean *any_ports, GError **error)
       *any_ports = *any_ports || pod->spec->host_ports != NULL;
       snapshot->n_pods_with_anti_affinity += pod->spec->placement->pod_anti_affinity != NULL;
       g_autoptr (GError) local_error = NULL;
-      if (!fs_resources_add (&node->requested, &pod->spec->request, &local_error))
+      if (!fs_resources_add (&node->requested, fs_pod_request (pod), &local_error))
         {
           g_set_error (error, FS_ERROR, FS_ERROR_LIMIT, "node %s: pod %s/%s: %s", node->name,
                        pod->namespace, pod->name, local_error->message);

@@ -650,7 +650,7 @@ fs_pack_base_loads (const FsSnapshot *snapshot, const FsPackOptions *options, Fs
           && options->exclude (other, options->exclude_data))
         {
           FsNodeLoad *load = &loads[other->node_index];
-          fs_resources_sub (&load->requested, &other->spec->request, NULL);
+          fs_resources_sub (&load->requested, fs_pod_request (other), NULL);
           load->pod_count--;
         }
     }
@@ -948,7 +948,7 @@ template_init (const FsSnapshot *snapshot, const FsPodShape *pod, guint example_
       if (other->node_index == (int32_t) example_index && fs_pod_counts_on_node (other)
           && is_daemon_pod (other))
         {
-          fs_resources_add (&fresh->requested, &other->spec->request, NULL);
+          fs_resources_add (&fresh->requested, fs_pod_request (other), NULL);
           fresh->pod_count++;
         }
     }

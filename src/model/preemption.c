@@ -201,7 +201,7 @@ fits_node_alone (Trial *trial, guint i, GPtrArray *pods, FsVerdict *verdict)
       const FsPod *other = pods->pdata[k];
       if (!taken_off (other, trial))
         continue;
-      fs_resources_sub (&load.requested, &other->spec->request, NULL);
+      fs_resources_sub (&load.requested, fs_pod_request (other), NULL);
       load.pod_count--;
     }
   return fs_fit_node (node, &load, trial->pod, verdict);

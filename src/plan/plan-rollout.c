@@ -47,7 +47,7 @@ remove_old (const Planner *planner, RolloutRun *run, gboolean want_ready)
     return;
   const OldPod *old = &g_array_index (run->old_left, OldPod, best);
   const FsPod *pod = &planner->snapshot->pods[old->pod_index];
-  fs_resources_sub (&run->loads[old->node_index].requested, &pod->spec->request, NULL);
+  fs_resources_sub (&run->loads[old->node_index].requested, fs_pod_request (pod), NULL);
   run->loads[old->node_index].pod_count--;
   run->old_on_node[old->node_index]--;
   run->removed[old->pod_index] = TRUE;

@@ -790,6 +790,7 @@ fs_plan_answer_free (FsPlanAnswer *answer)
     g_array_unref (answer->nodes_needed);
   if (answer->unmodelled != NULL)
     g_ptr_array_unref (answer->unmodelled);
+  fs_resize_plan_free (answer->resize); /* in-place updates (issue 21, plan/resize.c) */
   g_free (answer);
 }
 
@@ -833,5 +834,6 @@ fs_plan (const FsSnapshot *snapshot, const FsPlanRequest *request, GError **erro
     }
   explain (answer);
   planner_clear (&planner);
+  fs_plan_resize (snapshot, answer); /* in-place updates (issue 21, plan/resize.c) */
   return g_steal_pointer (&answer);
 }

@@ -7,6 +7,7 @@
 #include "fitscale/model/error.h"
 #include "fitscale/model/quantity.h"
 #include "fitscale/plan/request.h"
+#include "fitscale/plan/resize.h"
 
 static const char *const resource_names[FS_HVPA_N_RESOURCES] = { "cpu", "memory" };
 
@@ -38,6 +39,14 @@ check_enums (const FsPlanRequestInput *input, FsPlanRequest *request, GError **e
   if (input->hpa_from != NULL && strcmp (input->hpa_from, "status") != 0 && strcmp (input->hpa_from, "metrics") != 0)
     return from_flags (input) ? fail (input, error, "--hpa-from is status or metrics")
                               : fail (input, error, "field hpaFrom: status or metrics");
+  if (input->update != NULL)
+    {
+      FsUpdateMode mode;
+      if (!fs_update_mode_parse (input->update, &mode))
+        return from_flags (input) ? fail (input, error, "--update is in-place or recreate")
+                                  : fail (input, error, "field update: in-place or recreate");
+      request->update = mode;
+    }
   return TRUE;
 }
 

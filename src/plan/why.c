@@ -31,6 +31,7 @@ fs_diagnosis_free (FsDiagnosis *diagnosis)
   g_array_unref (diagnosis->fixes);
   g_ptr_array_unref (diagnosis->unmodelled);
   g_ptr_array_unref (diagnosis->unmodelled_filters);
+  fs_resize_diagnosis_free (diagnosis->resize);
   g_free (diagnosis);
 }
 
@@ -575,6 +576,7 @@ fs_diagnose (const FsSnapshot *snapshot, const FsPod *pod)
       diagnosis->bound = TRUE;
       diagnosis->node = fs_snapshot_find_node (snapshot, pod->node_name);
       fs_kubelet_wait (pod, diagnosis->node, fs_kubelet_event (snapshot, pod), &diagnosis->kubelet);
+      diagnosis->resize = fs_resize_diagnose (snapshot, pod);
       return diagnosis;
     }
 

@@ -9,6 +9,7 @@
 #include "fitscale/render/nodes-needed.h"
 #include "fitscale/render/capacity.h"
 #include "fitscale/render/plan.h"
+#include "fitscale/render/resize.h"
 
 static const char *const resources[FS_HVPA_N_RESOURCES] = { "cpu", "memory" };
 
@@ -182,6 +183,7 @@ fs_render_plan_fields (FsEmitter *emitter, const FsPlanAnswer *answer)
   fs_emit_int (emitter, answer->n_candidates);
   fs_emit_key (emitter, "reason");
   fs_emit_string (emitter, answer->reason);
+  fs_render_resize_fields (emitter, answer->resize); /* in-place updates (issue 21, render/resize.c) */
   fs_render_unmodelled_fields (emitter, answer->recorded_pod, answer->unmodelled);
 }
 
@@ -473,6 +475,7 @@ fs_render_plan_table (FILE *out, const FsPlanAnswer *answer)
   print_outcome (out, answer);
   print_rollout (out, answer);
   print_alternatives (out, answer);
+  fs_render_resize_table (out, answer); /* in-place updates (issue 21, render/resize.c) */
   g_autofree char *reason = fs_terminal_safe (answer->reason); /* one paragraph, names in it */
   fprintf (out, "\n%s\n", reason);
 }

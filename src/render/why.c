@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "fitscale/render/why.h"
+#include "fitscale/render/resize.h"
 #include "fitscale/render/nodes-needed.h"
 #include "fitscale/model/timeutil.h"
 #include "fitscale/plan/completeness.h"
@@ -192,6 +193,7 @@ fs_render_diagnosis (FsEmitter *emitter, const FsSnapshot *snapshot, const FsDia
       emit_unmodelled_filters (emitter, diagnosis);
       fs_emit_key (emitter, "effectiveRequest");
       fs_emit_resources (emitter, &pod->spec->request, FALSE);
+      fs_render_resize_diagnosis_fields (emitter, diagnosis->resize); /* issue 21, render/resize.c */
       fs_emit_map_close (emitter);
       return;
     }
@@ -440,6 +442,7 @@ print_bound (FILE *out, const FsDiagnosis *diagnosis)
       break;
     }
   print_bound_node (out, diagnosis);
+  fs_render_resize_diagnosis_text (out, diagnosis->resize); /* issue 21, render/resize.c */
   if (pod->scheduled_message != NULL)
     fprintf (out, "Its PodScheduled condition still holds what the scheduler wrote before it bound the pod: %s\n",
              fs_safe (safe, pod->scheduled_message));

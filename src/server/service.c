@@ -289,7 +289,7 @@ read_plan_input (const FsTree *body, FsPlanRequestInput *input, TargetAmounts *a
                  FsHttpResponse *response)
 {
   static const char *const allowed[] = { "namespace", "kind", "name", "hpaDesiredReplicas", "hpaFrom", "vpaTarget",
-                                         "vpaWeight", "semantics", "steps", "now", NULL };
+                                         "vpaWeight", "semantics", "steps", "now", "update", NULL };
   if (!known_fields (body, allowed, response))
     return FALSE;
   memset (input, 0, sizeof *input);
@@ -300,11 +300,12 @@ read_plan_input (const FsTree *body, FsPlanRequestInput *input, TargetAmounts *a
   const char *namespace = string_field (body, "namespace", &bad);
   input->semantics = string_field (body, "semantics", &bad);
   input->hpa_from = string_field (body, "hpaFrom", &bad);
+  input->update = string_field (body, "update", &bad);
   *now = string_field (body, "now", &bad);
   if (bad || kind == NULL || name == NULL)
     {
-      fs_http_error (response, 422, "Invalid", "kind and name are required strings (namespace, semantics, hpaFrom "
-                                              "and now are strings too)");
+      fs_http_error (response, 422, "Invalid", "kind and name are required strings (namespace, semantics, hpaFrom, "
+                                              "update and now are strings too)");
       return FALSE;
     }
   input->kind = g_intern_string (kind);

@@ -22,6 +22,10 @@ gboolean fs_hvpa_object_read (const FsGenericObject *hvpa, FsHvpaObject *out, GE
  * error. */
 gboolean fs_vpa_object_read (const FsGenericObject *vpa, FsVpaObject *out, GError **error);
 
+/* A VPA's spec.updatePolicy.updateMode ("Off", "Initial", "Recreate", "Auto",
+ * "InPlaceOrRecreate", "InPlace"), or NULL when absent. */
+const char *fs_vpa_update_mode (const FsGenericObject *vpa);
+
 /* Sets OBJECT's target_kind and target_name from its tree: spec.scaleTargetRef for an HPA,
  * spec.targetRef for a VPA or an Hvpa (the decoder calls it as it adds the object). */
 void fs_autoscaler_target_read (FsGenericObject *object);

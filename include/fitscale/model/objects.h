@@ -329,6 +329,40 @@ typedef struct {
   guint8 running;                 /* containers whose state is running (at most 255) */
 } FsPodKubeletStatus;
 
+/* In-place resize (KEP-1287): where a bound pod's resize stands, from its PodResizePending
+ * (reason Deferred or Infeasible) and PodResizeInProgress conditions, or the older
+ * status.resize field (Proposed, InProgress, Deferred, Infeasible). */
+typedef enum {
+  FS_RESIZE_NONE = 0,             /* desired and allocated requests agree, no condition */
+  FS_RESIZE_PROPOSED,             /* they differ and the kubelet has not answered yet */
+  FS_RESIZE_IN_PROGRESS,          /* allocated, being actuated */
+  FS_RESIZE_DEFERRED,             /* does not fit beside the other pods now; retried */
+  FS_RESIZE_INFEASIBLE,           /* can never fit on this node */
+} FsResizeState;
+
+/* One container's resources as the kubelet reported them: status.(init)containerStatuses[]
+ * .allocatedResources and .resources.requests (names interned). */
+typedef struct {
+  const char *name;
+  gboolean has_allocated, has_actuated;
+  FsResources allocated;
+  FsResources actuated;
+} FsContainerAllocation;
+
+/* What a bound pod's resize status says (model/resize.h reads it); kept only for pods that
+ * report a resize, or whose allocated or actuated requests differ from the spec's. */
+typedef struct {
+  FsResizeState state;
+  const char *message;            /* the PodResizePending (or InProgress) message, or NULL */
+  int64_t pending_since;          /* PodResizePending lastTransitionTime, 0 when unknown */
+  FsResources desired;            /* the spec's effective request (= pod->spec->request) */
+  FsResources allocated;          /* what the kubelet admitted (allocatedResources, summed) */
+  FsResources actuated;           /* what runs (status resources.requests, summed) */
+  FsResources accounted;          /* what the scheduler counts on the node (model/resize.h) */
+  guint n_containers;
+  const FsContainerAllocation *containers; /* pool array, in status order */
+} FsPodResize;
+
 typedef struct {
   const char *namespace;
   const char *name;
@@ -346,7 +380,24 @@ typedef struct {
   const char *scheduled_message;  /* PodScheduled=False message, NULL when none */
   const char *nominated_node;     /* status.nominatedNodeName */
   const FsPodKubeletStatus *kubelet; /* bound and not Running or Succeeded; else NULL */
+  const FsPodResize *resize;      /* a resize reported or under way; NULL otherwise */
 } FsPod;
+
+/* What POD holds on its node: during a resize the larger of desired, allocated and actuated
+ * requests (model/resize.h fs_pod_status_requests), else its spec's effective request. */
+static inline const FsResources *
+fs_pod_request (const FsPod *pod)
+{
+  return pod->resize != NULL ? &pod->resize->accounted : &pod->spec->request;
+}
+
+/* What the kubelet admitted POD with: its allocated requests during a resize, else the
+ * spec's (pkg/kubelet/allocation/allocation_manager.go getAllocatedPods). */
+static inline const FsResources *
+fs_pod_allocated_request (const FsPod *pod)
+{
+  return pod->resize != NULL ? &pod->resize->allocated : &pod->spec->request;
+}
 
 /* A host port in use on a node and the pod that holds it. */
 typedef struct {

@@ -91,6 +91,8 @@ typedef struct {
   FsResources requests;
   FsResources limits;
   gboolean restartable;   /* init container with restartPolicy: Always (a native sidecar) */
+  guint32 resize_restart; /* FsResourceBit: resources whose resizePolicy is RestartContainer
+                           * (an in-place resize of them restarts the container) */
 } FsContainer;
 
 /* The pod's effective request for fit, exactly as kube-scheduler computes it

@@ -15,6 +15,7 @@
 #include "fitscale/model/hpa.h"
 #include "fitscale/plan/hvpaexplain.h"
 #include "fitscale/plan/request.h"
+#include "fitscale/plan/resize.h"
 #include "fitscale/model/pack.h"
 #include "fitscale/model/rollout.h"
 
@@ -97,6 +98,8 @@ typedef struct {
   GPtrArray *unmodelled;        /* these reasons the plan cannot reproduce (fs_workload_unmodelled) */
   guint n_serving;              /* of those, the pairs that schedule every replica and serve
                                  * the whole demand */
+  FsResizePlan *resize;         /* the plan's requests applied in place (plan/resize.h); NULL
+                                 * when the update recreates the pods */
 } FsPlanAnswer;
 
 /* Plans REQUEST on SNAPSHOT.  NULL with an error naming the object or field when the
@@ -104,6 +107,10 @@ typedef struct {
 FsPlanAnswer *fs_plan (const FsSnapshot *snapshot, const FsPlanRequest *request, GError **error);
 void fs_plan_answer_free (FsPlanAnswer *answer);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FsPlanAnswer, fs_plan_answer_free)
+
+/* The in-place part of ANSWER (answer->resize), when its request or the VPA's updateMode
+ * (InPlaceOrRecreate, InPlace) asks for an in-place update (src/plan/resize.c). */
+void fs_plan_resize (const FsSnapshot *snapshot, FsPlanAnswer *answer);
 
 /* "unchanged", "adjusted", "infeasible" */
 const char *fs_plan_outcome_name (FsPlanOutcome outcome);

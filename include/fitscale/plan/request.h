@@ -46,6 +46,7 @@ typedef struct {
   guint n_vpa_targets;
   FsPlanVpaTarget vpa_targets[FS_PLAN_MAX_TARGETS];
   guint steps;                  /* request steps from current to target; 0 = default */
+  int update;                   /* FsUpdateMode (plan/resize.h): --update, field update */
   int64_t now_ms;
 } FsPlanRequest;
 
@@ -84,6 +85,7 @@ typedef struct {
   const char *kind, *name;
   const char *semantics;        /* NULL: design */
   const char *hpa_from;         /* NULL: status */
+  const char *update;           /* NULL: by the VPA's updateMode; "in-place" or "recreate" */
   FsPlanGiven hpa_desired_given;
   int64_t hpa_desired;          /* from 1 to G_MAXINT32 */
   FsPlanGiven steps_given;

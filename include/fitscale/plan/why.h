@@ -13,6 +13,7 @@
 #include "fitscale/model/kubelet.h"
 #include "fitscale/model/pack.h"
 #include "fitscale/model/preemption.h"
+#include "fitscale/plan/resize.h"
 
 G_BEGIN_DECLS
 
@@ -66,6 +67,7 @@ typedef struct {
   gboolean bound;
   const FsNode *node;           /* its node, NULL when the snapshot does not hold it */
   FsKubeletWait kubelet;        /* what it waits for on that node */
+  FsResizeDiagnosis *resize;    /* its in-place resize, when it reports one (plan/resize.h) */
 } FsDiagnosis;
 
 /* A bound pod's diagnosis is where it is bound and what its kubelet is at (BOUND, NODE,
