@@ -115,14 +115,23 @@ simulate (const FsSnapshot *snapshot, const NodeTotals *base, GArray *pods, gboo
   g_autofree FsResources *allocated = g_memdup2 (base->allocated, MAX (snapshot->n_nodes, 1) * sizeof (FsResources));
   g_autofree FsPendingResize *pending = g_new0 (FsPendingResize, MAX (pods->len, 1));
   gboolean all = TRUE;
+  /* each node's pods, as lists threaded through NEXT (a node without any is skipped) */
+  g_autofree guint *first = g_new (guint, MAX (snapshot->n_nodes, 1));
+  g_autofree guint *next = g_new (guint, MAX (pods->len, 1));
+  for (guint n = 0; n < snapshot->n_nodes; n++)
+    first[n] = G_MAXUINT;
+  for (guint i = pods->len; i-- > 0;)
+    {
+      guint n = (guint) g_array_index (pods, FsPodResizePlan, i).pod->node_index;
+      next[i] = first[n];
+      first[n] = i;
+    }
   for (guint n = 0; n < snapshot->n_nodes; n++)
     {
       guint count = 0;
-      for (guint i = 0; i < pods->len; i++)
+      for (guint i = first[n]; i != G_MAXUINT; i = next[i])
         {
           FsPodResizePlan *plan = &g_array_index (pods, FsPodResizePlan, i);
-          if (plan->pod->node_index != (int32_t) n)
-            continue;
           plan->outcome = FS_RESIZE_UNCHANGED;
           memset (&plan->verdict, 0, sizeof plan->verdict);
           if (fs_resources_equal (&plan->from, &plan->to))
