@@ -783,5 +783,20 @@ check "nodes: a resize in progress counts at its larger size" 0 "$bin" nodes -q 
 expect "nodes: grow-0 counts 3 cpu, big-0 (Infeasible) its allocated 1, api-0 (Deferred) its desired 3" '[.nodes[] | {(.name): .requested.cpu}] | add == {"node-d":"6","node-e":"1","node-f":"3"}'
 check "why: a Pending pod kept off by a resize in progress" 0 "$bin" why -q -S "$rs/why-resize.yaml" app/newcomer -o json
 expect "why: node-f has 2 cpu free, not 4: 500m short" '.fits == false and ([.nodes[] | select(.name == "node-f")][0].short.cpu == "500m")'
+# names in the resize sentences and patches are escaped and quoted too (issue 17)
+if python3 -c 'import yaml' 2>/dev/null; then
+  python3 "$tmp/evil.py" 'web-a=web\x1b[2J-a|node-b=node\x1b]0;x\x07-b|shop=sh\rop' "$rs/vpa-in-place.yaml" >"$tmp/evil-resize.json"
+  check "escaped names: plan in place --apply-patch" 0 "$bin" plan -S "$tmp/evil-resize.json" deployment/web -n $'sh\rop' --vpa-weight 1 --apply-patch
+  printable "escaped names: resize patches"
+  contains "escaped names: the resize patch quotes the pod" "kubectl patch pod 'web^[[2J-a' -n 'sh\\rop' --subresource resize" out
+  check "escaped names: plan in place" 0 "$bin" plan -S "$tmp/evil-resize.json" deployment/web -n $'sh\rop' --vpa-weight 1
+  printable "escaped names: the in-place table"
+  python3 "$tmp/evil.py" 'node-f=node\x1b[2J-f|cache-0=cache\x1b]0;x\x07-0' "$rs/why-resize.yaml" >"$tmp/evil-why-resize.json"
+  check "escaped names: why a Deferred resize" 0 "$bin" why -S "$tmp/evil-why-resize.json" app/api-0
+  printable "escaped names: why a Deferred resize"
+  contains "escaped names: the pod to move" 'Fix: moving app/cache^[]0;x^G-0 off the node makes room; it fits on node^[[2J-f.' out
+else
+  skip "escaped names in resize sentences" "python3 yaml not installed"
+fi
 
 tap_end

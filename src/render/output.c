@@ -495,6 +495,22 @@ fs_safe (GPtrArray *scratch, const char *text)
   return safe;
 }
 
+/* A word of a shell command, printable: quoted when it holds more than letters, digits and
+ * ._-/:=@ (a name from a snapshot file need not be a DNS name). */
+const char *
+fs_shell_word (GPtrArray *scratch, const char *text)
+{
+  const char *safe = fs_safe (scratch, text);
+  for (const char *p = safe; *p != '\0'; p++)
+    if (!g_ascii_isalnum (*p) && strchr ("._-/:=@", *p) == NULL)
+      {
+        char *quoted = g_shell_quote (safe);
+        g_ptr_array_add (scratch, quoted);
+        return quoted;
+      }
+  return safe[0] != '\0' ? safe : "''";
+}
+
 void
 fs_table_add_row (FsTable *table, const char *const *cells)
 {

@@ -260,22 +260,6 @@ fs_render_plan_patch (FsEmitter *emitter, const FsPlanAnswer *answer)
   fs_emit_map_close (emitter);
 }
 
-/* A word of a shell command, printable: quoted when it holds more than letters, digits and
- * ._-/:=@ (a name from a snapshot file need not be a DNS name). */
-static const char *
-shell_word (GPtrArray *scratch, const char *text)
-{
-  const char *safe = fs_safe (scratch, text);
-  for (const char *p = safe; *p != '\0'; p++)
-    if (!g_ascii_isalnum (*p) && strchr ("._-/:=@", *p) == NULL)
-      {
-        char *quoted = g_shell_quote (safe);
-        g_ptr_array_add (scratch, quoted);
-        return quoted;
-      }
-  return safe[0] != '\0' ? safe : "''";
-}
-
 void
 fs_render_plan_patch_command (FILE *out, const FsPlanAnswer *answer)
 {
@@ -293,7 +277,7 @@ fs_render_plan_patch_command (FILE *out, const FsPlanAnswer *answer)
   g_autofree char *quoted_patch = g_shell_quote (patch);
   fprintf (out, "kubectl patch %s %s -n %s --type strategic -p %s\n",
            answer->workload->kind == FS_WORKLOAD_STATEFULSET ? "statefulset" : "deployment",
-           shell_word (safe, answer->workload->name), shell_word (safe, answer->workload->namespace),
+           fs_shell_word (safe, answer->workload->name), fs_shell_word (safe, answer->workload->namespace),
            fs_safe (safe, quoted_patch));
 }
 

@@ -151,7 +151,7 @@ fs_render_resize_table (FILE *out, const FsPlanAnswer *answer)
           const FsPodResizePlan *pod = &g_array_index (plan->pods, FsPodResizePlan, i);
           g_autofree char *from = request_text (&pod->from), *to = request_text (&pod->to);
           g_autofree char *why = NULL;
-          if (pod->outcome == FS_RESIZE_EVICTED)
+          if (pod->outcome == FS_RESIZE_EVICTED) /* the cells are escaped by fs_table_add_row */
             why = g_strdup_printf ("%s; recreated on %s", pod->verdict.message,
                                    pod->placed_on != NULL ? pod->placed_on->name : "no node (Pending)");
           else if (pod->outcome == FS_RESIZE_LEFT_DEFERRED)
@@ -167,11 +167,12 @@ fs_render_resize_table (FILE *out, const FsPlanAnswer *answer)
     }
   if (plan->has_largest && plan->largest_weight < 1)
     {
+      FS_SCRATCH (safe);
       fprintf (out, "The largest requests every pod takes in place (%.0f%% of the way):", plan->largest_weight * 100);
       for (guint i = 0; i < plan->largest.n; i++)
         {
           char cpu[32], memory[32];
-          fprintf (out, " %s: cpu=%s,memory=%s", plan->largest.names[i],
+          fprintf (out, " %s: cpu=%s,memory=%s", fs_safe (safe, plan->largest.names[i]),
                    fs_format_amount ("cpu", plan->largest.request[i][FS_HVPA_CPU], cpu),
                    fs_format_amount ("memory", plan->largest.request[i][FS_HVPA_MEMORY], memory));
         }
@@ -241,6 +242,7 @@ fs_render_resize_patch_commands (FILE *out, const FsPlanAnswer *answer)
 {
   const FsResizePlan *plan = answer->resize;
   const FsWorkload *workload = answer->workload;
+  FS_SCRATCH (safe);
   fprintf (out, "# in place: %u pod%s resized, %u Deferred, %u evicted; decreases first, so that room is "
            "freed before it is taken\n", plan->counts[FS_RESIZE_RESIZED], plan->counts[FS_RESIZE_RESIZED] == 1 ? "" : "s",
            plan->counts[FS_RESIZE_LEFT_DEFERRED], plan->counts[FS_RESIZE_EVICTED]);
@@ -254,18 +256,20 @@ fs_render_resize_patch_commands (FILE *out, const FsPlanAnswer *answer)
           {
             g_autofree char *patch = pod_patch (pod);
             if (pod->outcome == FS_RESIZE_LEFT_DEFERRED)
-              fprintf (out, "# %s stays Deferred on %s: %s\n", pod->pod->name, pod->node->name, pod->verdict.message);
-            fprintf (out, "kubectl patch pod %s -n %s --subresource resize --type strategic -p '%s'\n",
-                     pod->pod->name, pod->pod->namespace, patch);
+              fprintf (out, "# %s stays Deferred on %s: %s\n", fs_safe (safe, pod->pod->name), fs_safe (safe, pod->node->name),
+                       fs_safe (safe, pod->verdict.message));
+            fprintf (out, "kubectl patch pod %s -n %s --subresource resize --type strategic -p %s\n",
+                     fs_shell_word (safe, pod->pod->name), fs_shell_word (safe, pod->pod->namespace),
+                     fs_shell_word (safe, patch));
             break;
           }
         case FS_RESIZE_EVICTED:
-          fprintf (out, "# %s on %s: %s, %s; its replacement %s\n", pod->pod->name, pod->node->name,
-                   pod->verdict.state == FS_RESIZE_INFEASIBLE ? "Infeasible" : "Deferred", pod->verdict.message,
+          fprintf (out, "# %s on %s: %s, %s; its replacement %s\n", fs_safe (safe, pod->pod->name), fs_safe (safe, pod->node->name),
+                   pod->verdict.state == FS_RESIZE_INFEASIBLE ? "Infeasible" : "Deferred", fs_safe (safe, pod->verdict.message),
                    pod->placed_on != NULL ? "schedules" : "fits on no node");
           if (pod->placed_on != NULL)
-            fprintf (out, "#   (on %s): kubectl delete pod %s -n %s\n", pod->placed_on->name, pod->pod->name,
-                     pod->pod->namespace);
+            fprintf (out, "#   (on %s): kubectl delete pod %s -n %s\n", fs_safe (safe, pod->placed_on->name),
+                     fs_shell_word (safe, pod->pod->name), fs_shell_word (safe, pod->pod->namespace));
           break;
         case FS_RESIZE_UNCHANGED:
         case FS_RESIZE_N_OUTCOMES:
@@ -275,8 +279,8 @@ fs_render_resize_patch_commands (FILE *out, const FsPlanAnswer *answer)
     }
   if (answer->plan.replicas != answer->current.replicas)
     fprintf (out, "kubectl scale %s %s -n %s --replicas=%d\n",
-             workload->kind == FS_WORKLOAD_STATEFULSET ? "statefulset" : "deployment", workload->name,
-             workload->namespace, answer->plan.replicas);
+             workload->kind == FS_WORKLOAD_STATEFULSET ? "statefulset" : "deployment",
+             fs_shell_word (safe, workload->name), fs_shell_word (safe, workload->namespace), answer->plan.replicas);
   fprintf (out, "# the template is not changed: new pods take its requests unless the VPA's admission "
            "controller sets them\n");
 }
@@ -382,16 +386,18 @@ fs_render_resize_diagnosis_text (FILE *out, const FsResizeDiagnosis *diagnosis)
   const FsPod *pod = diagnosis->pod;
   g_autofree char *desired = request_text (&diagnosis->desired), *allocated = request_text (&diagnosis->allocated);
   g_autofree char *recorded = fs_terminal_safe (pod->resize->message != NULL ? pod->resize->message : "");
+  FS_SCRATCH (safe);
   fprintf (out, "\nIts resize (%s -> %s) is %s%s%s%s.\n", allocated, desired, state_reason (diagnosis->recorded),
            recorded[0] != '\0' ? " (\"" : "", recorded, recorded[0] != '\0' ? "\")" : "");
   switch (diagnosis->verdict.state)
     {
     case FS_RESIZE_IN_PROGRESS:
       fprintf (out, "On node %s as the snapshot has it, the kubelet would admit it now: the other pods' "
-               "allocations leave room.\n", diagnosis->node->name);
+               "allocations leave room.\n", fs_safe (safe, diagnosis->node->name));
       break;
     case FS_RESIZE_INFEASIBLE:
-      fprintf (out, "It can never fit node %s: %s.\n", diagnosis->node->name, diagnosis->verdict.message);
+      fprintf (out, "It can never fit node %s: %s.\n", fs_safe (safe, diagnosis->node->name),
+               fs_safe (safe, diagnosis->verdict.message));
       break;
     case FS_RESIZE_DEFERRED:
     default:
@@ -399,7 +405,7 @@ fs_render_resize_diagnosis_text (FILE *out, const FsResizeDiagnosis *diagnosis)
         char need[32], held[32], cap[32];
         const char *resource = diagnosis->verdict.resource;
         fprintf (out, "It does not fit beside the other %" G_GINT64_FORMAT " pods on node %s now: they hold %s "
-                 "of its %s %s, and it asks %s.\n", diagnosis->n_others, diagnosis->node->name,
+                 "of its %s %s, and it asks %s.\n", diagnosis->n_others, fs_safe (safe, diagnosis->node->name),
                  fs_format_amount (resource, diagnosis->verdict.used, held), fs_format_amount (resource, diagnosis->verdict.capacity, cap),
                  resource, fs_format_amount (resource, diagnosis->verdict.requested, need));
         break;
@@ -412,8 +418,8 @@ fs_render_resize_diagnosis_text (FILE *out, const FsResizeDiagnosis *diagnosis)
         {
           const FsResizeHolder *holder = &g_array_index (diagnosis->holders, FsResizeHolder, i);
           char amount[32];
-          g_autofree char *name = fs_terminal_safe (holder->pod->name);
-          fprintf (out, "%s %s/%s %s", i > 0 ? "," : "", holder->pod->namespace, name,
+          fprintf (out, "%s %s/%s %s", i > 0 ? "," : "", fs_safe (safe, holder->pod->namespace),
+                   fs_safe (safe, holder->pod->name),
                    fs_format_amount (diagnosis->verdict.resource, holder->amount, amount));
         }
       fprintf (out, ".\n");
@@ -428,9 +434,10 @@ fs_render_resize_diagnosis_text (FILE *out, const FsResizeDiagnosis *diagnosis)
     fprintf (out, "No larger %s request fits in place now: the other pods hold all the node has beside its own.\n",
              diagnosis->verdict.resource);
   if (diagnosis->move != NULL)
-    fprintf (out, "Fix: moving %s/%s off the node makes room%s%s.\n", diagnosis->move->namespace, diagnosis->move->name,
+    fprintf (out, "Fix: moving %s/%s off the node makes room%s%s.\n", fs_safe (safe, diagnosis->move->namespace),
+             fs_safe (safe, diagnosis->move->name),
              diagnosis->move_to != NULL ? "; it fits on " : " (it fits on no other node now)",
-             diagnosis->move_to != NULL ? diagnosis->move_to->name : "");
+             diagnosis->move_to != NULL ? fs_safe (safe, diagnosis->move_to->name) : "");
   if (diagnosis->verdict.state == FS_RESIZE_INFEASIBLE)
     {
       if (diagnosis->nodes_that_fit->len == 0)
@@ -439,7 +446,8 @@ fs_render_resize_diagnosis_text (FILE *out, const FsResizeDiagnosis *diagnosis)
         {
           fprintf (out, "Fix: recreate it (the VPA's InPlaceOrRecreate evicts it): nodes whose allocatable holds it:");
           for (guint i = 0; i < diagnosis->nodes_that_fit->len && i < 5; i++)
-            fprintf (out, "%s %s", i > 0 ? "," : "", ((const FsNode *) diagnosis->nodes_that_fit->pdata[i])->name);
+            fprintf (out, "%s %s", i > 0 ? "," : "",
+                     fs_safe (safe, ((const FsNode *) diagnosis->nodes_that_fit->pdata[i])->name));
           fprintf (out, ".\n");
         }
     }

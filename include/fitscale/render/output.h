@@ -83,6 +83,9 @@ char *fs_terminal_safe (const char *text);
  *   FS_SCRATCH (safe);
  *   fprintf (out, "Pod %s/%s ...", fs_safe (safe, pod->namespace), fs_safe (safe, pod->name)); */
 const char *fs_safe (GPtrArray *scratch, const char *text);
+/* fs_safe for a word of a shell command: also shell-quoted when it holds more than letters,
+ * digits and ._-/:=@ (a name from a snapshot file need not be a DNS name). */
+const char *fs_shell_word (GPtrArray *scratch, const char *text);
 #define FS_SCRATCH(name) g_autoptr (GPtrArray) name = g_ptr_array_new_with_free_func (g_free)
 /* Prints the headers and rows, columns separated by three spaces, as kubectl does. */
 void fs_table_print (const FsTable *table, FILE *out);
