@@ -19,85 +19,142 @@
 
 static const char *const resource_names[FS_HVPA_N_RESOURCES] = { "cpu", "memory" };
 
-/* ---- the workload's pods ----------------------------------------------------------- */
+/* ---- what depends on the workload alone (PlanBase) ------------------------------------ */
 
 static void
-find_old_pods (Planner *planner)
+find_old_pods (const FsSnapshot *snapshot, PlanBase *base)
 {
-  const FsSnapshot *snapshot = planner->snapshot;
-  planner->old_pods = g_array_new (FALSE, FALSE, sizeof (OldPod));
+  base->old_pods = g_array_new (FALSE, FALSE, sizeof (OldPod));
   for (guint p = 0; p < snapshot->n_pods; p++)
     {
       const FsPod *pod = &snapshot->pods[p];
-      if (!fs_pod_counts_on_node (pod) || !fs_workload_owns_pod (pod, (gpointer) planner->workload))
+      if (!fs_pod_counts_on_node (pod) || !fs_workload_owns_pod (pod, (gpointer) base->workload))
         continue;
       if (pod->node_index < 0)
         {
-          planner->old_pending++;
+          base->old_pending++;
           continue;
         }
       OldPod old = { p, pod->node_index, (pod->flags & FS_POD_READY) != 0 };
-      g_array_append_val (planner->old_pods, old);
+      g_array_append_val (base->old_pods, old);
     }
 }
 
 static int32_t
-template_priority (const Planner *planner)
+template_priority (const FsSnapshot *snapshot, const PlanBase *base)
 {
-  for (guint i = 0; i < planner->old_pods->len; i++)
-    return planner->snapshot->pods[g_array_index (planner->old_pods, OldPod, i).pod_index].priority;
+  for (guint i = 0; i < base->old_pods->len; i++)
+    return snapshot->pods[g_array_index (base->old_pods, OldPod, i).pod_index].priority;
   return 0;
 }
 
+PlanBase *
+fs_plan_base_new (const FsSnapshot *snapshot, const FsWorkload *workload, const FsNodeLoad *loads_now)
+{
+  PlanBase *base = g_atomic_rc_box_new0 (PlanBase);
+  guint n_nodes = snapshot->n_nodes;
+  base->workload = workload;
+  find_old_pods (snapshot, base);
+  base->priority = template_priority (snapshot, base);
+  FsPodShape shape = { .namespace = workload->namespace, .labels = workload->template_labels,
+                       .spec = workload->template, .priority = base->priority };
+  base->simple = !fs_pack_needs_pods (snapshot, &shape);
+  base->self_anti_key = fs_pack_self_anti_affinity_key (snapshot, &shape);
+  base->usable = g_new0 (gboolean, n_nodes + 1);
+  base->loads_without = g_new0 (FsNodeLoad, n_nodes + 1);
+  if (loads_now == NULL)
+    {
+      base->loads_now_owned = g_new0 (FsNodeLoad, n_nodes + 1);
+      for (guint i = 0; i < n_nodes; i++)
+        base->loads_now_owned[i] = fs_node_load (&snapshot->nodes[i]);
+      loads_now = base->loads_now_owned;
+    }
+  base->loads_now = loads_now;
+  FsPackOptions options = { .exclude = fs_workload_owns_pod, .exclude_data = (gpointer) workload };
+  fs_pack_base_loads (snapshot, &options, base->loads_without);
+  fs_pack_usable_nodes (snapshot, &shape, base->loads_without, base->usable);
+  for (guint i = 0; i < n_nodes; i++)
+    if (base->usable[i])
+      {
+        base->alloc_cpu += (double) snapshot->nodes[i].allocatable.cpu_milli;
+        base->alloc_memory += (double) snapshot->nodes[i].allocatable.memory_bytes;
+      }
+  base->unmodelled = g_ptr_array_new_with_free_func (g_free);
+  base->recorded_pod = fs_workload_unmodelled (snapshot, workload, base->unmodelled);
+  return base;
+}
+
+PlanBase *
+fs_plan_base_ref (PlanBase *base)
+{
+  return g_atomic_rc_box_acquire (base);
+}
+
 static void
-planner_init (Planner *planner, const FsSnapshot *snapshot, FsPlanAnswer *answer)
+plan_base_clear (gpointer data)
+{
+  PlanBase *base = data;
+  g_free (base->usable);
+  g_free (base->loads_now_owned);
+  g_free (base->loads_without);
+  g_array_unref (base->old_pods);
+  g_ptr_array_unref (base->unmodelled);
+}
+
+void
+fs_plan_base_unref (PlanBase *base)
+{
+  if (base != NULL)
+    g_atomic_rc_box_release_full (base, plan_base_clear);
+}
+
+static void
+planner_init (Planner *planner, const FsSnapshot *snapshot, FsPlanAnswer *answer, FsPlanMemo *memo)
 {
   memset (planner, 0, sizeof *planner);
   const FsWorkload *workload = answer->workload;
-  guint n_nodes = snapshot->n_nodes;
   planner->snapshot = snapshot;
   planner->answer = answer;
   planner->workload = workload;
-  find_old_pods (planner);
-  answer->own_pods = planner->old_pods->len;
+  planner->memo = memo;
+  planner->base = memo != NULL ? fs_plan_memo_base (memo, workload) : fs_plan_base_new (snapshot, workload, NULL);
+  const PlanBase *base = planner->base;
+  planner->simple = base->simple;
+  planner->usable = base->usable;
+  planner->loads_now = base->loads_now;
+  planner->loads_without = base->loads_without;
+  planner->old_pods = base->old_pods;
+  planner->old_pending = base->old_pending;
+  planner->self_anti_key = base->self_anti_key;
+  planner->alloc_cpu = base->alloc_cpu;
+  planner->alloc_memory = base->alloc_memory;
+  answer->own_pods = base->old_pods->len;
   const FsContainerSet *set = workload->template->containers;
   planner->containers = g_new0 (FsContainer, set->n_containers + 1);
-  memcpy (planner->containers, set->containers, set->n_containers * sizeof (FsContainer));
+  if (set->n_containers > 0)
+    memcpy (planner->containers, set->containers, set->n_containers * sizeof (FsContainer));
   planner->container_set = *set;
   planner->container_set.containers = planner->containers;
   planner->spec = *workload->template;
   planner->spec.containers = &planner->container_set;
   planner->shape = (FsPodShape){ .namespace = workload->namespace, .labels = workload->template_labels,
-                                 .spec = &planner->spec, .priority = template_priority (planner) };
-  planner->simple = !fs_pack_needs_pods (snapshot, &planner->shape);
-  planner->self_anti_key = fs_pack_self_anti_affinity_key (snapshot, &planner->shape);
-  planner->usable = g_new0 (gboolean, n_nodes + 1);
-  planner->loads_now = g_new0 (FsNodeLoad, n_nodes + 1);
-  planner->loads_without = g_new0 (FsNodeLoad, n_nodes + 1);
-  planner->fits = g_new0 (FsNodeFit, n_nodes + 1);
-  FsPackOptions options = { .exclude = fs_workload_owns_pod, .exclude_data = (gpointer) workload };
-  fs_pack_base_loads (snapshot, &options, planner->loads_without);
-  fs_pack_usable_nodes (snapshot, &planner->shape, planner->loads_without, planner->usable);
-  for (guint i = 0; i < n_nodes; i++)
-    {
-      planner->loads_now[i] = fs_node_load (&snapshot->nodes[i]);
-      if (planner->usable[i])
-        {
-          planner->alloc_cpu += (double) snapshot->nodes[i].allocatable.cpu_milli;
-          planner->alloc_memory += (double) snapshot->nodes[i].allocatable.memory_bytes;
-        }
-    }
+                                 .spec = &planner->spec, .priority = base->priority };
+}
+
+FsNodeFit *
+fs_planner_fits (Planner *planner)
+{
+  if (planner->fits == NULL)
+    planner->fits = g_new0 (FsNodeFit, planner->snapshot->n_nodes + 1);
+  return planner->fits;
 }
 
 static void
 planner_clear (Planner *planner)
 {
-  g_free (planner->usable);
-  g_free (planner->loads_now);
-  g_free (planner->loads_without);
   g_free (planner->fits);
   g_free (planner->containers);
-  g_array_unref (planner->old_pods);
+  fs_plan_base_unref (planner->base);
 }
 
 /* ---- one candidate's shape and capacity -------------------------------------------- */
@@ -157,7 +214,7 @@ shape_capacity (Planner *planner, gboolean same_template)
       options.exclude_data = (gpointer) planner->workload;
     }
   FsPackResult result;
-  fs_pack (snapshot, &planner->shape, &options, planner->fits, &result);
+  fs_pack (snapshot, &planner->shape, &options, fs_planner_fits (planner), &result);
   return kept + result.capacity;
 }
 
@@ -352,12 +409,32 @@ scale_limits (const FsPlanAnswer *answer, FsPlanCandidate *candidate)
       }
 }
 
+/* What a memo keys CANDIDATE's packing by: the workload and the containers' requests (the
+ * shape, and whether it is the template as it runs, follow from them), and REPLICAS. */
+static void
+memo_key (const Planner *planner, const FsPlanCandidate *candidate, int64_t replicas, FsPlanMemoKey *key)
+{
+  memset (key, 0, sizeof *key);
+  key->workload = planner->workload;
+  key->replicas = replicas;
+  key->n_containers = planner->answer->hvpa.input.n_containers;
+  memcpy (key->request, candidate->request, key->n_containers * sizeof key->request[0]);
+}
+
 static void
 measure (Planner *planner, FsPlanCandidate *candidate)
 {
   fs_planner_shape_candidate (planner, candidate);
   scale_limits (planner->answer, candidate);
-  candidate->capacity = shape_capacity (planner, candidate->same_template);
+  FsPlanMemoKey key;
+  if (planner->memo != NULL)
+    memo_key (planner, candidate, -1, &key);
+  if (planner->memo == NULL || !fs_plan_memo_capacity (planner->memo, &key, &candidate->capacity))
+    {
+      candidate->capacity = shape_capacity (planner, candidate->same_template);
+      if (planner->memo != NULL)
+        fs_plan_memo_store_capacity (planner->memo, &key, candidate->capacity);
+    }
   score (planner, candidate);
 }
 
@@ -410,11 +487,12 @@ pending_message (Planner *planner, FsPlanCandidate *candidate)
   fs_planner_shape_candidate (planner, candidate);
   FsPackOptions options = candidate_pack_options (planner, candidate);
   FsPackResult result;
-  fs_pack (snapshot, &planner->shape, &options, planner->fits, &result);
+  FsNodeFit *fits = fs_planner_fits (planner);
+  fs_pack (snapshot, &planner->shape, &options, fits, &result);
   g_autoptr (FsReasonCounts) counts = fs_reason_counts_new ();
   for (guint i = 0; i < snapshot->n_nodes; i++)
     {
-      const FsNodeFit *fit = &planner->fits[i];
+      const FsNodeFit *fit = &fits[i];
       FsVerdict verdict = fit->capacity > 0 ? fit->limit : fit->verdict;
       if (verdict.filter == FS_FILTER_PASS)
         {
@@ -428,6 +506,27 @@ pending_message (Planner *planner, FsPlanCandidate *candidate)
       fs_reason_counts_add_verdict (counts, &verdict);
     }
   return fs_fit_error_message (snapshot->n_nodes, counts, NULL);
+}
+
+/* For P* when replicas of it stay Pending: the message of the first, and the new nodes that
+ * would hold them (from the memo when a request before asked the same). */
+static void
+target_pending (Planner *planner)
+{
+  FsPlanAnswer *answer = planner->answer;
+  FsPlanMemoKey key;
+  if (planner->memo != NULL)
+    {
+      memo_key (planner, &answer->target, answer->target.replicas, &key);
+      if (fs_plan_memo_pending (planner->memo, &key, &answer->target_message, answer->nodes_needed))
+        return;
+    }
+  answer->target_message = pending_message (planner, &answer->target);
+  fs_planner_shape_candidate (planner, &answer->target);
+  FsPackOptions options = candidate_pack_options (planner, &answer->target);
+  fs_estimate_new_nodes (planner->snapshot, &planner->shape, &options, answer->nodes_needed);
+  if (planner->memo != NULL)
+    fs_plan_memo_store_pending (planner->memo, &key, answer->target_message, answer->nodes_needed);
 }
 
 /* ---- gathering ------------------------------------------------------------------------ */
@@ -793,8 +892,9 @@ fs_plan_answer_free (FsPlanAnswer *answer)
   g_free (answer);
 }
 
-FsPlanAnswer *
-fs_plan (const FsSnapshot *snapshot, const FsPlanRequest *request, GError **error)
+/* The plan, sharing with MEMO (NULL: nothing) what depends on the snapshot and the workload. */
+static FsPlanAnswer *
+plan (const FsSnapshot *snapshot, FsPlanMemo *memo, const FsPlanRequest *request, GError **error)
 {
   g_autoptr (FsPlanAnswer) answer = g_new0 (FsPlanAnswer, 1);
   answer->request = *request;
@@ -803,7 +903,6 @@ fs_plan (const FsSnapshot *snapshot, const FsPlanRequest *request, GError **erro
   answer->unmodelled = g_ptr_array_new_with_free_func (g_free);
   if (!gather_inputs (snapshot, answer, error) || !apply_overrides (snapshot, answer, error))
     return NULL;
-  answer->recorded_pod = fs_workload_unmodelled (snapshot, answer->workload, answer->unmodelled);
   FsHvpaOutput *out = &answer->hvpa.output;
   out->containers = answer->hvpa.results;
   fs_hvpa_decide (&answer->hvpa.input, request->semantics, out);
@@ -814,7 +913,10 @@ fs_plan (const FsSnapshot *snapshot, const FsPlanRequest *request, GError **erro
     }
   answer->stage_weight = out->vertical_weight; /* 1 at maxReplicas when the HPA wants more */
   Planner planner;
-  planner_init (&planner, snapshot, answer);
+  planner_init (&planner, snapshot, answer, memo);
+  answer->recorded_pod = planner.base->recorded_pod;
+  for (guint i = 0; i < planner.base->unmodelled->len; i++)
+    g_ptr_array_add (answer->unmodelled, g_strdup (planner.base->unmodelled->pdata[i]));
   set_from_output (answer, &answer->current, FALSE);
   measure (&planner, &answer->current);
   set_from_output (answer, &answer->target, TRUE);
@@ -825,13 +927,23 @@ fs_plan (const FsSnapshot *snapshot, const FsPlanRequest *request, GError **erro
   build_steps (&planner);
   choose (&planner);
   if (!answer->target.schedulable)
-    {
-      answer->target_message = pending_message (&planner, &answer->target);
-      fs_planner_shape_candidate (&planner, &answer->target);
-      FsPackOptions options = candidate_pack_options (&planner, &answer->target);
-      fs_estimate_new_nodes (snapshot, &planner.shape, &options, answer->nodes_needed);
-    }
+    target_pending (&planner);
   explain (answer);
   planner_clear (&planner);
   return g_steal_pointer (&answer);
+}
+
+FsPlanAnswer *
+fs_plan (const FsSnapshot *snapshot, const FsPlanRequest *request, GError **error)
+{
+  return plan (snapshot, NULL, request, error);
+}
+
+FsPlanAnswer *
+fs_plan_shared (const FsSnapshot *snapshot, FsPlanMemo *memo, const FsPlanRequest *request, GError **error)
+{
+  /* a memo answers for its own snapshot only: another one's packings are stale here */
+  if (memo != NULL && fs_plan_memo_snapshot (memo) != snapshot)
+    memo = NULL;
+  return plan (snapshot, memo, request, error);
 }

@@ -57,6 +57,10 @@ struct FsService {
   FsSnapshot *warned;          /* the snapshot SNAPSHOT_WARNINGS were found for (a reference: its
                                 * address is not reused while the cache holds it) */
   GArray *snapshot_warnings;   /* fs_snapshot_warnings of WARNED: found once per snapshot */
+  FsPlanMemo *memo;            /* what plans on the current snapshot share (plan/memo.h): the
+                                * service owns it, guarded by cache_lock; fs_plan_memo_for
+                                * replaces it, and so drops the old snapshot's, when a request
+                                * comes for a new snapshot (requests in flight keep theirs) */
 };
 
 static char *
@@ -347,6 +351,8 @@ static void
 answer_plan (FsService *service, const FsHttpRequest *http, const FsPlanRequest *request, FsHttpResponse *response)
 {
   g_autoptr (FsSnapshot) snapshot = current_snapshot (service);
+  g_autoptr (FsPlanMemo) memo = snapshot != NULL ? fs_plan_memo_for (&service->memo, &service->cache_lock, snapshot)
+                                                 : NULL;
   g_autofree char *key = g_strdup_printf ("%p|%s", (void *) snapshot, http->body);
   FsPlanOutcome outcome;
   g_autoptr (GError) error = NULL;
@@ -356,7 +362,7 @@ answer_plan (FsService *service, const FsHttpRequest *http, const FsPlanRequest 
       g_atomic_int_inc (&service->cache_hits);
       g_atomic_int_inc (&service->plans[outcome]);
     }
-  else if ((answer = fs_plan (snapshot, request, &error)) == NULL)
+  else if ((answer = fs_plan_shared (snapshot, memo, request, &error)) == NULL)
     answer_error (response, error);
   else
     {
@@ -569,6 +575,7 @@ fs_service_free (FsService *service)
   g_mutex_clear (&service->cache_lock);
   g_free (service->watch_error);
   fs_snapshot_unref (service->warned);
+  fs_plan_memo_unref (service->memo);
   if (service->snapshot_warnings != NULL)
     g_array_unref (service->snapshot_warnings);
   fs_kube_live_free (service->live);
