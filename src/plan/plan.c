@@ -283,9 +283,10 @@ served_fraction (const FsPlanAnswer *answer, const FsPlanCandidate *candidate)
   return served;
 }
 
-/* Replicas of the current size that hold what CANDIDATE holds, by the HPA's resources. */
+/* What one replica of CANDIDATE holds in replicas of the current size, by the HPA's
+ * resources (capacity_equivalent without the replicas: the same for every replica count). */
 static double
-capacity_equivalent (const FsPlanAnswer *answer, const FsPlanCandidate *candidate)
+equivalent_ratio (const FsPlanAnswer *answer, const FsPlanCandidate *candidate)
 {
   double ratio = G_MAXDOUBLE;
   for (int r = 0; r < FS_HVPA_N_RESOURCES; r++)
@@ -296,7 +297,14 @@ capacity_equivalent (const FsPlanAnswer *answer, const FsPlanCandidate *candidat
     }
   if (answer->demand.replicas_metric || ratio == G_MAXDOUBLE)
     ratio = MIN (ratio, 1.0);
-  return candidate->replicas * ratio;
+  return ratio;
+}
+
+/* Replicas of the current size that hold what CANDIDATE holds, by the HPA's resources. */
+static double
+capacity_equivalent (const FsPlanAnswer *answer, const FsPlanCandidate *candidate)
+{
+  return candidate->replicas * equivalent_ratio (answer, candidate);
 }
 
 static double
@@ -316,6 +324,18 @@ vpa_distance (const FsPlanAnswer *answer, const FsPlanCandidate *candidate)
   return n > 0 ? sum / n : 0;
 }
 
+/* One replica's requests as a share of the eligible allocatable. */
+static double
+size_unit (const Planner *planner, const FsPlanCandidate *candidate)
+{
+  double size = 0;
+  if (planner->alloc_cpu > 0)
+    size += (double) candidate->pod_request.cpu_milli / planner->alloc_cpu;
+  if (planner->alloc_memory > 0)
+    size += (double) candidate->pod_request.memory_bytes / planner->alloc_memory;
+  return size;
+}
+
 static void
 score (const Planner *planner, FsPlanCandidate *candidate)
 {
@@ -327,12 +347,7 @@ score (const Planner *planner, FsPlanCandidate *candidate)
   candidate->hpa_distance = equivalent > 0 ? fabs (log (equivalent / desired)) : G_MAXDOUBLE;
   candidate->vpa_distance = vpa_distance (answer, candidate);
   candidate->distance = (1 - w) * candidate->hpa_distance + w * candidate->vpa_distance;
-  double size = 0;
-  if (planner->alloc_cpu > 0)
-    size += (double) candidate->pod_request.cpu_milli / planner->alloc_cpu;
-  if (planner->alloc_memory > 0)
-    size += (double) candidate->pod_request.memory_bytes / planner->alloc_memory;
-  candidate->size = size * candidate->replicas;
+  candidate->size = size_unit (planner, candidate) * candidate->replicas;
   candidate->pending = MAX (0, candidate->replicas - candidate->capacity);
   candidate->schedulable = candidate->pending == 0;
 }
@@ -658,12 +673,6 @@ typedef struct {
   guint step;
 } Ranked;
 
-static int
-compare_ranked (gconstpointer a, gconstpointer b)
-{
-  return compare_ranks (&((const Ranked *) a)->rank, &((const Ranked *) b)->rank);
-}
-
 static FsPlanCandidate
 materialize (Planner *planner, const Ranked *ranked)
 {
@@ -673,8 +682,93 @@ materialize (Planner *planner, const Ranked *ranked)
   return candidate;
 }
 
+/* What score computes of a step that does not depend on the replica count, so that each
+ * (replicas, step) pair costs one logarithm; the arithmetic is score's, operation for
+ * operation, so the ranks are the same doubles. */
+typedef struct {
+  int64_t capacity;
+  int64_t amount[FS_HVPA_N_RESOURCES]; /* the pod's request per resource */
+  double ratio;                        /* equivalent_ratio */
+  double vpa_distance;
+  double size_unit;
+} StepScore;
+
+static Rank
+rank_pair (const FsPlanAnswer *answer, const StepScore *step, int32_t n, guint k)
+{
+  const FsPlanDemand *demand = &answer->demand;
+  int64_t running = MIN ((int64_t) n, MAX (step->capacity, 0));
+  double served = 1.0;
+  if (demand->replicas_metric && demand->replicas > 0)
+    served = MIN (served, (double) running / demand->replicas);
+  for (int r = 0; r < FS_HVPA_N_RESOURCES; r++)
+    if (demand->resource[r] && demand->amount[r] > 0)
+      {
+        double provided = (double) running * (double) step->amount[r];
+        served = MIN (served, provided / (double) demand->amount[r]);
+      }
+  double w = answer->stage_weight;
+  double equivalent = n * step->ratio;
+  double desired = MAX (answer->hpa_desired, 1);
+  double hpa_distance = equivalent > 0 ? fabs (log (equivalent / desired)) : G_MAXDOUBLE;
+  double distance = (1 - w) * hpa_distance + w * step->vpa_distance;
+  return (Rank){ MIN (served, 1.0), distance, step->size_unit * n, n, k };
+}
+
+/* The ranked pairs, best first, sorted only as far as they are read: a binary heap of the
+ * rest (compare_ranks is a total order over the pairs, so the order is the full sort's). */
+typedef struct {
+  GArray *heap;      /* Ranked */
+  GArray *sorted;    /* Ranked: the first ones, in order */
+  guint len;         /* pairs in all */
+} Ranking;
+
+static void
+ranking_free (Ranking *ranking)
+{
+  g_array_unref (ranking->heap);
+  g_array_unref (ranking->sorted);
+  g_free (ranking);
+}
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Ranking, ranking_free)
+
+static void
+sift_down (Ranked *heap, guint len, guint i)
+{
+  for (;;)
+    {
+      guint best = i, left = 2 * i + 1, right = left + 1;
+      if (left < len && compare_ranks (&heap[left].rank, &heap[best].rank) < 0)
+        best = left;
+      if (right < len && compare_ranks (&heap[right].rank, &heap[best].rank) < 0)
+        best = right;
+      if (best == i)
+        return;
+      Ranked swap = heap[i];
+      heap[i] = heap[best];
+      heap[best] = swap;
+      i = best;
+    }
+}
+
+/* The I-th best pair (I < ranking->len). */
+static const Ranked *
+ranking_at (Ranking *ranking, guint i)
+{
+  while (ranking->sorted->len <= i)
+    {
+      Ranked *heap = (Ranked *) ranking->heap->data;
+      guint len = ranking->heap->len;
+      g_array_append_val (ranking->sorted, heap[0]);
+      heap[0] = heap[len - 1];
+      g_array_set_size (ranking->heap, len - 1);
+      sift_down (heap, len - 1, 0);
+    }
+  return &g_array_index (ranking->sorted, Ranked, i);
+}
+
 /* Every (replicas, step) pair that fits, ranked. */
-static GArray *
+static Ranking *
 rank_grid (Planner *planner)
 {
   FsPlanAnswer *answer = planner->answer;
@@ -686,35 +780,40 @@ rank_grid (Planner *planner)
       to = MIN (to, from + FS_PLAN_MAX_REPLICA_COUNTS - 1);
       from = MAX (spec->min_replicas, to - FS_PLAN_MAX_REPLICA_COUNTS + 1);
     }
-  GArray *ranked = g_array_sized_new (FALSE, FALSE, sizeof (Ranked), (to - from + 1) * answer->n_steps);
+  Ranking *ranking = g_new0 (Ranking, 1);
+  ranking->heap = g_array_sized_new (FALSE, FALSE, sizeof (Ranked), (to - from + 1) * answer->n_steps);
+  ranking->sorted = g_array_new (FALSE, FALSE, sizeof (Ranked));
+  guint n_containers = answer->hvpa.input.n_containers;
   for (guint k = 0; k < answer->n_steps; k++)
     {
-      FsPlanCandidate candidate = answer->steps[k];
-      for (int32_t n = from; n <= to && n <= candidate.capacity; n++)
+      const FsPlanCandidate *candidate = &answer->steps[k];
+      StepScore step = { .capacity = candidate->capacity, .ratio = equivalent_ratio (answer, candidate),
+                         .vpa_distance = vpa_distance (answer, candidate), .size_unit = size_unit (planner, candidate) };
+      for (int r = 0; r < FS_HVPA_N_RESOURCES; r++)
+        step.amount[r] = pod_amount (candidate, n_containers, r);
+      for (int32_t n = from; n <= to && n <= candidate->capacity; n++)
         {
-          candidate.replicas = n;
-          score (planner, &candidate);
-          Ranked entry = { rank_of (&candidate), k };
-          entry.rank.weight = k;
-          g_array_append_val (ranked, entry);
+          Ranked entry = { rank_pair (answer, &step, n, k), k };
+          answer->n_serving += entry.rank.served >= 1.0;
+          g_array_append_val (ranking->heap, entry);
         }
       answer->n_candidates += (guint) MAX (0, to - from + 1);
     }
-  g_array_sort (ranked, compare_ranked);
-  for (guint i = 0; i < ranked->len; i++)
-    answer->n_serving += g_array_index (ranked, Ranked, i).rank.served >= 1.0;
-  return ranked;
+  ranking->len = ranking->heap->len;
+  for (guint i = ranking->len / 2; i-- > 0;)
+    sift_down ((Ranked *) ranking->heap->data, ranking->len, i);
+  return ranking;
 }
 
 static void
-pick_alternatives (Planner *planner, GArray *ranked)
+pick_alternatives (Planner *planner, Ranking *ranking)
 {
   FsPlanAnswer *answer = planner->answer;
   g_autoptr (GHashTable) seen = g_hash_table_new (NULL, NULL);
   g_hash_table_add (seen, GINT_TO_POINTER (answer->plan.replicas));
-  for (guint i = 0; i < ranked->len && answer->alternatives->len < N_ALTERNATIVES; i++)
+  for (guint i = 0; i < ranking->len && answer->alternatives->len < N_ALTERNATIVES; i++)
     {
-      const Ranked *entry = &g_array_index (ranked, Ranked, i);
+      const Ranked *entry = ranking_at (ranking, i);
       if (!g_hash_table_add (seen, GINT_TO_POINTER (entry->rank.replicas)))
         continue;
       FsPlanCandidate candidate = materialize (planner, entry);
@@ -730,7 +829,7 @@ choose (Planner *planner)
 {
   FsPlanAnswer *answer = planner->answer;
   fs_planner_check_rollout (planner, &answer->target, &answer->target_rollout, TRUE);
-  g_autoptr (GArray) ranked = rank_grid (planner);
+  g_autoptr (Ranking) ranked = rank_grid (planner);
   gboolean target_fits = answer->target.schedulable;
   if (target_fits && answer->target_rollout.completes)
     {
@@ -742,7 +841,7 @@ choose (Planner *planner)
     }
   FsPlanCandidate best = answer->current;
   if (ranked->len > 0)
-    best = materialize (planner, &g_array_index (ranked, Ranked, 0));
+    best = materialize (planner, ranking_at (ranked, 0));
   Rank target_rank = rank_of (&answer->target), best_rank = rank_of (&best);
   gboolean is_target = target_fits && (ranked->len == 0 || compare_ranks (&target_rank, &best_rank) <= 0);
   answer->plan = is_target ? answer->target : best;
@@ -754,7 +853,7 @@ choose (Planner *planner)
                     : is_target ? FS_PLAN_UNCHANGED : FS_PLAN_ADJUSTED;
   for (guint i = 0; i < ranked->len && i < ROLLOUT_TRIES && !answer->rollout.completes && !answer->has_steady; i++)
     {
-      FsPlanCandidate candidate = materialize (planner, &g_array_index (ranked, Ranked, i));
+      FsPlanCandidate candidate = materialize (planner, ranking_at (ranked, i));
       FsPlanRollout rollout;
       fs_planner_check_rollout (planner, &candidate, &rollout, FALSE);
       if (rollout.completes)
