@@ -19,6 +19,7 @@ struct FsPlanMemo {
   GHashTable *bases;          /* FsWorkload * -> PlanBase * (a reference) */
   GHashTable *capacities;     /* FsPlanMemoKey * -> int64_t * */
   GHashTable *pending;        /* FsPlanMemoKey * -> Pending * */
+  GHashTable *rollouts;       /* FsPlanMemoKey * -> FsPlanRollout * */
   guint64 hits, misses;
 };
 
@@ -34,6 +35,7 @@ key_hash (gconstpointer data)
   guint64 h = 1469598103934665603ULL;
   h = (h ^ GPOINTER_TO_SIZE (key->workload)) * 1099511628211ULL;
   h = (h ^ (guint64) key->replicas) * 1099511628211ULL;
+  h = (h ^ key->flags) * 1099511628211ULL;
   for (guint i = 0; i < key->n_containers; i++)
     for (int r = 0; r < FS_HVPA_N_RESOURCES; r++)
       h = (h ^ (guint64) key->request[i][r]) * 1099511628211ULL;
@@ -44,7 +46,8 @@ static gboolean
 key_equal (gconstpointer a, gconstpointer b)
 {
   const FsPlanMemoKey *x = a, *y = b;
-  return x->workload == y->workload && x->replicas == y->replicas && x->n_containers == y->n_containers
+  return x->workload == y->workload && x->replicas == y->replicas && x->flags == y->flags
+         && x->n_containers == y->n_containers
          && memcmp (x->request, y->request, x->n_containers * sizeof x->request[0]) == 0;
 }
 
@@ -86,6 +89,7 @@ fs_plan_memo_new (FsSnapshot *snapshot)
   memo->bases = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) fs_plan_base_unref);
   memo->capacities = g_hash_table_new_full (key_hash, key_equal, g_free, g_free);
   memo->pending = g_hash_table_new_full (key_hash, key_equal, g_free, pending_free);
+  memo->rollouts = g_hash_table_new_full (key_hash, key_equal, g_free, g_free);
   return memo;
 }
 
@@ -104,6 +108,7 @@ fs_plan_memo_unref (FsPlanMemo *memo)
   g_hash_table_unref (memo->bases);
   g_hash_table_unref (memo->capacities);
   g_hash_table_unref (memo->pending);
+  g_hash_table_unref (memo->rollouts);
   g_mutex_clear (&memo->lock);
   g_free (memo->loads_now);
   fs_snapshot_unref (memo->snapshot);
@@ -136,7 +141,7 @@ fs_plan_memo_stats (FsPlanMemo *memo)
   g_mutex_lock (&memo->lock);
   FsPlanMemoStats stats = { memo->hits, memo->misses,
                             g_hash_table_size (memo->bases) + g_hash_table_size (memo->capacities)
-                                + g_hash_table_size (memo->pending) };
+                                + g_hash_table_size (memo->pending) + g_hash_table_size (memo->rollouts) };
   g_mutex_unlock (&memo->lock);
   return stats;
 }
@@ -225,5 +230,32 @@ fs_plan_memo_store_pending (FsPlanMemo *memo, const FsPlanMemoKey *key, const ch
   if (g_hash_table_size (memo->pending) >= FS_PLAN_MEMO_MAX_PENDING)
     g_hash_table_remove_all (memo->pending);
   g_hash_table_replace (memo->pending, stored, pending);
+  g_mutex_unlock (&memo->lock);
+}
+
+gboolean
+fs_plan_memo_rollout (FsPlanMemo *memo, const FsPlanMemoKey *key, FsPlanRollout *rollout)
+{
+  g_mutex_lock (&memo->lock);
+  const FsPlanRollout *kept = g_hash_table_lookup (memo->rollouts, key);
+  if (kept != NULL)
+    {
+      *rollout = *kept;
+      memo->hits++;
+    }
+  g_mutex_unlock (&memo->lock);
+  return kept != NULL;
+}
+
+void
+fs_plan_memo_store_rollout (FsPlanMemo *memo, const FsPlanMemoKey *key, const FsPlanRollout *rollout)
+{
+  FsPlanMemoKey *stored = g_memdup2 (key, sizeof *key);
+  FsPlanRollout *value = g_memdup2 (rollout, sizeof *rollout);
+  g_mutex_lock (&memo->lock);
+  memo->misses++;
+  if (g_hash_table_size (memo->rollouts) >= FS_PLAN_MEMO_MAX_ROLLOUTS)
+    g_hash_table_remove_all (memo->rollouts);
+  g_hash_table_replace (memo->rollouts, stored, value);
   g_mutex_unlock (&memo->lock);
 }

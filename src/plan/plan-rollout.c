@@ -234,9 +234,20 @@ fs_planner_check_rollout (Planner *planner, FsPlanCandidate *candidate, FsPlanRo
   rollout->completes = candidate->schedulable;
   if (!rollout->needed || !candidate->schedulable || strcmp (rollout->strategy, "RollingUpdate") != 0)
     return;
+  /* the run depends on the snapshot, the workload, the requests and the replicas only */
+  FsPlanMemoKey key;
+  if (planner->memo != NULL)
+    {
+      fs_planner_memo_key (planner, candidate, candidate->replicas, &key);
+      key.flags = with_fix;
+      if (fs_plan_memo_rollout (planner->memo, &key, rollout))
+        return;
+    }
   fs_planner_shape_candidate (planner, candidate);
   rollout->completes = simulate_rollout (planner, candidate->replicas, rollout->limits, &rollout->stuck,
                                          &rollout->syncs);
   if (!rollout->completes && with_fix)
     find_rollout_fix (planner, candidate->replicas, rollout);
+  if (planner->memo != NULL)
+    fs_plan_memo_store_rollout (planner->memo, &key, rollout);
 }

@@ -424,10 +424,8 @@ scale_limits (const FsPlanAnswer *answer, FsPlanCandidate *candidate)
       }
 }
 
-/* What a memo keys CANDIDATE's packing by: the workload and the containers' requests (the
- * shape, and whether it is the template as it runs, follow from them), and REPLICAS. */
-static void
-memo_key (const Planner *planner, const FsPlanCandidate *candidate, int64_t replicas, FsPlanMemoKey *key)
+void
+fs_planner_memo_key (const Planner *planner, const FsPlanCandidate *candidate, int64_t replicas, FsPlanMemoKey *key)
 {
   memset (key, 0, sizeof *key);
   key->workload = planner->workload;
@@ -443,7 +441,7 @@ measure (Planner *planner, FsPlanCandidate *candidate)
   scale_limits (planner->answer, candidate);
   FsPlanMemoKey key;
   if (planner->memo != NULL)
-    memo_key (planner, candidate, -1, &key);
+    fs_planner_memo_key (planner, candidate, -1, &key);
   if (planner->memo == NULL || !fs_plan_memo_capacity (planner->memo, &key, &candidate->capacity))
     {
       candidate->capacity = shape_capacity (planner, candidate->same_template);
@@ -532,7 +530,7 @@ target_pending (Planner *planner)
   FsPlanMemoKey key;
   if (planner->memo != NULL)
     {
-      memo_key (planner, &answer->target, answer->target.replicas, &key);
+      fs_planner_memo_key (planner, &answer->target, answer->target.replicas, &key);
       if (fs_plan_memo_pending (planner->memo, &key, &answer->target_message, answer->nodes_needed))
         return;
     }

@@ -50,6 +50,7 @@ void fs_plan_base_unref (PlanBase *base);
 typedef struct {
   const FsWorkload *workload;
   int64_t replicas;           /* -1 for a capacity */
+  guint flags;                /* a rollout's: whether the fix was asked for */
   guint n_containers;
   int64_t request[FS_HVPA_MAX_CONTAINERS][FS_HVPA_N_RESOURCES];
 } FsPlanMemoKey;
@@ -61,6 +62,10 @@ void fs_plan_memo_store_capacity (FsPlanMemo *memo, const FsPlanMemoKey *key, in
 gboolean fs_plan_memo_pending (FsPlanMemo *memo, const FsPlanMemoKey *key, char **message, GArray *nodes_needed);
 void fs_plan_memo_store_pending (FsPlanMemo *memo, const FsPlanMemoKey *key, const char *message,
                                  const GArray *nodes_needed);
+
+/* A candidate's rollout (fs_planner_check_rollout), when kept. */
+gboolean fs_plan_memo_rollout (FsPlanMemo *memo, const FsPlanMemoKey *key, FsPlanRollout *rollout);
+void fs_plan_memo_store_rollout (FsPlanMemo *memo, const FsPlanMemoKey *key, const FsPlanRollout *rollout);
 
 /* What the planner computes once and reads for every candidate. */
 typedef struct {
@@ -84,6 +89,11 @@ typedef struct {
   FsPodShape shape;
   double alloc_cpu, alloc_memory; /* eligible allocatable, for sizes */
 } Planner;
+
+/* The memo's key of CANDIDATE's packing: the workload and the containers' requests (the shape,
+ * and whether it is the template as it runs, follow from them), and REPLICAS. */
+void fs_planner_memo_key (const Planner *planner, const FsPlanCandidate *candidate, int64_t replicas,
+                          FsPlanMemoKey *key);
 
 /* Points the planner's shape at CANDIDATE's requests and computes its effective request. */
 void fs_planner_shape_candidate (Planner *planner, FsPlanCandidate *candidate);

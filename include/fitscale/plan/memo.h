@@ -14,7 +14,7 @@
  * started with.  It is thread-safe (one mutex over its tables; what it hands out is a copy or
  * an immutable, referenced record) and bounded: at most FS_PLAN_MEMO_MAX_WORKLOADS workloads'
  * per-node records (fewer when the snapshot is large: FS_PLAN_MEMO_MAX_BYTES), and
- * FS_PLAN_MEMO_MAX_CAPACITIES and FS_PLAN_MEMO_MAX_PENDING entries; a full table is emptied and
+ * FS_PLAN_MEMO_MAX_CAPACITIES, FS_PLAN_MEMO_MAX_PENDING and FS_PLAN_MEMO_MAX_ROLLOUTS entries; a full table is emptied and
  * filled again. */
 #pragma once
 
@@ -28,6 +28,7 @@ G_BEGIN_DECLS
 #define FS_PLAN_MEMO_MAX_BYTES (64 * 1024 * 1024)
 #define FS_PLAN_MEMO_MAX_CAPACITIES 16384
 #define FS_PLAN_MEMO_MAX_PENDING 4096
+#define FS_PLAN_MEMO_MAX_ROLLOUTS 16384
 
 typedef struct FsPlanMemo FsPlanMemo;
 
