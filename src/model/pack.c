@@ -921,11 +921,11 @@ labels_with_hostname (const FsLabelSet *labels, const char *hostname)
   return copy;
 }
 
-/* What a new node copied from node EXAMPLE_INDEX carries before any replica: its DaemonSet
- * pods' requests and host ports (cluster-autoscaler adds them to node templates), and the
- * taints of its pool (a new node is Ready and schedulable, whatever the example's state). */
+/* What a new node copied from node EXAMPLE_INDEX carries before any replica: the taints of
+ * its pool (a new node is Ready and schedulable, whatever the example's state) and its
+ * DaemonSet pods' host ports; their requests are added by collect_templates (daemon_loads). */
 static void
-template_init (const FsSnapshot *snapshot, const FsPodShape *pod, guint example_index, Template *template)
+template_init (const FsSnapshot *snapshot, guint example_index, Template *template)
 {
   const FsNode *example = &snapshot->nodes[example_index];
   FsNode *fresh = &template->fresh;
@@ -942,16 +942,6 @@ template_init (const FsSnapshot *snapshot, const FsPodShape *pod, guint example_
     if (!fs_taint_is_cordon (&example->taints->items[t]) && !fs_taint_is_node_state (&example->taints->items[t]))
       template->taints->items[template->taints->n++] = example->taints->items[t];
   fresh->taints = template->taints;
-  for (guint p = 0; p < snapshot->n_pods; p++)
-    {
-      const FsPod *other = &snapshot->pods[p];
-      if (other->node_index == (int32_t) example_index && fs_pod_counts_on_node (other)
-          && is_daemon_pod (other))
-        {
-          fs_resources_add (&fresh->requested, &other->spec->request, NULL);
-          fresh->pod_count++;
-        }
-    }
   guint n_ports = example->used_ports != NULL ? example->used_ports->n : 0;
   fresh->used_ports = NULL;
   for (guint u = 0; u < n_ports; u++)
@@ -962,6 +952,37 @@ template_init (const FsSnapshot *snapshot, const FsPodShape *pod, guint example_
         template->ports->items[template->ports->n++] = example->used_ports->items[u];
       }
   fresh->used_ports = template->ports;
+}
+
+/* Adds to each template's new node the requests of its example's DaemonSet pods
+ * (cluster-autoscaler adds them to node templates): one pass over the pods for all of them. */
+static void
+daemon_loads (const FsSnapshot *snapshot, GArray *templates)
+{
+  g_autofree gint *template_of = g_new (gint, snapshot->n_nodes + 1);
+  for (guint i = 0; i < snapshot->n_nodes; i++)
+    template_of[i] = -1;
+  for (guint t = 0; t < templates->len; t++)
+    template_of[g_array_index (templates, Template, t).example_index] = (gint) t;
+  for (guint p = 0; p < snapshot->n_pods; p++)
+    {
+      const FsPod *other = &snapshot->pods[p];
+      if (other->node_index < 0 || template_of[other->node_index] < 0 || !fs_pod_counts_on_node (other)
+          || !is_daemon_pod (other))
+        continue;
+      FsNode *fresh = &g_array_index (templates, Template, template_of[other->node_index]).fresh;
+      fs_resources_add (&fresh->requested, &other->spec->request, NULL);
+      fresh->pod_count++;
+    }
+}
+
+/* One replica of POD on TEMPLATE's new node: its verdict, and how many it takes. */
+static void
+template_fit (const FsSnapshot *snapshot, const FsPodShape *pod, Template *template)
+{
+  const FsNode *example = &snapshot->nodes[template->example_index];
+  FsNode *fresh = &template->fresh;
+  guint n_taints = example->taints != NULL ? example->taints->n : 0;
   FsNodeLoad load = fs_node_load (fresh);
   if (fs_fit_node (fresh, &load, pod, &template->verdict))
     template->per_node = fs_resources_capacity (&fresh->allocatable, &load, &pod->spec->request);
@@ -1368,16 +1389,22 @@ collect_templates (Growth *growth, GArray *out, guint first)
         continue;
       Template template = { .estimate = e, .example_index = i, .zone = zone, .pool = pool,
                             .pool_key = pool_key };
-      template_init (snapshot, growth->pod, i, &template);
-      for (guint t = 0; t < growth->templates->len && template.per_node > 0; t++)
-        {
-          const Template *earlier = &g_array_index (growth->templates, Template, t);
-          template.shadowed = template.shadowed
-                              || (earlier->estimate == e && earlier->per_node == template.per_node
-                                  && g_strcmp0 (earlier->zone, template.zone) == 0);
-        }
-      template.trial_labels = labels_with_hostname (template.fresh.labels, "new-node-tried");
+      template_init (snapshot, i, &template);
       g_array_append_val (growth->templates, template);
+    }
+  daemon_loads (snapshot, growth->templates);
+  for (guint t = 0; t < growth->templates->len; t++)
+    {
+      Template *template = &g_array_index (growth->templates, Template, t);
+      template_fit (snapshot, growth->pod, template);
+      for (guint u = 0; u < t && template->per_node > 0; u++)
+        {
+          const Template *earlier = &g_array_index (growth->templates, Template, u);
+          template->shadowed = template->shadowed
+                               || (earlier->estimate == template->estimate && earlier->per_node == template->per_node
+                                   && g_strcmp0 (earlier->zone, template->zone) == 0);
+        }
+      template->trial_labels = labels_with_hostname (template->fresh.labels, "new-node-tried");
     }
 }
 
