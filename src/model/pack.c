@@ -1,6 +1,7 @@
 /* fitscale — placing identical replicas (see include/fitscale/pack.h). */
 #include "config.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include "fitscale/model/names.h"
@@ -633,7 +634,17 @@ fs_pack_base_loads (const FsSnapshot *snapshot, const FsPackOptions *options, Fs
 {
   for (guint i = 0; i < snapshot->n_nodes; i++)
     {
-      loads[i] = options->loads != NULL ? options->loads[i] : fs_node_load (&snapshot->nodes[i]);
+      /* the resources up to their last extended entry: most nodes have none or few of the
+       * FS_RES_MAX_EXTENDED, and these loads are copied for every packing */
+      const FsNode *node = &snapshot->nodes[i];
+      const FsNodeLoad *given = options->loads != NULL ? &options->loads[i] : NULL;
+      const FsResources *requested = given != NULL ? &given->requested : &node->requested;
+      memcpy (&loads[i].requested, requested,
+              offsetof (FsResources, extended) + requested->n_extended * sizeof requested->extended[0]);
+      loads[i].pod_count = given != NULL ? given->pod_count : node->pod_count;
+      loads[i].used_ports = given != NULL ? given->used_ports : node->used_ports;
+      loads[i].released = given != NULL ? given->released : NULL;
+      loads[i].released_data = given != NULL ? given->released_data : NULL;
       if (options->exclude != NULL)
         {
           /* their host ports go with them */
