@@ -904,14 +904,18 @@ typedef struct {
   int64_t added;              /* new nodes of this template kept so far */
   gboolean shadowed;          /* an earlier template of the shape has its zone and per_node:
                                * the packing cannot tell their nodes apart, so only it is tried */
+  gboolean borrowed;          /* TAINTS and PORTS are an FsNodeGroups' */
 } Template;
 
 static void
 template_clear (gpointer data)
 {
   Template *template = data;
-  g_free (template->taints);
-  g_free (template->ports);
+  if (!template->borrowed)
+    {
+      g_free (template->taints);
+      g_free (template->ports);
+    }
   g_free (template->trial_labels);
 }
 
@@ -1370,11 +1374,21 @@ compare_estimates (gconstpointer a, gconstpointer b, gpointer unused)
   return strcmp (((const FsNodeShapeEstimate *) a)->shape, ((const FsNodeShapeEstimate *) b)->shape);
 }
 
-/* One estimate per shape and one template per shape, pool and zone, in node order. */
-static void
-collect_templates (Growth *growth, GArray *out, guint first)
+/* The node groups of a snapshot: one per shape, pool and zone, in node order, with the new
+ * node copied from its first (what does not depend on the pod), and the shapes. */
+struct FsNodeGroups {
+  GArray *shapes;             /* FsNodeShapeEstimate: shape, example and existing only */
+  GArray *templates;          /* Template: estimate, example, zone, pool, fresh, taints, ports */
+};
+
+FsNodeGroups *
+fs_node_groups_new (const FsSnapshot *snapshot)
 {
-  const FsSnapshot *snapshot = growth->snapshot;
+  FsNodeGroups *groups_out = g_new0 (FsNodeGroups, 1);
+  groups_out->shapes = fs_node_shape_estimates_new ();
+  groups_out->templates = g_array_new (FALSE, TRUE, sizeof (Template));
+  g_array_set_clear_func (groups_out->templates, template_clear);
+  GArray *out = groups_out->shapes;
   g_autoptr (GHashTable) shapes = g_hash_table_new (g_str_hash, g_str_equal);    /* shape -> i + 1 */
   g_autoptr (GHashTable) groups = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   for (guint i = 0; i < snapshot->n_nodes; i++)
@@ -1384,14 +1398,14 @@ collect_templates (Growth *growth, GArray *out, guint first)
       gpointer slot = g_hash_table_lookup (shapes, name);
       if (slot == NULL)
         {
-          FsNodeShapeEstimate estimate = { .example = node, .additions = g_array_new (FALSE, TRUE, sizeof (FsNodeAddition)) };
+          FsNodeShapeEstimate estimate = { .example = node };
           estimate.shape = g_strdup (name);
           g_array_append_val (out, estimate);
-          slot = GUINT_TO_POINTER (out->len - first);
+          slot = GUINT_TO_POINTER (out->len);
           g_hash_table_insert (shapes, estimate.shape, slot);
         }
       guint e = GPOINTER_TO_UINT (slot) - 1;
-      g_array_index (out, FsNodeShapeEstimate, first + e).existing++;
+      g_array_index (out, FsNodeShapeEstimate, e).existing++;
       const char *pool_key;
       const char *pool = node_pool (node, &pool_key);
       const char *zone = node_zone (node);
@@ -1401,9 +1415,49 @@ collect_templates (Growth *growth, GArray *out, guint first)
       Template template = { .estimate = e, .example_index = i, .zone = zone, .pool = pool,
                             .pool_key = pool_key };
       template_init (snapshot, i, &template);
+      g_array_append_val (groups_out->templates, template);
+    }
+  daemon_loads (snapshot, groups_out->templates);
+  return groups_out;
+}
+
+void
+fs_node_groups_free (FsNodeGroups *groups)
+{
+  if (groups == NULL)
+    return;
+  g_array_unref (groups->shapes);
+  g_array_unref (groups->templates);
+  g_free (groups);
+}
+
+/* One estimate per shape and one template per shape, pool and zone, in node order, from
+ * GROUPS (made here when NULL). */
+static void
+collect_templates (Growth *growth, const FsNodeGroups *given, GArray *out, guint first)
+{
+  const FsSnapshot *snapshot = growth->snapshot;
+  g_autoptr (FsNodeGroups) made = given == NULL ? fs_node_groups_new (snapshot) : NULL;
+  /* taints and ports point into a template's own lists: borrowed from GIVEN, taken from MADE */
+  FsNodeGroups *groups = given != NULL ? (FsNodeGroups *) given : made;
+  for (guint e = 0; e < groups->shapes->len; e++)
+    {
+      const FsNodeShapeEstimate *shape = &g_array_index (groups->shapes, FsNodeShapeEstimate, e);
+      FsNodeShapeEstimate estimate = { .example = shape->example, .existing = shape->existing,
+                                       .shape = g_strdup (shape->shape),
+                                       .additions = g_array_new (FALSE, TRUE, sizeof (FsNodeAddition)) };
+      g_array_append_val (out, estimate);
+    }
+  for (guint t = 0; t < groups->templates->len; t++)
+    {
+      Template *group = &g_array_index (groups->templates, Template, t);
+      Template template = *group;
+      template.trial_labels = NULL;
+      template.borrowed = made == NULL;
+      if (made != NULL)
+        group->taints = NULL, group->ports = NULL; /* the growth's now: MADE goes at the end */
       g_array_append_val (growth->templates, template);
     }
-  daemon_loads (snapshot, growth->templates);
   for (guint t = 0; t < growth->templates->len; t++)
     {
       Template *template = &g_array_index (growth->templates, Template, t);
@@ -1442,6 +1496,13 @@ void
 fs_estimate_new_nodes (const FsSnapshot *snapshot, const FsPodShape *pod,
                        const FsPackOptions *options, GArray *out)
 {
+  fs_estimate_new_nodes_grouped (snapshot, NULL, pod, options, out);
+}
+
+void
+fs_estimate_new_nodes_grouped (const FsSnapshot *snapshot, const FsNodeGroups *groups, const FsPodShape *pod,
+                               const FsPackOptions *options, GArray *out)
+{
   if (options->replicas <= 0)
     return;
   Growth growth = { .snapshot = snapshot, .pod = pod, .options = *options, .grown = *snapshot };
@@ -1462,7 +1523,7 @@ fs_estimate_new_nodes (const FsSnapshot *snapshot, const FsPodShape *pod,
   int64_t placed_now = growth_pack (&growth, &result);
   guint first = out->len;
   if (placed_now < options->replicas)
-    collect_templates (&growth, out, first);
+    collect_templates (&growth, groups, out, first);
   gboolean independent = !fs_pack_needs_pods (snapshot, pod);
   for (guint e = 0; first + e < out->len; e++)
     {

@@ -16,6 +16,7 @@ struct FsPlanMemo {
   FsNodeLoad *loads_now;      /* every node's fs_node_load, shared by the bases */
   guint max_bases;
   GMutex lock;                /* guards everything below */
+  FsNodeGroups *node_groups;  /* made on first use, kept while the memo lives */
   GHashTable *bases;          /* FsWorkload * -> PlanBase * (a reference) */
   GHashTable *capacities;     /* FsPlanMemoKey * -> int64_t * */
   GHashTable *pending;        /* FsPlanMemoKey * -> Pending * */
@@ -109,6 +110,7 @@ fs_plan_memo_unref (FsPlanMemo *memo)
   g_hash_table_unref (memo->capacities);
   g_hash_table_unref (memo->pending);
   g_hash_table_unref (memo->rollouts);
+  fs_node_groups_free (memo->node_groups);
   g_mutex_clear (&memo->lock);
   g_free (memo->loads_now);
   fs_snapshot_unref (memo->snapshot);
@@ -258,4 +260,22 @@ fs_plan_memo_store_rollout (FsPlanMemo *memo, const FsPlanMemoKey *key, const Fs
     g_hash_table_remove_all (memo->rollouts);
   g_hash_table_replace (memo->rollouts, stored, value);
   g_mutex_unlock (&memo->lock);
+}
+
+const FsNodeGroups *
+fs_plan_memo_node_groups (FsPlanMemo *memo)
+{
+  g_mutex_lock (&memo->lock);
+  const FsNodeGroups *groups = memo->node_groups;
+  g_mutex_unlock (&memo->lock);
+  if (groups != NULL)
+    return groups;
+  FsNodeGroups *made = fs_node_groups_new (memo->snapshot); /* O(nodes + pods), outside the lock */
+  g_mutex_lock (&memo->lock);
+  if (memo->node_groups == NULL)
+    memo->node_groups = g_steal_pointer (&made);
+  groups = memo->node_groups;
+  g_mutex_unlock (&memo->lock);
+  fs_node_groups_free (made);
+  return groups;
 }

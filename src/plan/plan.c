@@ -537,7 +537,8 @@ target_pending (Planner *planner)
   answer->target_message = pending_message (planner, &answer->target);
   fs_planner_shape_candidate (planner, &answer->target);
   FsPackOptions options = candidate_pack_options (planner, &answer->target);
-  fs_estimate_new_nodes (planner->snapshot, &planner->shape, &options, answer->nodes_needed);
+  fs_estimate_new_nodes_grouped (planner->snapshot, planner->memo != NULL ? fs_plan_memo_node_groups (planner->memo) : NULL,
+                                 &planner->shape, &options, answer->nodes_needed);
   if (planner->memo != NULL)
     fs_plan_memo_store_pending (planner->memo, &key, answer->target_message, answer->nodes_needed);
 }

@@ -63,6 +63,9 @@ gboolean fs_plan_memo_pending (FsPlanMemo *memo, const FsPlanMemoKey *key, char 
 void fs_plan_memo_store_pending (FsPlanMemo *memo, const FsPlanMemoKey *key, const char *message,
                                  const GArray *nodes_needed);
 
+/* The snapshot's node groups for the new-node estimates (made once, kept by the memo). */
+const FsNodeGroups *fs_plan_memo_node_groups (FsPlanMemo *memo);
+
 /* A candidate's rollout (fs_planner_check_rollout), when kept. */
 gboolean fs_plan_memo_rollout (FsPlanMemo *memo, const FsPlanMemoKey *key, FsPlanRollout *rollout);
 void fs_plan_memo_store_rollout (FsPlanMemo *memo, const FsPlanMemoKey *key, const FsPlanRollout *rollout);
