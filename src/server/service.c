@@ -3,6 +3,9 @@
 
 #include <glib-unix.h>
 #include <string.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 #include "fitscale/kube/body.h"
 #include "fitscale/kube/tree.h"
@@ -57,6 +60,10 @@ struct FsService {
   FsSnapshot *warned;          /* the snapshot SNAPSHOT_WARNINGS were found for (a reference: its
                                 * address is not reused while the cache holds it) */
   GArray *snapshot_warnings;   /* fs_snapshot_warnings of WARNED: found once per snapshot */
+  FsPlanMemo *memo;            /* what plans on the current snapshot share (plan/memo.h): the
+                                * service owns it, guarded by cache_lock; fs_plan_memo_for
+                                * replaces it, and so drops the old snapshot's, when a request
+                                * comes for a new snapshot (requests in flight keep theirs) */
 };
 
 static char *
@@ -373,6 +380,8 @@ static void
 answer_plan (FsService *service, const FsHttpRequest *http, const FsPlanRequest *request, FsHttpResponse *response)
 {
   g_autoptr (FsSnapshot) snapshot = current_snapshot (service);
+  g_autoptr (FsPlanMemo) memo = snapshot != NULL ? fs_plan_memo_for (&service->memo, &service->cache_lock, snapshot)
+                                                 : NULL;
   g_autofree char *key = g_strdup_printf ("%p|%s", (void *) snapshot, http->body);
   FsPlanOutcome outcome;
   g_autoptr (GError) error = NULL;
@@ -382,7 +391,7 @@ answer_plan (FsService *service, const FsHttpRequest *http, const FsPlanRequest 
       g_atomic_int_inc (&service->cache_hits);
       g_atomic_int_inc (&service->plans[outcome]);
     }
-  else if ((answer = fs_plan (snapshot, request, &error)) == NULL)
+  else if ((answer = fs_plan_shared (snapshot, memo, request, &error)) == NULL)
     answer_error (response, error);
   else
     {
@@ -600,6 +609,7 @@ fs_service_free (FsService *service)
   g_hash_table_unref (service->plan_cache);
   g_mutex_clear (&service->cache_lock);
   fs_snapshot_unref (service->warned);
+  fs_plan_memo_unref (service->memo);
   if (service->snapshot_warnings != NULL)
     g_array_unref (service->snapshot_warnings);
   fs_kube_live_free (service->live);
@@ -618,9 +628,25 @@ add_routes (FsService *service)
   fs_server_route (service->server, "GET", "/metrics", "metrics", handle_metrics, service);
 }
 
+/* A plan the memo has not seen allocates arrays of a few MB per packing (per-node loads and
+ * fits, the estimator's node arrays).  glibc gives blocks that large back to the kernel on
+ * free (mmap, or trimming the worker threads' arenas), and the next request takes every page
+ * again as a page fault that the kernel zeroes: on 5,000 nodes that doubled the time of such
+ * a plan under load.  Kept in the arenas instead, they are reused; what is kept is bounded by
+ * the largest request's working set per worker thread. */
+static void
+keep_freed_memory (void)
+{
+#if defined(__GLIBC__)
+  mallopt (M_MMAP_THRESHOLD, 64 * 1024 * 1024);
+  mallopt (M_TRIM_THRESHOLD, 256 * 1024 * 1024);
+#endif
+}
+
 gboolean
 fs_service_start (FsService *service, const FsServerOptions *options, GError **error)
 {
+  keep_freed_memory ();
   service->verbosity = options->verbosity;
   service->server = fs_server_new (options);
   add_routes (service);

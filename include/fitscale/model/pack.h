@@ -146,4 +146,16 @@ GArray *fs_node_shape_estimates_new (void);
 void fs_estimate_new_nodes (const FsSnapshot *snapshot, const FsPodShape *pod,
                             const FsPackOptions *options, GArray *out);
 
+/* The snapshot's node groups (shape, pool and zone) and the new node of each, as the
+ * estimate builds them before it looks at the pod: made once per snapshot, they can be given
+ * to every estimate on it (plan/memo.h keeps one).  Immutable once made; points into SNAPSHOT. */
+typedef struct FsNodeGroups FsNodeGroups;
+FsNodeGroups *fs_node_groups_new (const FsSnapshot *snapshot);
+void fs_node_groups_free (FsNodeGroups *groups);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (FsNodeGroups, fs_node_groups_free)
+
+/* fs_estimate_new_nodes with GROUPS of SNAPSHOT (NULL: made for this call); the same answer. */
+void fs_estimate_new_nodes_grouped (const FsSnapshot *snapshot, const FsNodeGroups *groups, const FsPodShape *pod,
+                                    const FsPackOptions *options, GArray *out);
+
 G_END_DECLS
