@@ -271,6 +271,9 @@ events_applied=$(metric fitscale_watch_events_total)
 if [ "${events_applied:-0}" -ge 4 ]; then ok "informer: /metrics counts the events applied ($events_applied)"; else not_ok "informer: /metrics counts the events applied (${events_applied:-none})"; fi
 if curl -s "$url/metrics" | grep -q '^fitscale_watch_publish_delay_seconds_count [1-9]'; then ok "informer: /metrics has the publish-delay histogram"; else not_ok "informer: /metrics has the publish-delay histogram"; fi
 if curl -s "$url/metrics" | grep -q '^fitscale_watch_last_sync_age_seconds{resource="nodes"} '; then ok "informer: /metrics has each resource's last-sync age"; else not_ok "informer: /metrics has each resource's last-sync age"; fi
+curl -s "$url/v1/why/production/rag-api-7948f7fb7-dc5k8" >"$tmp/out"
+expect "informer: a why answer says its snapshot's age and the PodMetrics' age" \
+  '.snapshot.ageSeconds >= 0 and .snapshot.ageSeconds < 5 and .snapshot.metricsAgeSeconds >= 0 and (.snapshot.resourceVersion | type) == "string"'
 if [ "$(grep -c 'watch=1' "$tmp/informer.log")" -ge 10 ] && grep -q 'pods?watch=1&allowWatchBookmarks=true&resourceVersion=1000&timeoutSeconds=' "$tmp/informer.log"; then
   ok "informer: every resource watched at once, from the list's resourceVersion"
 else not_ok "informer: every resource watched at once"; fi

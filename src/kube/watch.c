@@ -834,3 +834,16 @@ fs_kube_cache_append_metrics (FsKubeCache *cache, GString *out)
                                "fitscale_watch_publish_delay_seconds_count %" G_GUINT64_FORMAT "\n",
                           cumulative, stats.delay_sum, stats.delay_count);
 }
+
+double
+fs_kube_cache_listing_age (FsKubeCache *cache, const char *name)
+{
+  double age = -1;
+  gint64 now = g_get_monotonic_time ();
+  g_mutex_lock (&cache->lock);
+  for (guint i = 0; i < cache->n_listings; i++)
+    if (cache->states[i].active && strcmp (cache->listings[i].name, name) == 0)
+      age = (double) (now - cache->states[i].confirmed_at) / G_USEC_PER_SEC;
+  g_mutex_unlock (&cache->lock);
+  return age;
+}
