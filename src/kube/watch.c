@@ -23,10 +23,12 @@
  * Batches.  The applier takes the first queued event, waits --coalesce (30 ms) for more,
  * and applies everything queued as one batch onto a builder made from the current snapshot
  * (objects.h fs_snapshot_builder_new_from): additions are decoded into the shared pool,
- * removals are binary searches; finish merges the batch into the sorted arrays and sums
- * the nodes again.  So a batch costs O(k log k) for its k events plus O(n) copying at
- * memory speed, whatever the number of snapshots before it: no chain of pools, no depth cap
- * and no relist to cut one.  Under load the batches grow, not their number.  Relists and
+ * removals are binary searches in the current snapshot's arrays; finish merges the batch
+ * into a copy of them and sums the nodes again.  So a batch costs O(k log n) for its k
+ * events plus O(n) copying and summing at memory speed, whatever the number of snapshots
+ * before it: no chain of pools, no depth cap and no relist to cut one.  (Per-object
+ * persistent structures would make it O(k log n) alone, but every reader in plan/ walks
+ * the flat arrays, and nodes point at their pods: this keeps every reader as it is.)  Under load the batches grow, not their number.  Relists and
  * the PodMetrics poll are batch items too, listed by the applier's own client into the
  * batch's builder, after every object of the resource was removed.  Each event carries its
  * listing's epoch: events queued before a relist of their resource are dropped. */
