@@ -868,12 +868,19 @@ fs_snapshot_find_node (const FsSnapshot *snapshot, const char *name)
 const FsPod *
 fs_snapshot_find_pod (const FsSnapshot *snapshot, const char *namespace, const char *name)
 {
-  for (guint i = 0; i < snapshot->n_pods; i++)
+  /* the pods are sorted by namespace and name (finish: sort_all or merge_tail) */
+  guint low = 0, high = snapshot->n_pods;
+  while (low < high)
     {
-      const FsPod *pod = &snapshot->pods[i];
-      if (g_strcmp0 (pod->namespace, namespace) == 0 && strcmp (pod->name, name) == 0)
-        return pod;
+      guint middle = low + (high - low) / 2;
+      const FsPod *pod = &snapshot->pods[middle];
+      if (compare_names (pod->namespace, pod->name, namespace, name) < 0)
+        low = middle + 1;
+      else
+        high = middle;
     }
+  if (low < snapshot->n_pods && compare_names (snapshot->pods[low].namespace, snapshot->pods[low].name, namespace, name) == 0)
+    return &snapshot->pods[low];
   return NULL;
 }
 
