@@ -102,6 +102,13 @@ current_snapshot (FsService *service)
 /* Live: how long the least recently confirmed listing has gone without an event, a
  * bookmark or a list (kube/watch.h fs_kube_cache_staleness); offline: since the files were
  * read. */
+/* Live: seconds since the PodMetrics were last listed (-1: not listed); offline: -1. */
+static double
+metrics_age (FsService *service)
+{
+  return service->live != NULL ? fs_kube_cache_listing_age (service->live->cache, "pods.metrics.k8s.io") : -1;
+}
+
 static double
 snapshot_age (FsService *service)
 {
@@ -169,7 +176,9 @@ answer_emitter (FsService *service, FsSnapshot *snapshot, const FsPodSpec *spec,
   g_autoptr (GArray) warnings = answer_warnings (service, snapshot);
   if (spec != NULL)
     fs_pod_spec_warnings (spec, name, warnings);
-  return fs_emitter_new_answer_string (warnings);
+  FsEmitter *emitter = fs_emitter_new_answer_string (warnings);
+  fs_emitter_set_snapshot (emitter, snapshot->resource_version, snapshot_age (service), metrics_age (service));
+  return emitter;
 }
 
 /* ---- JSON bodies ------------------------------------------------------------------------- */
@@ -369,6 +378,11 @@ plan_body (FsService *service, FsSnapshot *snapshot, const FsPlanAnswer *answer)
   fs_emit_string (emitter, snapshot->resource_version);
   fs_emit_key (emitter, "ageSeconds");
   fs_emit_decimal (emitter, snapshot_age (service), 3);
+  fs_emit_key (emitter, "metricsAgeSeconds");
+  if (metrics_age (service) >= 0)
+    fs_emit_decimal (emitter, metrics_age (service), 3);
+  else
+    fs_emit_null (emitter);
   fs_emit_map_close (emitter);
   fs_render_plan_fields (emitter, answer);
   fs_emit_map_close (emitter);

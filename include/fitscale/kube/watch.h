@@ -86,6 +86,10 @@ void fs_kube_listing_status_free (FsKubeListingStatus *status, guint n);
  * (PodMetrics, polled, are as old as their last list: fs_kube_cache_listing_status). */
 double fs_kube_cache_staleness (FsKubeCache *cache, const char **listing);
 
+/* Seconds since the listing NAME ("pods.metrics.k8s.io", ...) was last confirmed current;
+ * -1 when it is not listed. */
+double fs_kube_cache_listing_age (FsKubeCache *cache, const char *name);
+
 /* Prometheus text of the cache: per-resource last-sync age, events and relists, bookmarks,
  * watch requests, publishes, and the publish-delay histogram. */
 void fs_kube_cache_append_metrics (FsKubeCache *cache, GString *out);

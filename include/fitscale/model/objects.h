@@ -664,7 +664,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (FsSnapshot, fs_snapshot_unref)
 
 /* The node called NAME, or NULL. */
 const FsNode *fs_snapshot_find_node (const FsSnapshot *snapshot, const char *name);
-/* The pod NAMESPACE/NAME, or NULL (linear: fine for one lookup per command). */
+/* The pod NAMESPACE/NAME, or NULL (a binary search: the pods are sorted by namespace and name). */
 const FsPod *fs_snapshot_find_pod (const FsSnapshot *snapshot, const char *namespace,
                                    const char *name);
 /* The workload of KIND ("Deployment", "StatefulSet", "ReplicaSet", as an ownerReference or a
