@@ -5,6 +5,7 @@
 
 #include "fitscale/kube/decode.h"
 #include "fitscale/model/error.h"
+#include "fitscale/model/schedconfig.h"
 #include "fitscale/kube/watch.h"
 #include "jsontree.h"
 
@@ -19,6 +20,7 @@ struct FsKubeCache {
   GMutex lock;                 /* guards current */
   FsSnapshot *current;
   FsKubeCacheStats stats;
+  FsSchedulerConfig *scheduler_config; /* stamped on every snapshot it makes */
 };
 
 FsKubeCache *
@@ -42,13 +44,28 @@ fs_kube_cache_free (FsKubeCache *cache)
     g_free (cache->versions[i]); /* NULL where not listed: no g_strfreev */
   g_free (cache->versions);
   fs_snapshot_unref (cache->current);
+  fs_scheduler_config_unref (cache->scheduler_config);
   g_mutex_clear (&cache->lock);
   g_free (cache);
+}
+
+void
+fs_kube_cache_set_scheduler_config (FsKubeCache *cache, FsSchedulerConfig *config)
+{
+  g_mutex_lock (&cache->lock);
+  FsSchedulerConfig *old = cache->scheduler_config;
+  cache->scheduler_config = fs_scheduler_config_ref (config);
+  if (cache->current != NULL)
+    fs_snapshot_set_scheduler_config (cache->current, config);
+  g_mutex_unlock (&cache->lock);
+  fs_scheduler_config_unref (old);
 }
 
 static void
 swap_in (FsKubeCache *cache, FsSnapshot *snapshot)
 {
+  /* not shared yet: the configuration goes on before anyone reads it */
+  fs_snapshot_set_scheduler_config (snapshot, cache->scheduler_config);
   g_mutex_lock (&cache->lock);
   FsSnapshot *old = cache->current;
   cache->current = snapshot;

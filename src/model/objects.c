@@ -6,6 +6,7 @@
 #include "fitscale/model/error.h"
 #include "fitscale/model/fit.h"
 #include "fitscale/model/objects.h"
+#include "fitscale/model/schedconfig.h"
 
 struct FsSnapshotBuilder {
   FsPool *pool;
@@ -671,6 +672,14 @@ fs_snapshot_ref (FsSnapshot *snapshot)
 }
 
 void
+fs_snapshot_set_scheduler_config (FsSnapshot *snapshot, FsSchedulerConfig *config)
+{
+  FsSchedulerConfig *old = snapshot->scheduler_config;
+  snapshot->scheduler_config = fs_scheduler_config_ref (config);
+  fs_scheduler_config_unref (old);
+}
+
+void
 fs_snapshot_unref (FsSnapshot *snapshot)
 {
   if (snapshot == NULL || !g_atomic_int_dec_and_test (&snapshot->ref_count))
@@ -691,6 +700,7 @@ fs_snapshot_unref (FsSnapshot *snapshot)
   if (snapshot->node_index != NULL)
     g_hash_table_unref (snapshot->node_index);
   fs_pool_free (snapshot->pool);
+  fs_scheduler_config_unref (snapshot->scheduler_config);
   fs_snapshot_unref (snapshot->parent);
   g_free (snapshot);
 }

@@ -11,6 +11,7 @@
 #include "fitscale/kube/hpaspec.h"
 #include "fitscale/model/names.h"
 #include "fitscale/plan/plan.h"
+#include "fitscale/plan/shape.h"
 #include "planner.h"
 
 #define MiB (1024 * 1024)
@@ -67,8 +68,9 @@ planner_init (Planner *planner, const FsSnapshot *snapshot, FsPlanAnswer *answer
   planner->container_set.containers = planner->containers;
   planner->spec = *workload->template;
   planner->spec.containers = &planner->container_set;
-  planner->shape = (FsPodShape){ .namespace = workload->namespace, .labels = workload->template_labels,
-                                 .spec = &planner->spec, .priority = template_priority (planner) };
+  FsPodShape unjudged = { .namespace = workload->namespace, .labels = workload->template_labels,
+                          .spec = &planner->spec, .priority = template_priority (planner) };
+  planner->shape = fs_shape_judged (snapshot, &unjudged, workload->selector, &planner->default_spread);
   planner->simple = !fs_pack_needs_pods (snapshot, &planner->shape);
   planner->self_anti_key = fs_pack_self_anti_affinity_key (snapshot, &planner->shape);
   planner->usable = g_new0 (gboolean, n_nodes + 1);
@@ -93,6 +95,7 @@ static void
 planner_clear (Planner *planner)
 {
   g_free (planner->usable);
+  g_free (planner->default_spread);
   g_free (planner->loads_now);
   g_free (planner->loads_without);
   g_free (planner->fits);
@@ -147,7 +150,8 @@ shape_capacity (Planner *planner, gboolean same_template)
       int64_t total = kept;
       for (guint i = 0; i < snapshot->n_nodes; i++)
         if (planner->usable[i])
-          total += fs_resources_capacity (&snapshot->nodes[i].allocatable, &loads[i], &planner->spec.request);
+          total += fs_resources_capacity_profile (&snapshot->nodes[i].allocatable, &loads[i],
+                                                  &planner->spec.request, planner->shape.profile);
       return total;
     }
   FsPackOptions options = { .replicas = -1 };
@@ -802,6 +806,10 @@ fs_plan (const FsSnapshot *snapshot, const FsPlanRequest *request, GError **erro
   answer->nodes_needed = fs_node_shape_estimates_new ();
   answer->unmodelled = g_ptr_array_new_with_free_func (g_free);
   if (!gather_inputs (snapshot, answer, error) || !apply_overrides (snapshot, answer, error))
+    return NULL;
+  g_autofree char *what = g_strdup_printf ("%s/%s", fs_workload_kind_name (answer->workload->kind),
+                                           answer->workload->name);
+  if (!fs_shape_check_scheduler (snapshot, answer->workload->template, what, error))
     return NULL;
   answer->recorded_pod = fs_workload_unmodelled (snapshot, answer->workload, answer->unmodelled);
   FsHvpaOutput *out = &answer->hvpa.output;

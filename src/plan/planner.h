@@ -36,6 +36,7 @@ typedef struct {
   FsContainerSet container_set;
   FsPodSpec spec;
   FsPodShape shape;
+  FsSpreadList *default_spread; /* the shape's profile's List default constraints, owned */
   double alloc_cpu, alloc_memory; /* eligible allocatable, for sizes */
 } Planner;
 

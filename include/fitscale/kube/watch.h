@@ -12,6 +12,8 @@
 
 #include <glib.h>
 
+#include "fitscale/model/schedconfig.h"
+
 #include "fitscale/kube/client.h"
 
 G_BEGIN_DECLS
@@ -32,6 +34,10 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (FsKubeCache, fs_kube_cache_free)
 
 /* Lists every resource (the first time, or after a 410).  SKIPPED as for fs_kube_load. */
 gboolean fs_kube_cache_sync (FsKubeCache *cache, gboolean progress, GPtrArray *skipped, GError **error);
+
+/* Gives the cache's snapshots (the current one and every later one) CONFIG, the
+ * --scheduler-config profiles (NULL: none).  Call it before taking a snapshot. */
+void fs_kube_cache_set_scheduler_config (FsKubeCache *cache, FsSchedulerConfig *config);
 
 /* The current snapshot, a new reference (NULL before the first sync). */
 FsSnapshot *fs_kube_cache_snapshot (FsKubeCache *cache);
