@@ -26,6 +26,11 @@ open_service (FsCommonOptions *common, const FsKubeCacheOptions *watch, double m
                                         error);
   if (live == NULL)
     return NULL;
+  if (!fs_cli_scheduler_config (fs_cli_serve.name, common, live, error))
+    {
+      fs_kube_live_free (live);
+      return NULL;
+    }
   fs_cli_live_opened (fs_cli_serve.name, common, live);
   return fs_service_new_live (live, watch, max_staleness);
 }

@@ -208,7 +208,8 @@ kind_is_generic (const char *kind)
 {
   return strcmp (kind, "HorizontalPodAutoscaler") == 0
          || strcmp (kind, "VerticalPodAutoscaler") == 0 || strcmp (kind, "Hvpa") == 0
-         || strcmp (kind, "MetricValue") == 0 || strcmp (kind, "ExternalMetricValue") == 0;
+         || strcmp (kind, "MetricValue") == 0 || strcmp (kind, "ExternalMetricValue") == 0
+         || strcmp (kind, "KubeSchedulerConfiguration") == 0;
 }
 
 /* Strings: a YAML plain scalar such as `version: 1` arrives as a number and is taken as

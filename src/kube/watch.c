@@ -40,6 +40,7 @@
 #endif
 
 #include "fitscale/kube/decode.h"
+#include "fitscale/model/schedconfig.h"
 #include "fitscale/kube/watch.h"
 #include "fitscale/model/error.h"
 #include "jsontree.h"
@@ -119,6 +120,7 @@ struct FsKubeCache {
   FsKubeClient *lister;        /* the applier's: relists, PodMetrics */
   GThread *applier, *poller;
   GPtrArray *streams;          /* Stream */
+  FsSchedulerConfig *scheduler_config; /* stamped on every snapshot it makes */
 };
 
 FsKubeCache *
@@ -186,6 +188,7 @@ fs_kube_cache_free (FsKubeCache *cache)
   g_queue_clear_full (&cache->queue, item_free);
   fs_snapshot_unref (cache->current);
   g_ptr_array_unref (cache->streams);
+  fs_scheduler_config_unref (cache->scheduler_config);
   g_mutex_clear (&cache->lock);
   g_cond_clear (&cache->published);
   g_cond_clear (&cache->queued);
@@ -194,10 +197,24 @@ fs_kube_cache_free (FsKubeCache *cache)
   g_free (cache);
 }
 
+void
+fs_kube_cache_set_scheduler_config (FsKubeCache *cache, FsSchedulerConfig *config)
+{
+  g_mutex_lock (&cache->lock);
+  FsSchedulerConfig *old = cache->scheduler_config;
+  cache->scheduler_config = fs_scheduler_config_ref (config);
+  if (cache->current != NULL)
+    fs_snapshot_set_scheduler_config (cache->current, config);
+  g_mutex_unlock (&cache->lock);
+  fs_scheduler_config_unref (old);
+}
+
 /* Publishes SNAPSHOT; the lock is held. */
 static void
 publish_locked (FsKubeCache *cache, FsSnapshot *snapshot, gint64 first_received)
 {
+  /* not shared yet: the configuration goes on before anyone reads it */
+  fs_snapshot_set_scheduler_config (snapshot, cache->scheduler_config);
   FsSnapshot *old = cache->current;
   cache->current = snapshot;
   cache->stats.synced_at = g_get_real_time ();

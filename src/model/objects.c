@@ -6,6 +6,7 @@
 #include "fitscale/model/error.h"
 #include "fitscale/model/fit.h"
 #include "fitscale/model/objects.h"
+#include "fitscale/model/schedconfig.h"
 
 typedef struct {
   gsize offset_namespace; /* G_MAXSIZE when cluster-scoped */
@@ -833,6 +834,14 @@ fs_snapshot_ref (FsSnapshot *snapshot)
 }
 
 void
+fs_snapshot_set_scheduler_config (FsSnapshot *snapshot, FsSchedulerConfig *config)
+{
+  FsSchedulerConfig *old = snapshot->scheduler_config;
+  snapshot->scheduler_config = fs_scheduler_config_ref (config);
+  fs_scheduler_config_unref (old);
+}
+
+void
 fs_snapshot_unref (FsSnapshot *snapshot)
 {
   if (snapshot == NULL || !g_atomic_int_dec_and_test (&snapshot->ref_count))
@@ -855,6 +864,7 @@ fs_snapshot_unref (FsSnapshot *snapshot)
   if (snapshot->derived != NULL)
     g_ptr_array_unref (snapshot->derived);
   fs_pool_free (snapshot->pool);
+  fs_scheduler_config_unref (snapshot->scheduler_config);
   g_free (snapshot);
 }
 

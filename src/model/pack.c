@@ -6,6 +6,7 @@
 
 #include "fitscale/model/names.h"
 #include "fitscale/model/pack.h"
+#include "fitscale/model/schedconfig.h"
 
 FsNodeLoad
 fs_node_load (const FsNode *node)
@@ -28,6 +29,15 @@ int64_t
 fs_resources_capacity (const FsResources *allocatable, const FsNodeLoad *load,
                        const FsResources *pod_request)
 {
+  return fs_resources_capacity_profile (allocatable, load, pod_request, NULL);
+}
+
+int64_t
+fs_resources_capacity_profile (const FsResources *allocatable, const FsNodeLoad *load,
+                               const FsResources *pod_request, const FsSchedulerProfile *profile)
+{
+  if (!fs_scheduler_profile_runs (profile, FS_FILTER_NODE_RESOURCES_FIT))
+    return FS_PACK_UNLIMITED;
   int64_t count = MAX (allocatable->pods - load->pod_count, 0);
   Amount amounts[3 + FS_RES_MAX_EXTENDED];
   guint n = 0;
@@ -40,6 +50,8 @@ fs_resources_capacity (const FsResources *allocatable, const FsNodeLoad *load,
   for (guint i = 0; i < pod_request->n_extended; i++)
     {
       const FsExtendedAmount *want = &pod_request->extended[i];
+      if (fs_scheduler_profile_ignores (profile, want->name))
+        continue;
       amounts[n++] = (Amount){ want->value, fs_resources_get (allocatable, want->name)
                                                 - fs_resources_get (&load->requested, want->name) };
     }
@@ -177,6 +189,24 @@ domain_set_holds (DomainSet *set, const FsNode *node)
   return FALSE;
 }
 
+/* The pod's topology spread constraints as its profile applies them: none when the profile
+ * turns PodTopologySpread off, else the pod's own, else the profile's List defaults the
+ * planner gave the shape (podtopologyspread/common.go buildDefaultConstraints). */
+static const FsSpreadList *
+spread_of (const FsPodShape *pod)
+{
+  if (!fs_scheduler_profile_runs (pod->profile, FS_FILTER_POD_TOPOLOGY_SPREAD))
+    return NULL;
+  return pod->spec->placement->spread != NULL ? pod->spec->placement->spread : pod->default_spread;
+}
+
+/* Whether the pod's profile runs InterPodAffinity. */
+static gboolean
+inter_pod_affinity_runs (const FsPodShape *pod)
+{
+  return fs_scheduler_profile_runs (pod->profile, FS_FILTER_INTER_POD_AFFINITY);
+}
+
 /* InterPodAffinity (interpodaffinity/filtering.go satisfyPodAntiAffinity and
  * satisfyExistingPodsAntiAffinity): nodes in a domain holding a pod that the incoming
  * pod's anti-affinity selects, or whose own anti-affinity selects the incoming pod. */
@@ -186,7 +216,7 @@ apply_anti_affinity (const Packing *packing)
   const FsSnapshot *snapshot = packing->snapshot;
   const FsPodShape *pod = packing->pod;
   const FsPodAffinityTermList *terms = pod->spec->placement->pod_anti_affinity;
-  if (terms == NULL && snapshot->n_pods_with_anti_affinity == 0)
+  if ((terms == NULL && snapshot->n_pods_with_anti_affinity == 0) || !inter_pod_affinity_runs (pod))
     return;
   g_autoptr (GHashTable) own = domain_set_new ();
   g_autoptr (GHashTable) existing = domain_set_new ();
@@ -227,7 +257,8 @@ apply_affinity (const Packing *packing)
 {
   const FsSnapshot *snapshot = packing->snapshot;
   const FsPodShape *pod = packing->pod;
-  const FsPodAffinityTermList *terms = pod->spec->placement->pod_affinity;
+  const FsPodAffinityTermList *terms = inter_pod_affinity_runs (pod) ? pod->spec->placement->pod_affinity
+                                                                     : NULL;
   const char *co_locate_key = NULL;
   for (guint t = 0; terms != NULL && t < terms->n; t++)
     {
@@ -290,7 +321,8 @@ best_single_domain (const Packing *packing, const char *key)
 const char *
 fs_pack_self_anti_affinity_key (const FsSnapshot *snapshot, const FsPodShape *pod)
 {
-  const FsPodAffinityTermList *terms = pod->spec->placement->pod_anti_affinity;
+  const FsPodAffinityTermList *terms = inter_pod_affinity_runs (pod)
+                                          ? pod->spec->placement->pod_anti_affinity : NULL;
   for (guint t = 0; terms != NULL && t < terms->n; t++)
     if (term_matches_pod (snapshot, &terms->items[t], pod->namespace, pod->namespace, pod->labels))
       return terms->items[t].topology_key;
@@ -301,9 +333,10 @@ gboolean
 fs_pack_needs_pods (const FsSnapshot *snapshot, const FsPodShape *pod)
 {
   const FsPlacement *placement = pod->spec->placement;
-  return placement->pod_affinity != NULL || placement->pod_anti_affinity != NULL
-         || placement->spread != NULL || snapshot->n_pods_with_anti_affinity > 0
-         || pod->spec->host_ports != NULL;
+  return ((placement->pod_affinity != NULL || placement->pod_anti_affinity != NULL
+           || snapshot->n_pods_with_anti_affinity > 0)
+          && inter_pod_affinity_runs (pod))
+         || spread_of (pod) != NULL || pod->spec->host_ports != NULL;
 }
 
 void
@@ -544,7 +577,7 @@ static int64_t
 distribute_spread (const Packing *packing, int64_t wanted)
 {
   const FsSnapshot *snapshot = packing->snapshot;
-  const FsSpreadList *spread = packing->pod->spec->placement->spread;
+  const FsSpreadList *spread = spread_of (packing->pod);
   SpreadState states[8];
   const FsSpreadConstraint *constraints[8];
   guint n = 0;
@@ -618,7 +651,7 @@ distribute_spread (const Packing *packing, int64_t wanted)
 static gboolean
 placement_follows_spread (const Packing *packing, int64_t wanted)
 {
-  const FsSpreadList *spread = packing->pod->spec->placement->spread;
+  const FsSpreadList *spread = spread_of (packing->pod);
   if (spread == NULL || wanted <= 0 || wanted > 100000
       || (double) wanted * packing->snapshot->n_nodes > 2e7)
     return FALSE;
@@ -707,7 +740,8 @@ base_verdicts (const Packing *packing, gboolean *held_by_volumes)
           continue;
         }
       const FsResources *request = &packing->pod->spec->request;
-      fit->capacity = fs_resources_capacity (&snapshot->nodes[i].allocatable, &loads[i], request);
+      fit->capacity = fs_resources_capacity_profile (&snapshot->nodes[i].allocatable, &loads[i], request,
+                                                     packing->pod->profile);
       if (fit->capacity > 0 && packing->pod->spec->host_ports != NULL)
         {
           /* NodePorts, before NodeResourcesFit: a placed replica holds its host ports, and
@@ -720,7 +754,8 @@ base_verdicts (const Packing *packing, gboolean *held_by_volumes)
         }
       /* capacity * request cannot overflow: each product is at most the node's free amount */
       FsNodeLoad full = load_with (&loads[i], request, fit->capacity);
-      fs_resources_fit (&snapshot->nodes[i].allocatable, &full, request, &fit->limit);
+      fs_resources_fit_profile (&snapshot->nodes[i].allocatable, &full, request, packing->pod->profile,
+                                &fit->limit);
     }
   return held_by_ports;
 }
@@ -761,16 +796,16 @@ fs_pack (const FsSnapshot *snapshot, const FsPodShape *pod, const FsPackOptions 
   result->limited_by = held_by_ports     ? FS_PACK_LIMIT_HOST_PORTS
                        : held_by_volumes ? FS_PACK_LIMIT_VOLUMES
                                          : FS_PACK_LIMIT_RESOURCES;
-  const FsPlacement *placement = pod->spec->placement;
+  const FsSpreadList *spread = spread_of (pod);
   /* a node the skew rejects now may take replicas once other domains caught up */
   g_autofree int64_t *room = g_new (int64_t, snapshot->n_nodes + 1);
   for (guint i = 0; i < snapshot->n_nodes; i++)
     room[i] = nodes[i].capacity;
   packing.room = room;
   /* PodTopologySpread comes before InterPodAffinity in the default profile */
-  for (guint c = 0; placement->spread != NULL && c < placement->spread->n; c++)
+  for (guint c = 0; spread != NULL && c < spread->n; c++)
     {
-      const FsSpreadConstraint *constraint = &placement->spread->items[c];
+      const FsSpreadConstraint *constraint = &spread->items[c];
       if (constraint->when_unsatisfiable != FS_SPREAD_DO_NOT_SCHEDULE)
         continue;
       SpreadState state;
@@ -800,9 +835,9 @@ fs_pack (const FsSnapshot *snapshot, const FsPodShape *pod, const FsPackOptions 
     for (guint i = 0; i < snapshot->n_nodes; i++)
       total += nodes[i].capacity;
 
-  for (guint c = 0; placement->spread != NULL && c < placement->spread->n; c++)
+  for (guint c = 0; spread != NULL && c < spread->n; c++)
     {
-      const FsSpreadConstraint *constraint = &placement->spread->items[c];
+      const FsSpreadConstraint *constraint = &spread->items[c];
       if (constraint->when_unsatisfiable != FS_SPREAD_DO_NOT_SCHEDULE)
         continue;
       int64_t spread_total = spread_capacity (&packing, constraint, options->replicas);
@@ -1000,7 +1035,8 @@ template_fit (const FsSnapshot *snapshot, const FsPodShape *pod, Template *templ
   guint n_taints = example->taints != NULL ? example->taints->n : 0;
   FsNodeLoad load = fs_node_load (fresh);
   if (fs_fit_node (fresh, &load, pod, &template->verdict))
-    template->per_node = fs_resources_capacity (&fresh->allocatable, &load, &pod->spec->request);
+    template->per_node = fs_resources_capacity_profile (&fresh->allocatable, &load, &pod->spec->request,
+                                                        pod->profile);
   /* the verdict outlives the template: name the example's own taint (the same position
    * among the taints kept) */
   for (guint t = 0, kept = 0; template->verdict.taint != NULL && t < n_taints; t++)

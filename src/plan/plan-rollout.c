@@ -92,7 +92,8 @@ place_new (Planner *planner, RolloutRun *run, int64_t want)
   for (guint i = 0; i < snapshot->n_nodes && placed < want; i++)
     {
       int64_t room = planner->simple
-          ? (planner->usable[i] ? fs_resources_capacity (&snapshot->nodes[i].allocatable, &run->loads[i], request) : 0)
+          ? (planner->usable[i] ? fs_resources_capacity_profile (&snapshot->nodes[i].allocatable, &run->loads[i], request,
+                                                                      planner->shape.profile) : 0)
           : planner->fits[i].capacity;
       /* the new replicas repel each other too, which fs_pack cannot see */
       if (planner->self_anti_key != NULL && strcmp (planner->self_anti_key, FS_LABEL_HOSTNAME) == 0)

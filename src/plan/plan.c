@@ -11,6 +11,7 @@
 #include "fitscale/kube/hpaspec.h"
 #include "fitscale/model/names.h"
 #include "fitscale/plan/plan.h"
+#include "fitscale/plan/shape.h"
 #include "planner.h"
 
 #define MiB (1024 * 1024)
@@ -56,8 +57,10 @@ fs_plan_base_new (const FsSnapshot *snapshot, const FsWorkload *workload, const 
   base->workload = workload;
   find_old_pods (snapshot, base);
   base->priority = template_priority (snapshot, base);
-  FsPodShape shape = { .namespace = workload->namespace, .labels = workload->template_labels,
-                       .spec = workload->template, .priority = base->priority };
+  FsPodShape unjudged = { .namespace = workload->namespace, .labels = workload->template_labels,
+                          .spec = workload->template, .priority = base->priority };
+  FsPodShape shape = fs_shape_judged (snapshot, &unjudged, workload->selector, &base->default_spread);
+  base->profile = shape.profile;
   base->simple = !fs_pack_needs_pods (snapshot, &shape);
   base->self_anti_key = fs_pack_self_anti_affinity_key (snapshot, &shape);
   base->usable = g_new0 (gboolean, n_nodes + 1);
@@ -99,6 +102,7 @@ plan_base_clear (gpointer data)
   g_free (base->loads_without);
   g_array_unref (base->old_pods);
   g_ptr_array_unref (base->unmodelled);
+  g_free (base->default_spread);
 }
 
 void
@@ -138,7 +142,8 @@ planner_init (Planner *planner, const FsSnapshot *snapshot, FsPlanAnswer *answer
   planner->spec = *workload->template;
   planner->spec.containers = &planner->container_set;
   planner->shape = (FsPodShape){ .namespace = workload->namespace, .labels = workload->template_labels,
-                                 .spec = &planner->spec, .priority = base->priority };
+                                 .spec = &planner->spec, .priority = base->priority,
+                                 .profile = base->profile, .default_spread = base->default_spread };
 }
 
 FsNodeFit *
@@ -204,7 +209,8 @@ shape_capacity (Planner *planner, gboolean same_template)
       int64_t total = kept;
       for (guint i = 0; i < snapshot->n_nodes; i++)
         if (planner->usable[i])
-          total += fs_resources_capacity (&snapshot->nodes[i].allocatable, &loads[i], &planner->spec.request);
+          total += fs_resources_capacity_profile (&snapshot->nodes[i].allocatable, &loads[i],
+                                                  &planner->spec.request, planner->shape.profile);
       return total;
     }
   FsPackOptions options = { .replicas = -1 };
@@ -1001,6 +1007,10 @@ plan (const FsSnapshot *snapshot, FsPlanMemo *memo, const FsPlanRequest *request
   answer->nodes_needed = fs_node_shape_estimates_new ();
   answer->unmodelled = g_ptr_array_new_with_free_func (g_free);
   if (!gather_inputs (snapshot, answer, error) || !apply_overrides (snapshot, answer, error))
+    return NULL;
+  g_autofree char *what = g_strdup_printf ("%s/%s", fs_workload_kind_name (answer->workload->kind),
+                                           answer->workload->name);
+  if (!fs_shape_check_scheduler (snapshot, answer->workload->template, what, error))
     return NULL;
   FsHvpaOutput *out = &answer->hvpa.output;
   out->containers = answer->hvpa.results;

@@ -37,6 +37,8 @@ typedef struct {
   double alloc_cpu, alloc_memory; /* eligible allocatable, for sizes */
   const FsPod *recorded_pod;  /* fs_workload_unmodelled's pod and reasons */
   GPtrArray *unmodelled;
+  const FsSchedulerProfile *profile; /* the template's pods' profile (--scheduler-config) */
+  FsSpreadList *default_spread; /* that profile's List default constraints, owned */
 } PlanBase;
 
 /* The base of WORKLOAD on SNAPSHOT; LOADS_NOW, when not NULL, is every node's fs_node_load

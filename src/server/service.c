@@ -463,7 +463,8 @@ answer_capacity (FsService *service, const char *from, const FsShapeFlags *flags
   g_autoptr (GError) error = NULL;
   g_autoptr (FsShape) shape = from != NULL ? fs_shape_from_object (snapshot, from, flags, &error)
                                            : fs_shape_from_flags (flags, &error);
-  if (shape == NULL)
+  if (shape == NULL
+      || !fs_shape_check_scheduler (snapshot, fs_shape_pod (shape)->spec, fs_shape_describe (shape), &error))
     {
       answer_error (response, error);
       return;

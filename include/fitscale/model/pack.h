@@ -69,6 +69,13 @@ void fs_pack (const FsSnapshot *snapshot, const FsPodShape *pod, const FsPackOpt
  * (NodeResourcesFit applied after each placed replica). */
 int64_t fs_resources_capacity (const FsResources *allocatable, const FsNodeLoad *load,
                                const FsResources *pod_request);
+/* The same under PROFILE (NULL: the default profile): the extended resources its
+ * NodeResourcesFitArgs ignore are not counted, and with NodeResourcesFit off nothing limits
+ * the count but FS_PACK_UNLIMITED. */
+#define FS_PACK_UNLIMITED ((int64_t) G_MAXINT32)
+int64_t fs_resources_capacity_profile (const FsResources *allocatable, const FsNodeLoad *load,
+                                       const FsResources *pod_request,
+                                       const FsSchedulerProfile *profile);
 
 /* The loads fs_pack starts from: OPTIONS' loads or the snapshot's, less excluded pods.
  * LOADS has snapshot->n_nodes entries. */
