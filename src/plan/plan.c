@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fitscale/plan/capacity.h"
@@ -720,32 +721,45 @@ rank_pair (const FsPlanAnswer *answer, const StepScore *step, int32_t n, guint k
   return (Rank){ MIN (served, 1.0), distance, step->size_unit * n, n, k };
 }
 
-/* The ranked pairs, best first, sorted only as far as they are read: a binary heap of the
- * rest (compare_ranks is a total order over the pairs, so the order is the full sort's). */
+/* The ranked pairs, best first.  The first RANKING_TOP come from one pass that keeps the best
+ * of them (a bounded heap: most pairs cost one comparison); only a reader that goes further
+ * than that has every pair generated again and heap-sorted as far as it reads.  compare_ranks
+ * is a total order over the pairs, so either gives the full sort's order. */
+#define RANKING_TOP 64
+
 typedef struct {
-  GArray *heap;      /* Ranked */
-  GArray *sorted;    /* Ranked: the first ones, in order */
-  guint len;         /* pairs in all */
+  Ranked top[RANKING_TOP];  /* sorted */
+  guint n_top;
+  guint len;                /* pairs in all */
+  const FsPlanAnswer *answer;
+  StepScore *steps;         /* per request step, to generate the pairs again */
+  int32_t from, to;
+  GArray *heap;             /* Ranked: the pairs not yet sorted, when a reader went past TOP */
+  GArray *sorted;           /* Ranked: then the first ones, in order */
 } Ranking;
 
 static void
 ranking_free (Ranking *ranking)
 {
-  g_array_unref (ranking->heap);
-  g_array_unref (ranking->sorted);
+  if (ranking->heap != NULL)
+    g_array_unref (ranking->heap);
+  if (ranking->sorted != NULL)
+    g_array_unref (ranking->sorted);
+  g_free (ranking->steps);
   g_free (ranking);
 }
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Ranking, ranking_free)
 
+/* Sifts entry I of HEAP down; BEFORE (SIGN 1) or after (SIGN -1) first at the root. */
 static void
-sift_down (Ranked *heap, guint len, guint i)
+sift_down (Ranked *heap, guint len, guint i, int sign)
 {
   for (;;)
     {
       guint best = i, left = 2 * i + 1, right = left + 1;
-      if (left < len && compare_ranks (&heap[left].rank, &heap[best].rank) < 0)
+      if (left < len && sign * compare_ranks (&heap[left].rank, &heap[best].rank) < 0)
         best = left;
-      if (right < len && compare_ranks (&heap[right].rank, &heap[best].rank) < 0)
+      if (right < len && sign * compare_ranks (&heap[right].rank, &heap[best].rank) < 0)
         best = right;
       if (best == i)
         return;
@@ -756,10 +770,43 @@ sift_down (Ranked *heap, guint len, guint i)
     }
 }
 
+static void
+sift_up (Ranked *heap, guint i, int sign)
+{
+  while (i > 0 && sign * compare_ranks (&heap[i].rank, &heap[(i - 1) / 2].rank) < 0)
+    {
+      Ranked swap = heap[i];
+      heap[i] = heap[(i - 1) / 2];
+      heap[(i - 1) / 2] = swap;
+      i = (i - 1) / 2;
+    }
+}
+
+/* Every pair again, as a heap (best at the root): for a reader past the first RANKING_TOP. */
+static void
+ranking_expand (Ranking *ranking)
+{
+  const FsPlanAnswer *answer = ranking->answer;
+  ranking->heap = g_array_sized_new (FALSE, FALSE, sizeof (Ranked), ranking->len);
+  ranking->sorted = g_array_new (FALSE, FALSE, sizeof (Ranked));
+  for (guint k = 0; k < answer->n_steps; k++)
+    for (int32_t n = ranking->from; n <= ranking->to && n <= ranking->steps[k].capacity; n++)
+      {
+        Ranked entry = { rank_pair (answer, &ranking->steps[k], n, k), k };
+        g_array_append_val (ranking->heap, entry);
+      }
+  for (guint i = ranking->heap->len / 2; i-- > 0;)
+    sift_down ((Ranked *) ranking->heap->data, ranking->heap->len, i, 1);
+}
+
 /* The I-th best pair (I < ranking->len). */
 static const Ranked *
 ranking_at (Ranking *ranking, guint i)
 {
+  if (i < ranking->n_top)
+    return &ranking->top[i];
+  if (ranking->heap == NULL)
+    ranking_expand (ranking);
   while (ranking->sorted->len <= i)
     {
       Ranked *heap = (Ranked *) ranking->heap->data;
@@ -767,9 +814,15 @@ ranking_at (Ranking *ranking, guint i)
       g_array_append_val (ranking->sorted, heap[0]);
       heap[0] = heap[len - 1];
       g_array_set_size (ranking->heap, len - 1);
-      sift_down (heap, len - 1, 0);
+      sift_down (heap, len - 1, 0, 1);
     }
   return &g_array_index (ranking->sorted, Ranked, i);
+}
+
+static int
+compare_ranked (gconstpointer a, gconstpointer b)
+{
+  return compare_ranks (&((const Ranked *) a)->rank, &((const Ranked *) b)->rank);
 }
 
 /* Every (replicas, step) pair that fits, ranked. */
@@ -786,27 +839,39 @@ rank_grid (Planner *planner)
       from = MAX (spec->min_replicas, to - FS_PLAN_MAX_REPLICA_COUNTS + 1);
     }
   Ranking *ranking = g_new0 (Ranking, 1);
-  ranking->heap = g_array_sized_new (FALSE, FALSE, sizeof (Ranked), (to - from + 1) * answer->n_steps);
-  ranking->sorted = g_array_new (FALSE, FALSE, sizeof (Ranked));
+  ranking->answer = answer;
+  ranking->from = from;
+  ranking->to = to;
+  ranking->steps = g_new0 (StepScore, answer->n_steps + 1);
   guint n_containers = answer->hvpa.input.n_containers;
+  Ranked *top = ranking->top; /* while filling: the worst kept at the root */
   for (guint k = 0; k < answer->n_steps; k++)
     {
       const FsPlanCandidate *candidate = &answer->steps[k];
-      StepScore step = { .capacity = candidate->capacity, .ratio = equivalent_ratio (answer, candidate),
-                         .vpa_distance = vpa_distance (answer, candidate), .size_unit = size_unit (planner, candidate) };
+      StepScore *step = &ranking->steps[k];
+      *step = (StepScore){ .capacity = candidate->capacity, .ratio = equivalent_ratio (answer, candidate),
+                           .vpa_distance = vpa_distance (answer, candidate), .size_unit = size_unit (planner, candidate) };
       for (int r = 0; r < FS_HVPA_N_RESOURCES; r++)
-        step.amount[r] = pod_amount (candidate, n_containers, r);
+        step->amount[r] = pod_amount (candidate, n_containers, r);
       for (int32_t n = from; n <= to && n <= candidate->capacity; n++)
         {
-          Ranked entry = { rank_pair (answer, &step, n, k), k };
+          Ranked entry = { rank_pair (answer, step, n, k), k };
           answer->n_serving += entry.rank.served >= 1.0;
-          g_array_append_val (ranking->heap, entry);
+          ranking->len++;
+          if (ranking->n_top < RANKING_TOP)
+            {
+              top[ranking->n_top] = entry;
+              sift_up (top, ranking->n_top++, -1);
+            }
+          else if (compare_ranks (&entry.rank, &top[0].rank) < 0)
+            {
+              top[0] = entry;
+              sift_down (top, RANKING_TOP, 0, -1);
+            }
         }
       answer->n_candidates += (guint) MAX (0, to - from + 1);
     }
-  ranking->len = ranking->heap->len;
-  for (guint i = ranking->len / 2; i-- > 0;)
-    sift_down ((Ranked *) ranking->heap->data, ranking->len, i);
+  qsort (top, ranking->n_top, sizeof (Ranked), compare_ranked);
   return ranking;
 }
 
