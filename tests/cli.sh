@@ -168,6 +168,10 @@ expect "scheduler-config: 4 on general-a" '.capacity == 4'
 check "scheduler-config: capacity without it: none" 1 "$bin" capacity -q -S "$sc/cluster.yaml" --request cpu=1,example.com/widget=1 --replicas 1 -o json
 expect "scheduler-config: 0 without the profile" '.capacity == 0'
 check "scheduler-config: nodes reads and checks it too" 0 "$bin" nodes -q -S "$sc/cluster.yaml" --scheduler-config "$sc/config.yaml"
+check "scheduler-config: List defaultConstraints spread a Deployment without its own" 0 "$bin" capacity -q -S "$sc/spread.yaml" --from deployment/web -n shop --scheduler-config "$sc/spread-config.yaml" -o json
+expect "scheduler-config: 2 + 3 replicas, held by topology spread" '.capacity == 5 and .limitedBy == "topology spread"'
+check "scheduler-config: without the List defaults, 10" 0 "$bin" capacity -q -S "$sc/spread.yaml" --from deployment/web -n shop -o json
+expect "scheduler-config: 8 + 2" '.capacity == 10'
 printf 'apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n- pluginConfig:\n  - name: NodeResourcesFit\n    args: {ignoredResourceGroups: [example.com/x]}\n' > "$tmp/sc-group.yaml"
 check "scheduler-config: a group with / is refused" 2 "$bin" nodes -q -S "$sc/cluster.yaml" --scheduler-config "$tmp/sc-group.yaml"
 contains "scheduler-config: names the file and the field" "sc-group.yaml: profiles[0].pluginConfig[0].args.ignoredResourceGroups[0]: \"example.com/x\": resource group name can't contain '/'" err

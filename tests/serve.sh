@@ -364,6 +364,21 @@ contains "--listen: says how to write IPv6" 'write an IPv6 one in brackets' err
 # live, on the fake API server, logging what it is asked for
 fake_api fake "$ex"/*.json
 fake_port=$port
+# --scheduler-config (issue 22): the service judges each pod by its profile, as the CLI does
+sc="$src/tests/data/scheduler-config"
+start sched -S "$sc/cluster.yaml" --scheduler-config "$sc/config.yaml"
+get /v1/why/shop/widget; is "scheduler-config: GET /v1/why" 200
+expect "scheduler-config: example.com ignored, it fits" '.fits == true'
+get /v1/why/shop/stray; is "scheduler-config: GET /v1/why of a pod no profile schedules" 200
+expect "scheduler-config: reported, not judged" '.unknownScheduler == "my-scheduler" and has("fits") == false'
+printf '{"request": "cpu=1,example.com/widget=1", "namespace": "shop"}' >"$tmp/sc-capacity.json"
+post "scheduler-config: capacity" /v1/capacity "$tmp/sc-capacity.json"; is "scheduler-config: POST /v1/capacity" 200
+expect "scheduler-config: 4 on general-a" '.capacity == 4'
+kill -TERM "$serve_pid"; wait "$serve_pid"
+start sched-live --server "http://127.0.0.1:$fake_port" --watch-timeout 1 --scheduler-config "$sc/spread-config.yaml"
+get /readyz; is "scheduler-config: live, the configuration read and the cache listed" 200
+kill -TERM "$serve_pid"; wait "$serve_pid"
+
 start live --server "http://127.0.0.1:$fake_port" --watch-timeout 1
 get /readyz; is "live: ready after the first list" 200
 post "live plan" /v1/plan "$api/plan.request.json"; is "live: POST /v1/plan" 200

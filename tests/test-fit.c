@@ -458,8 +458,10 @@ test_resources_fit_ignored_upstream (void **state)
   assert_false (fs_resources_fit_profile (&alloc, &load, &request, NULL, &verdict));
   g_autofree char *reasons = reasons_of (&verdict);
   assert_string_equal (reasons, "Insufficient example.com/bbb");
-  /* a group is the whole part before '/': "example" or "example.co" ignore nothing */
-  FsSchedulerProfile near = { .n_ignored_groups = 2, .ignored_groups = { "example", "example.co" } };
+  /* a group is the whole part before '/': "example", "example.co", "example.com2" ignore
+   * nothing */
+  FsSchedulerProfile near = { .n_ignored_groups = 3,
+                              .ignored_groups = { "example", "example.co", "example.com2" } };
   assert_false (fs_resources_fit_profile (&alloc, &load, &request, &near, &verdict));
   /* only extended resources are ignored (v1helper.IsExtendedResourceName): not hugepages,
    * not a kubernetes.io name, not cpu */
