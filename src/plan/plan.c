@@ -430,6 +430,28 @@ pending_message (Planner *planner, FsPlanCandidate *candidate)
   return fs_fit_error_message (snapshot->n_nodes, counts, NULL);
 }
 
+/* The proposed write (admission): the current pair with the replicas and the requests it gives,
+ * measured and scored as every candidate is, and why its first Pending replica would wait. */
+static void
+measure_proposal (Planner *planner)
+{
+  FsPlanAnswer *answer = planner->answer;
+  const FsPlanRequest *request = &answer->request;
+  const FsHvpaInput *in = &answer->hvpa.input;
+  FsPlanCandidate *proposal = &answer->proposal;
+  *proposal = answer->current;
+  proposal->replicas = request->proposal_replicas;
+  for (guint t = 0; t < request->n_proposal_requests; t++)
+    for (guint i = 0; i < in->n_containers; i++)
+      if (g_strcmp0 (in->containers[i].name, request->proposal_requests[t].container) == 0)
+        for (int r = 0; r < FS_HVPA_N_RESOURCES; r++)
+          if (request->proposal_requests[t].has[r])
+            proposal->request[i][r] = request->proposal_requests[t].amount[r];
+  measure (planner, proposal);
+  if (!proposal->schedulable)
+    answer->proposal_message = pending_message (planner, proposal);
+}
+
 /* ---- gathering ------------------------------------------------------------------------ */
 
 static gboolean
@@ -459,7 +481,9 @@ gather_inputs (const FsSnapshot *snapshot, FsPlanAnswer *answer, GError **error)
                        "\"%s\": plan a hvpa/NAME, deployment/NAME or statefulset/NAME", request->kind);
           return FALSE;
         }
-      answer->workload = fs_snapshot_find_workload (snapshot, request->namespace, kind, request->name);
+      answer->workload = request->workload != NULL ? request->workload
+                                                   : fs_snapshot_find_workload (snapshot, request->namespace, kind,
+                                                                                request->name);
       if (answer->workload == NULL)
         {
           g_set_error (error, FS_ERROR, FS_ERROR_NOT_FOUND, "%s \"%s\" not found in namespace \"%s\" of the snapshot",
@@ -782,6 +806,7 @@ fs_plan_answer_free (FsPlanAnswer *answer)
   if (answer == NULL)
     return;
   g_free (answer->target_message);
+  g_free (answer->proposal_message);
   g_free (answer->reason);
   g_free (answer->steps);
   if (answer->alternatives != NULL)
@@ -831,6 +856,8 @@ fs_plan (const FsSnapshot *snapshot, const FsPlanRequest *request, GError **erro
       FsPackOptions options = candidate_pack_options (&planner, &answer->target);
       fs_estimate_new_nodes (snapshot, &planner.shape, &options, answer->nodes_needed);
     }
+  if (request->has_proposal)
+    measure_proposal (&planner);
   explain (answer);
   planner_clear (&planner);
   return g_steal_pointer (&answer);

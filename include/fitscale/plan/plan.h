@@ -97,6 +97,8 @@ typedef struct {
   GPtrArray *unmodelled;        /* these reasons the plan cannot reproduce (fs_workload_unmodelled) */
   guint n_serving;              /* of those, the pairs that schedule every replica and serve
                                  * the whole demand */
+  FsPlanCandidate proposal;     /* request.has_proposal: the write, measured as a candidate */
+  char *proposal_message;       /* the FailedScheduling message of its first Pending replica */
 } FsPlanAnswer;
 
 /* Plans REQUEST on SNAPSHOT.  NULL with an error naming the object or field when the
