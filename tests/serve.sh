@@ -432,8 +432,12 @@ admit "warn: a scale down" "$adm/scale-down.json"
 expect "warn: a scale that schedules passes without a word" '.response.allowed and .response.warnings == null and .response.auditAnnotations.verdict == "fits"'
 admit "warn: a label changed" "$adm/deployment-label-only.json"
 expect "warn: a write that leaves replicas and requests is not judged" '.response.allowed and .response.warnings == null and .response.auditAnnotations.verdict == "unchanged"'
-admit "warn: a new Deployment" "$adm/deployment-create.json"
-expect "warn: a CREATE is planned from its object" '.response.allowed and (.response.warnings[0] | startswith("fitscale: 2 of 2 replicas of cpu=500m,memory=6Gi would stay Pending: 0/2 nodes are available: 2 Insufficient memory"))'
+admit "annotation adjust: a new Deployment" "$adm/deployment-create.json"
+expect "a CREATE is planned from its object; where nothing schedules, not adjusted" \
+  '.response.allowed and .response.patch == null and .response.warnings == ["fitscale: 2 of 2 replicas of cpu=500m,memory=6Gi would stay Pending: 0/2 nodes are available: 2 Insufficient memory; no replica count and no request the planner tried schedules (not adjusted)"]'
+admit "warn: a StatefulSet's scale to 8" "$adm/statefulset-scale-up.json"
+expect "warn: a StatefulSet without an HPA, planned over the replicas written" \
+  '.response.warnings == ["fitscale: 3 of 8 replicas of cpu=500m,memory=2Gi would stay Pending: 0/2 nodes are available: 2 Insufficient memory; the plan is 5 x cpu=500m,memory=2Gi (it serves 62 % of the demand: no pair that schedules serves all)"]'
 admit "annotation deny" "$adm/deployment-update-deny.json"
 expect "annotation deny: refused with the reason and the plan, a 403 Status" \
   '(.response.allowed | not) and .response.status.code == 403 and .response.status.reason == "Forbidden" and (.response.status.message | test("^fitscale denied Deployment production/rag-api \\(fitscale.io/admission: deny\\): 4 of 6 replicas of cpu=750m,memory=6Gi would stay Pending: .*; the plan is 6 x cpu=500m,memory=3917Mi$"))'
@@ -471,6 +475,9 @@ admit "adjust: an HPA's scale to 6" "$adm/scale-up.json"
 expect "adjust: the replicas that schedule at the current requests" \
   '.response.allowed and .response.patchType == "JSONPatch" and (.response.patch | @base64d | fromjson) == [{"op": "add", "path": "/spec/replicas", "value": 2}] and (.response.warnings[0] | endswith("adjusted: Deployment replicas 6 -> 2, what schedules at the current requests"))'
 reinvoke "adjust: the scale, reinvoked" "$adm/scale-up.json"
+admit "adjust: a StatefulSet's scale to 8" "$adm/statefulset-scale-up.json"
+expect "adjust: the StatefulSet's Scale set to the 5 that schedule" '(.response.patch | @base64d | fromjson) == [{"op": "add", "path": "/spec/replicas", "value": 5}]'
+reinvoke "adjust: the StatefulSet's scale, reinvoked" "$adm/statefulset-scale-up.json"
 admit "adjust: a Deployment's new requests" "$adm/deployment-update.json"
 expect "adjust: patched to the plan" '.response.allowed and .response.patchType == "JSONPatch"'
 reinvoke "adjust: the Deployment, reinvoked" "$adm/deployment-update.json"
@@ -530,6 +537,9 @@ for _ in $(seq 40); do
   sleep 0.1
 done
 expect "stale: SnapshotStale, with the watch's error" '[.warnings[].reason] == ["SnapshotStale"] and (.warnings[0].message | test("the watch of the cluster has failed since"))'
+post "stale: an HPA's scale write" /v1/admit "$src/tests/data/admission/scale-up.json"; is "stale: POST /v1/admit" 200
+expect "stale: the write allowed unjudged, with a warning naming the resource" \
+  '.response.allowed and .response.patch == null and (.response.warnings[0] | startswith("fitscale: not judged: the snapshot is not current: ")) and .response.auditAnnotations.verdict == "not-judged"'
 kill -TERM "$serve_pid"; wait "$serve_pid"
 
 tap_end

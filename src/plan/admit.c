@@ -238,7 +238,13 @@ pending_sentence (const FsPlanAnswer *answer)
   gsize len = strlen (message);
   if (len > 0 && message[len - 1] == '.')
     message[len - 1] = '\0';
-  g_string_append_printf (text, " would stay Pending: %s; the plan is %d x ", message, plan->replicas);
+  g_string_append_printf (text, " would stay Pending: %s", message);
+  if (!plan->schedulable)
+    {
+      g_string_append (text, "; no replica count and no request the planner tried schedules");
+      return g_string_free (text, FALSE);
+    }
+  g_string_append_printf (text, "; the plan is %d x ", plan->replicas);
   append_requests (text, answer, plan, proposal);
   if (answer->outcome == FS_PLAN_INFEASIBLE)
     g_string_append_printf (text, " (it serves %.0f %% of the demand: no pair that schedules serves all)",
@@ -441,7 +447,9 @@ apply_mode (const FsAdmitRequest *request, const Write *write, const FsPlanAnswe
       decision->verdict = FS_ADMIT_ADJUSTED;
       return;
     }
-  add_warning (decision, "%s%s", sentence, decision->mode == FS_ADMIT_ADJUST ? " (the write is the plan already)" : "");
+  add_warning (decision, "%s%s", sentence, decision->mode != FS_ADMIT_ADJUST ? ""
+                                           : answer->plan.schedulable ? " (the write is the plan already)"
+                                                                      : " (not adjusted)");
 }
 
 /* Plans the write and decides. */

@@ -540,6 +540,13 @@ apply_overrides (const FsSnapshot *snapshot, FsPlanAnswer *answer, GError **erro
             container->lower_bound[r] = 0; /* the flag gives a target, no bounds */
         }
     }
+  if (request->has_proposal)
+    {
+      /* a write of replicas (admission) is planned over a range that holds them: a workload
+       * without an HPA has only its current count */
+      in->spec.min_replicas = MIN (in->spec.min_replicas, MAX (request->proposal_replicas, 1));
+      in->spec.max_replicas = MAX (in->spec.max_replicas, request->proposal_replicas);
+    }
   answer->hpa_desired_from = "status.desiredReplicas";
   if (request->has_hpa_desired)
     {
