@@ -514,6 +514,27 @@ expect "stale snapshot: allowed unjudged, with a warning" \
   '.response.allowed and .response.patch == null and (.response.warnings[0] | test("^fitscale: not judged: the snapshot is [0-9.]+ s old \\(over --admission-max-age 0.001 s\\)$")) and .response.auditAnnotations.verdict == "not-judged"'
 kill -TERM "$serve_pid"; wait "$serve_pid"
 
+# deploy/webhook.yaml and deploy/webhook-certs.sh (issue 19)
+python3 - "$src/deploy/webhook.yaml" >"$tmp/out" <<'PY'
+import json, sys, yaml
+print(json.dumps(list(yaml.safe_load_all(open(sys.argv[1])))))
+PY
+expect "webhook.yaml: opt-in, Equivalent, Ignore, 2 s, no side effects, IfNeeded, cert-manager's CA" \
+  '(.[] | select(.kind == "MutatingWebhookConfiguration")) as $c | $c.webhooks[0] as $w
+   | $c.metadata.annotations["cert-manager.io/inject-ca-from"] == "fitscale/fitscale-serving"
+   and $w.namespaceSelector.matchExpressions[0].key == "fitscale.io/admission" and $w.matchPolicy == "Equivalent"
+   and $w.failurePolicy == "Ignore" and $w.timeoutSeconds == 2 and $w.sideEffects == "None"
+   and $w.reinvocationPolicy == "IfNeeded" and $w.admissionReviewVersions == ["v1"]
+   and $w.clientConfig.service.path == "/v1/admit"
+   and ([$w.rules[].resources[]] | sort) == ["deployments", "deployments/scale", "statefulsets", "statefulsets/scale"]
+   and ((.[] | select(.kind == "Certificate")).spec.secretName == "fitscale-tls")'
+check "webhook-certs.sh --dry-run: openssl makes the CA and the certificate" 0 "$src/deploy/webhook-certs.sh" --dry-run --dir "$tmp/certs"
+python3 -c 'import json, sys, yaml; print(json.dumps(list(yaml.safe_load_all(sys.stdin))))' <"$tmp/out" >"$tmp/webhook.json" && cp "$tmp/webhook.json" "$tmp/out"
+expect "webhook-certs.sh: the webhook alone, its caBundle the CA" --arg ca "$(base64 <"$tmp/certs/ca.crt" | tr -d '\n')" \
+  'length == 1 and .[0].kind == "MutatingWebhookConfiguration" and .[0].webhooks[0].clientConfig.caBundle == $ca and .[0].metadata.annotations == null'
+check "webhook-certs.sh: the certificate names the Service" 0 openssl x509 -in "$tmp/certs/tls.crt" -noout -ext subjectAltName
+contains "webhook-certs.sh: DNS fitscale.fitscale.svc" "DNS:fitscale.fitscale.svc" out
+
 # ---- snapshot completeness (issue 16, bullet 3): warnings first in every answer ----
 start warn -S "$src/tests/fixtures/real/k3s-1node-nodes.json" -S "$src/tests/fixtures/real/k3s-1node-pods-default-pending.json"
 printf '{"request":"cpu=100m,memory=128Mi"}' >"$tmp/small.json"

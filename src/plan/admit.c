@@ -473,6 +473,7 @@ judge (const FsSnapshot *snapshot, const FsAdmitRequest *request, Write *write, 
   plan->has_hpa_desired = TRUE; /* the write's replicas are the wish */
   plan->hpa_desired = write->replicas;
   plan->has_proposal = TRUE;
+  plan->proposal_first = TRUE; /* a write that schedules needs no plan */
   plan->proposal_replicas = write->replicas;
   plan->now_ms = g_get_real_time () / 1000;
   g_autoptr (GError) error = NULL;

@@ -849,6 +849,16 @@ fs_plan (const FsSnapshot *snapshot, const FsPlanRequest *request, GError **erro
   planner_init (&planner, snapshot, answer);
   set_from_output (answer, &answer->current, FALSE);
   measure (&planner, &answer->current);
+  if (request->has_proposal)
+    {
+      measure_proposal (&planner);
+      if (request->proposal_first && answer->proposal.schedulable)
+        {
+          answer->partial = TRUE;
+          planner_clear (&planner);
+          return g_steal_pointer (&answer);
+        }
+    }
   set_from_output (answer, &answer->target, TRUE);
   measure (&planner, &answer->target);
   measure_demand (answer);
@@ -864,7 +874,7 @@ fs_plan (const FsSnapshot *snapshot, const FsPlanRequest *request, GError **erro
       fs_estimate_new_nodes (snapshot, &planner.shape, &options, answer->nodes_needed);
     }
   if (request->has_proposal)
-    measure_proposal (&planner);
+    score (&planner, &answer->proposal);
   explain (answer);
   planner_clear (&planner);
   return g_steal_pointer (&answer);

@@ -53,6 +53,7 @@ typedef struct {
    * per container named, the requests it gives (those not given stay as the template has them). */
   const FsWorkload *workload;
   gboolean has_proposal;
+  gboolean proposal_first;      /* stop once the proposal schedules (the answer is partial) */
   int32_t proposal_replicas;
   guint n_proposal_requests;
   FsPlanVpaTarget proposal_requests[FS_PLAN_MAX_TARGETS];
