@@ -98,6 +98,7 @@ typedef struct {
   const char *strategy;
   FsIntOrPercent max_surge, max_unavailable;
   int32_t status_replicas, ready_replicas;
+  const char *admission;      /* annotation fitscale.io/admission */
   /* PodMetrics */
   int64_t timestamp, window_ms;
   FsContainerUsage current_usage;

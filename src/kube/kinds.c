@@ -215,6 +215,7 @@ end_workload (FsObjectBuilder *builder, FsWorkloadKind kind, GError **error)
   workload.max_unavailable = st->max_unavailable;
   workload.status_replicas = st->status_replicas;
   workload.ready_replicas = st->ready_replicas;
+  workload.admission = st->admission;
   fs_snapshot_builder_add_workload (builder->snapshot_builder, &workload);
   return TRUE;
 }

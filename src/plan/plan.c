@@ -550,6 +550,28 @@ target_pending (Planner *planner)
     fs_plan_memo_store_pending (planner->memo, &key, answer->target_message, answer->nodes_needed);
 }
 
+/* The proposed write (admission): the current pair with the replicas and the requests it gives,
+ * measured and scored as every candidate is, and why its first Pending replica would wait. */
+static void
+measure_proposal (Planner *planner)
+{
+  FsPlanAnswer *answer = planner->answer;
+  const FsPlanRequest *request = &answer->request;
+  const FsHvpaInput *in = &answer->hvpa.input;
+  FsPlanCandidate *proposal = &answer->proposal;
+  *proposal = answer->current;
+  proposal->replicas = request->proposal_replicas;
+  for (guint t = 0; t < request->n_proposal_requests; t++)
+    for (guint i = 0; i < in->n_containers; i++)
+      if (g_strcmp0 (in->containers[i].name, request->proposal_requests[t].container) == 0)
+        for (int r = 0; r < FS_HVPA_N_RESOURCES; r++)
+          if (request->proposal_requests[t].has[r])
+            proposal->request[i][r] = request->proposal_requests[t].amount[r];
+  measure (planner, proposal);
+  if (!proposal->schedulable)
+    answer->proposal_message = pending_message (planner, proposal);
+}
+
 /* ---- gathering ------------------------------------------------------------------------ */
 
 static gboolean
@@ -579,7 +601,9 @@ gather_inputs (const FsSnapshot *snapshot, FsPlanAnswer *answer, GError **error)
                        "\"%s\": plan a hvpa/NAME, deployment/NAME or statefulset/NAME", request->kind);
           return FALSE;
         }
-      answer->workload = fs_snapshot_find_workload (snapshot, request->namespace, kind, request->name);
+      answer->workload = request->workload != NULL ? request->workload
+                                                   : fs_snapshot_find_workload (snapshot, request->namespace, kind,
+                                                                                request->name);
       if (answer->workload == NULL)
         {
           g_set_error (error, FS_ERROR, FS_ERROR_NOT_FOUND, "%s \"%s\" not found in namespace \"%s\" of the snapshot",
@@ -635,6 +659,13 @@ apply_overrides (const FsSnapshot *snapshot, FsPlanAnswer *answer, GError **erro
           if (target->has[r])
             container->lower_bound[r] = 0; /* the flag gives a target, no bounds */
         }
+    }
+  if (request->has_proposal)
+    {
+      /* a write of replicas (admission) is planned over a range that holds them: a workload
+       * without an HPA has only its current count */
+      in->spec.min_replicas = MIN (in->spec.min_replicas, MAX (request->proposal_replicas, 1));
+      in->spec.max_replicas = MAX (in->spec.max_replicas, request->proposal_replicas);
     }
   answer->hpa_desired_from = "status.desiredReplicas";
   if (request->has_hpa_desired)
@@ -1050,6 +1081,7 @@ fs_plan_answer_free (FsPlanAnswer *answer)
   if (answer == NULL)
     return;
   g_free (answer->target_message);
+  g_free (answer->proposal_message);
   g_free (answer->reason);
   g_free (answer->steps);
   if (answer->alternatives != NULL)
@@ -1093,6 +1125,16 @@ plan (const FsSnapshot *snapshot, FsPlanMemo *memo, const FsPlanRequest *request
     g_ptr_array_add (answer->unmodelled, g_strdup (planner.base->unmodelled->pdata[i]));
   set_from_output (answer, &answer->current, FALSE);
   measure (&planner, &answer->current);
+  if (request->has_proposal)
+    {
+      measure_proposal (&planner);
+      if (request->proposal_first && answer->proposal.schedulable)
+        {
+          answer->partial = TRUE;
+          planner_clear (&planner);
+          return g_steal_pointer (&answer);
+        }
+    }
   set_from_output (answer, &answer->target, TRUE);
   measure (&planner, &answer->target);
   measure_demand (answer);
@@ -1102,6 +1144,8 @@ plan (const FsSnapshot *snapshot, FsPlanMemo *memo, const FsPlanRequest *request
   choose (&planner);
   if (!answer->target.schedulable)
     target_pending (&planner);
+  if (request->has_proposal)
+    score (&planner, &answer->proposal);
   explain (answer);
   planner_clear (&planner);
   fs_plan_resize (snapshot, answer); /* in-place updates (issue 21, plan/resize.c) */

@@ -20,6 +20,7 @@
 #include "fitscale/render/capacity.h"
 #include "fitscale/render/plan.h"
 #include "fitscale/render/why.h"
+#include "fitscale/server/admit.h"
 #include "fitscale/server/service.h"
 
 #define MAX_JSON_DEPTH 32
@@ -64,6 +65,7 @@ struct FsService {
                                 * service owns it, guarded by cache_lock; fs_plan_memo_for
                                 * replaces it, and so drops the old snapshot's, when a request
                                 * comes for a new snapshot (requests in flight keep theirs) */
+  FsAdmitter *admitter;        /* POST /v1/admit (server/admit.h) */
 };
 
 static char *
@@ -503,6 +505,22 @@ handle_capacity (const FsHttpRequest *request, FsHttpResponse *response, gpointe
     }
 }
 
+/* ---- POST /v1/admit (server/admit.h) ---------------------------------------------------- */
+
+static void
+handle_admit (const FsHttpRequest *request, FsHttpResponse *response, gpointer data)
+{
+  FsService *service = data;
+  g_autoptr (FsPool) pool = fs_pool_new ();
+  const FsTree *body = parse_body (request, pool, response);
+  if (body == NULL)
+    return;
+  g_autoptr (FsSnapshot) snapshot = current_snapshot (service);
+  g_autofree char *stale = snapshot != NULL && service->live != NULL ? stale_reason (service) : NULL;
+  FsAdmitSnapshot state = { snapshot, snapshot != NULL ? snapshot_age (service) : 0, stale };
+  fs_admitter_answer (service->admitter, &state, body, response);
+}
+
 /* ---- health and metrics ------------------------------------------------------------------ */
 
 static void
@@ -577,6 +595,7 @@ handle_metrics (const FsHttpRequest *request, FsHttpResponse *response, gpointer
   GString *out = g_string_new (NULL);
   fs_server_metrics (service->server, out);
   append_plan_metrics (service, out);
+  fs_admitter_append_metrics (service->admitter, out);
   append_snapshot_metrics (service, out);
   if (service->live != NULL)
     append_watch_metrics (service, out);
@@ -592,6 +611,7 @@ service_new (void)
   FsService *service = g_new0 (FsService, 1);
   g_mutex_init (&service->cache_lock);
   service->plan_cache = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, cached_plan_free);
+  service->admitter = fs_admitter_new (&(FsAdmitOptions){ .mode = FS_ADMIT_WARN, .max_age = 120 });
   return service;
 }
 
@@ -628,6 +648,7 @@ fs_service_free (FsService *service)
   if (service->snapshot_warnings != NULL)
     g_array_unref (service->snapshot_warnings);
   fs_kube_live_free (service->live);
+  fs_admitter_free (service->admitter);
   g_free (service);
 }
 
@@ -636,6 +657,7 @@ add_routes (FsService *service)
 {
   fs_server_route (service->server, "POST", "/v1/plan", "plan", handle_plan, service);
   fs_server_route (service->server, "POST", "/v1/capacity", "capacity", handle_capacity, service);
+  fs_server_route (service->server, "POST", "/v1/admit", "admit", handle_admit, service);
   fs_server_route (service->server, "GET", "/v1/why", "why", handle_why, service);
   fs_server_route (service->server, "GET", "/healthz", "healthz", handle_health, service);
   fs_server_route (service->server, "GET", "/livez", "livez", handle_health, service);
@@ -669,6 +691,13 @@ fs_service_start (FsService *service, const FsServerOptions *options, GError **e
     return TRUE;
   g_clear_pointer (&service->server, fs_server_free);
   return FALSE;
+}
+
+void
+fs_service_set_admission (FsService *service, const FsAdmitOptions *options)
+{
+  fs_admitter_free (service->admitter);
+  service->admitter = fs_admitter_new (options);
 }
 
 guint16

@@ -519,6 +519,7 @@ typedef struct {
   FsIntOrPercent max_unavailable;
   int32_t status_replicas;
   int32_t ready_replicas;
+  const char *admission;          /* annotation fitscale.io/admission (plan/admit.h), or NULL */
 } FsWorkload;
 
 typedef struct {

@@ -101,6 +101,10 @@ typedef struct {
                                  * the whole demand */
   FsResizePlan *resize;         /* the plan's requests applied in place (plan/resize.h); NULL
                                  * when the update recreates the pods */
+  FsPlanCandidate proposal;     /* request.has_proposal: the write, measured as a candidate */
+  char *proposal_message;       /* the FailedScheduling message of its first Pending replica */
+  gboolean partial;             /* request.proposal_first and the proposal schedules: only
+                                 * current and proposal are measured, nothing is planned */
 } FsPlanAnswer;
 
 /* Plans REQUEST on SNAPSHOT.  NULL with an error naming the object or field when the
