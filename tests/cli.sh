@@ -811,6 +811,10 @@ contains "plan in place: one resize patch per pod" "kubectl patch pod web-a -n s
 if grep -q "kubectl patch deployment" "$tmp/out"; then not_ok "plan in place: no template patch"; else ok "plan in place: no template patch"; fi
 check "plan --update recreate: no resize section" 0 "$bin" plan -q -S "$rs/vpa-in-place.yaml" deployment/web -n shop --vpa-weight 1 --update recreate -o json
 expect "plan --update recreate: resize null" '.resize == null'
+check "plan in place: at equal distance, the pair that evicts fewer" 0 "$bin" plan -q -S "$rs/tie-break.yaml" deployment/web -n shop --vpa-weight 0 -o json
+expect "plan in place: 4 x 1510m resizes both pods in place, 3 x 2 would evict web-1" '.plan.replicas == 4 and .plan.containers[0].requests.cpu == "1510m" and .resize.counts.evicted == 0 and .resize.counts.inPlace == 2 and (.reason | test("In place it is preferred to 3 x \\(cpu=2,memory=2Gi\\), as close \\(distance 0.000, within 0.01\\), which would evict 1 pod and restart 1 container where this evicts 0 and restarts 2[.]"))'
+check "plan --update recreate: the ranking alone, 3 x 2" 0 "$bin" plan -q -S "$rs/tie-break.yaml" deployment/web -n shop --vpa-weight 0 --update recreate -o json
+expect "plan --update recreate: 3 x 2, no in-place sentence" '.plan.replicas == 3 and .plan.containers[0].requests.cpu == "2" and (.reason | test("In place") | not)'
 check "plan --update: a bad mode" 2 "$bin" plan -q -S "$rs/vpa-in-place.yaml" deployment/web -n shop --update sideways
 contains "plan --update: names the flag" "--update is in-place or recreate" err
 check "why: a Deferred resize" 0 "$bin" why -q -S "$rs/why-resize.yaml" app/api-0 -o json

@@ -925,6 +925,61 @@ pick_alternatives (Planner *planner, Ranking *ranking)
 /* The plan: P* when it schedules and its update completes; else the best of P* and the
  * ranked pairs, its update checked, and when that stops half way, the best of the first
  * ranked pairs whose update completes as the workload is configured. */
+/* An in-place update (issue 21): among the pairs that serve as much as BEST and are as close
+ * to the targets (within IN_PLACE_TIE of its distance, 1 % of the capacity-equivalent, of the
+ * first IN_PLACE_TRIES ranked), the one whose resizes evict the fewest pods, then restart the
+ * fewest containers; the ranking decides between equals. */
+#define IN_PLACE_TIE 0.01
+#define IN_PLACE_TRIES 16
+
+static void
+prefer_fewer_evictions (Planner *planner, Ranking *ranked, FsPlanCandidate *best)
+{
+  const FsPlanAnswer *answer = planner->answer;
+  gboolean evict_deferred;
+  if (!best->schedulable || !fs_plan_in_place (answer, &evict_deferred))
+    return;
+  FsPlanAnswer *out = planner->answer;
+  FsPlanCandidate first = *best;
+  guint first_evictions = 0, first_restarts = 0;
+  guint best_evictions = G_MAXUINT, best_restarts = G_MAXUINT;
+  double served = MIN (best->served, 1.0), distance = best->distance;
+  for (guint i = 0; i < ranked->len && i < IN_PLACE_TRIES; i++)
+    {
+      FsPlanCandidate candidate = materialize (planner, ranking_at (ranked, i));
+      if (MIN (candidate.served, 1.0) < served || candidate.distance > distance + IN_PLACE_TIE)
+        break;
+      if (!candidate.schedulable)
+        continue;
+      FsResizeTarget target;
+      fs_plan_resize_target (answer, &candidate, &target);
+      guint evictions, restarts;
+      fs_resize_cost (planner->snapshot, answer->workload, &target, evict_deferred, &evictions, &restarts);
+      if (i == 0)
+        {
+          first_evictions = evictions;
+          first_restarts = restarts;
+        }
+      if (evictions < best_evictions || (evictions == best_evictions && restarts < best_restarts))
+        {
+          *best = candidate;
+          best_evictions = evictions;
+          best_restarts = restarts;
+        }
+      if (best_evictions == 0 && best_restarts == 0)
+        break;
+    }
+  if (best_evictions < first_evictions || (best_evictions == first_evictions && best_restarts < first_restarts))
+    {
+      out->in_place_preferred = TRUE;
+      out->ranked_first = first;
+      out->ranked_first_evictions = first_evictions;
+      out->ranked_first_restarts = first_restarts;
+      out->plan_evictions = best_evictions;
+      out->plan_restarts = best_restarts;
+    }
+}
+
 static void
 choose (Planner *planner)
 {
@@ -943,6 +998,8 @@ choose (Planner *planner)
   FsPlanCandidate best = answer->current;
   if (ranked->len > 0)
     best = materialize (planner, ranking_at (ranked, 0));
+  if (ranked->len > 1)
+    prefer_fewer_evictions (planner, ranked, &best);
   Rank target_rank = rank_of (&answer->target), best_rank = rank_of (&best);
   gboolean is_target = target_fits && (ranked->len == 0 || compare_ranks (&target_rank, &best_rank) <= 0);
   answer->plan = is_target ? answer->target : best;
@@ -1006,13 +1063,25 @@ explain (FsPlanAnswer *answer)
       g_string_append_printf (text, " The plan, %d x (", plan->replicas);
       append_requests (text, answer, plan);
       g_string_append_printf (text, "), schedules every replica and serves the whole demand; of the %u pair%s "
-                              "evaluated, %u do%s, and it is the closest to the HPA's %d replica%s and the VPA's "
+                              "evaluated, %u do%s, and it is %s the HPA's %d replica%s and the VPA's "
                               "target (vpaWeight %.2f: distance %.3f).",
                               answer->n_candidates, answer->n_candidates == 1 ? "" : "s", answer->n_serving,
-                              answer->n_serving == 1 ? "es" : "", answer->hpa_desired,
+                              answer->n_serving == 1 ? "es" : "",
+                              answer->in_place_preferred ? "among the closest to" : "the closest to", answer->hpa_desired,
                               answer->hpa_desired == 1 ? "" : "s", answer->stage_weight, plan->distance);
     }
-  else if (answer->outcome == FS_PLAN_INFEASIBLE && plan->schedulable)
+  if (answer->outcome == FS_PLAN_ADJUSTED && answer->in_place_preferred)
+    {
+      const FsPlanCandidate *first = &answer->ranked_first;
+      g_string_append_printf (text, " In place it is preferred to %d x (", first->replicas);
+      append_requests (text, answer, first);
+      g_string_append_printf (text, "), as close (distance %.3f, within 0.01), which would evict %u pod%s and restart %u "
+                              "container%s where this evicts %u and restarts %u.", first->distance,
+                              answer->ranked_first_evictions, answer->ranked_first_evictions == 1 ? "" : "s",
+                              answer->ranked_first_restarts, answer->ranked_first_restarts == 1 ? "" : "s",
+                              answer->plan_evictions, answer->plan_restarts);
+    }
+  if (answer->outcome == FS_PLAN_INFEASIBLE && plan->schedulable)
     {
       g_string_append_printf (text, " No pair that schedules serves the whole demand; the plan, %d x (", plan->replicas);
       append_requests (text, answer, plan);

@@ -391,6 +391,24 @@ fs_resize_plan (const FsSnapshot *snapshot, const FsWorkload *workload, const Fs
 }
 
 void
+fs_resize_cost (const FsSnapshot *snapshot, const FsWorkload *workload, const FsResizeTarget *target,
+                gboolean evict_deferred, guint *evictions, guint *restarts)
+{
+  NodeTotals totals;
+  node_totals (snapshot, &totals);
+  g_autoptr (GArray) pods = workload_pods (snapshot, workload, target);
+  simulate (snapshot, &totals, pods, evict_deferred);
+  *evictions = *restarts = 0;
+  for (guint i = 0; i < pods->len; i++)
+    {
+      const FsPodResizePlan *pod = &g_array_index (pods, FsPodResizePlan, i);
+      *evictions += pod->outcome == FS_RESIZE_EVICTED;
+      *restarts += pod->restarts;
+    }
+  node_totals_clear (&totals);
+}
+
+void
 fs_resize_plan_free (FsResizePlan *plan)
 {
   if (plan == NULL)
@@ -402,35 +420,47 @@ fs_resize_plan_free (FsResizePlan *plan)
 
 /* ---- the planner's answer, in place --------------------------------------------------- */
 
-void
-fs_plan_resize (const FsSnapshot *snapshot, FsPlanAnswer *answer)
+gboolean
+fs_plan_in_place (const FsPlanAnswer *answer, gboolean *evict_deferred)
 {
   FsUpdateMode mode = (FsUpdateMode) answer->request.update;
   const char *vpa_mode = fs_vpa_update_mode (answer->hvpa.vpa);
   /* vertical-pod-autoscaler pkg/apis/autoscaling.k8s.io/v1 types.go UpdateModeInPlaceOrRecreate
    * (resize in place, evict when that fails) and UpdateModeInPlace (resize in place only) */
   gboolean vpa_in_place = g_strcmp0 (vpa_mode, "InPlaceOrRecreate") == 0 || g_strcmp0 (vpa_mode, "InPlace") == 0;
-  if (answer->workload == NULL || mode == FS_UPDATE_RECREATE || (mode == FS_UPDATE_DEFAULT && !vpa_in_place))
-    return;
+  *evict_deferred = g_strcmp0 (vpa_mode, "InPlace") != 0;
+  return answer->workload != NULL && mode != FS_UPDATE_RECREATE && (mode != FS_UPDATE_DEFAULT || vpa_in_place);
+}
+
+void
+fs_plan_resize_target (const FsPlanAnswer *answer, const FsPlanCandidate *candidate, FsResizeTarget *target)
+{
   const FsHvpaInput *in = &answer->hvpa.input;
-  FsResizeTarget current, target;
-  memset (&current, 0, sizeof current);
-  memset (&target, 0, sizeof target);
-  current.n = target.n = MIN (in->n_containers, FS_RESIZE_MAX_CONTAINERS);
-  for (guint i = 0; i < target.n; i++)
+  memset (target, 0, sizeof *target);
+  target->n = MIN (in->n_containers, FS_RESIZE_MAX_CONTAINERS);
+  for (guint i = 0; i < target->n; i++)
     {
-      current.names[i] = target.names[i] = in->containers[i].name;
+      target->names[i] = in->containers[i].name;
       for (int r = 0; r < FS_HVPA_N_RESOURCES; r++)
         {
-          current.request[i][r] = in->containers[i].request[r];
-          target.request[i][r] = answer->plan.request[i][r];
-          target.limit[i][r] = answer->plan.limit[i][r];
+          target->request[i][r] = candidate != NULL ? candidate->request[i][r] : in->containers[i].request[r];
+          target->limit[i][r] = candidate != NULL ? candidate->limit[i][r] : 0;
         }
     }
-  answer->resize = fs_resize_plan (snapshot, answer->workload, &current, &target,
-                                   g_strcmp0 (vpa_mode, "InPlace") != 0);
-  answer->resize->mode = mode;
-  answer->resize->vpa_update_mode = vpa_mode;
+}
+
+void
+fs_plan_resize (const FsSnapshot *snapshot, FsPlanAnswer *answer)
+{
+  gboolean evict_deferred;
+  if (!fs_plan_in_place (answer, &evict_deferred))
+    return;
+  FsResizeTarget current, target;
+  fs_plan_resize_target (answer, NULL, &current);
+  fs_plan_resize_target (answer, &answer->plan, &target);
+  answer->resize = fs_resize_plan (snapshot, answer->workload, &current, &target, evict_deferred);
+  answer->resize->mode = (FsUpdateMode) answer->request.update;
+  answer->resize->vpa_update_mode = fs_vpa_update_mode (answer->hvpa.vpa);
 }
 
 /* ---- why ------------------------------------------------------------------------------ */

@@ -99,6 +99,10 @@ typedef struct {
   GPtrArray *unmodelled;        /* these reasons the plan cannot reproduce (fs_workload_unmodelled) */
   guint n_serving;              /* of those, the pairs that schedule every replica and serve
                                  * the whole demand */
+  gboolean in_place_preferred;  /* in place, the plan was preferred to RANKED_FIRST, as close to
+                                 * the targets, for its fewer evictions and restarts: */
+  FsPlanCandidate ranked_first;
+  guint ranked_first_evictions, ranked_first_restarts, plan_evictions, plan_restarts;
   FsResizePlan *resize;         /* the plan's requests applied in place (plan/resize.h); NULL
                                  * when the update recreates the pods */
   FsPlanCandidate proposal;     /* request.has_proposal: the write, measured as a candidate */
@@ -120,6 +124,12 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (FsPlanAnswer, fs_plan_answer_free)
 /* The in-place part of ANSWER (answer->resize), when its request or the VPA's updateMode
  * (InPlaceOrRecreate, InPlace) asks for an in-place update (src/plan/resize.c). */
 void fs_plan_resize (const FsSnapshot *snapshot, FsPlanAnswer *answer);
+/* TRUE when ANSWER's update is in place; EVICT_DEFERRED then tells whether a resize left
+ * Deferred is evicted (InPlaceOrRecreate) or waits (InPlace). */
+gboolean fs_plan_in_place (const FsPlanAnswer *answer, gboolean *evict_deferred);
+/* CANDIDATE's requests and limits per container as a resize target (NULL: the current
+ * requests, no limits). */
+void fs_plan_resize_target (const FsPlanAnswer *answer, const FsPlanCandidate *candidate, FsResizeTarget *target);
 
 /* "unchanged", "adjusted", "infeasible" */
 const char *fs_plan_outcome_name (FsPlanOutcome outcome);

@@ -89,6 +89,10 @@ typedef struct {
 FsResizePlan *fs_resize_plan (const FsSnapshot *snapshot, const FsWorkload *workload,
                               const FsResizeTarget *current, const FsResizeTarget *target,
                               gboolean evict_deferred);
+/* What applying TARGET in place costs WORKLOAD's pods, without the plan: the pods evicted
+ * (Infeasible, or Deferred when EVICT_DEFERRED) and the containers restarted. */
+void fs_resize_cost (const FsSnapshot *snapshot, const FsWorkload *workload, const FsResizeTarget *target,
+                     gboolean evict_deferred, guint *evictions, guint *restarts);
 void fs_resize_plan_free (FsResizePlan *plan);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FsResizePlan, fs_resize_plan_free)
 
