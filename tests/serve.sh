@@ -388,7 +388,17 @@ start live-adjust --server "http://127.0.0.1:$fake_port" --watch-timeout 1 --adm
 get /readyz; is "live, adjust: ready after the first list" 200
 post "live: an HPA's scale write to 6" /v1/admit "$src/tests/data/admission/scale-up.json"; is "live: POST /v1/admit" 200
 expect "live: the scale to 6 comes back adjusted to the 2 that schedule" \
-  '.response.allowed and (.response.patch | @base64d | fromjson) == [{"op": "add", "path": "/spec/replicas", "value": 2}]'
+  '.response.allowed and (.response.patch | @base64d | fromjson) == [{"op": "add", "path": "/spec/replicas", "value": 2}]
+   and .response.auditAnnotations == {"verdict": "adjusted", "mode": "adjust"}
+   and (.response.warnings[0] | endswith("adjusted: Deployment replicas 6 -> 2, what schedules at the current requests"))'
+# the HPA asks again on its next sync (the Scale at 2 now): the same answer, the write a no-op
+jq '.request.oldObject.spec.replicas = 2 | .request.uid = "live-again"' "$src/tests/data/admission/scale-up.json" >"$tmp/live-again.json"
+post "live: the HPA's next write to 6" /v1/admit "$tmp/live-again.json"; is "live: POST /v1/admit again" 200
+expect "live: adjusted again to 2 (the HPA keeps asking, the scale stays at what schedules)" \
+  '.response.uid == "live-again" and (.response.patch | @base64d | fromjson) == [{"op": "add", "path": "/spec/replicas", "value": 2}]'
+jq '.request.object.spec.replicas = 2 | .request.oldObject.spec.replicas = 6' "$src/tests/data/admission/scale-up.json" >"$tmp/live-down.json"
+post "live: a scale to the 2 that schedule" /v1/admit "$tmp/live-down.json"; is "live: POST /v1/admit of 2" 200
+expect "live: 2 replicas pass untouched" '.response.allowed and .response.patch == null and .response.auditAnnotations.verdict == "fits"'
 sleep 1.5
 get /metrics
 contains "live: API server requests counted" "fitscale_apiserver_requests_total" out
@@ -597,7 +607,7 @@ while IFS= read -r line; do
   if [ "$line" != '```' ]; then printf '%s\n' "$line" >>"$tmp/doc-answer.json"; continue; fi
   collecting=0 in_block=0 doc_answers=$((doc_answers + 1))
   # shellcheck disable=SC2086
-  start doc-admit -S "$ex" $doc_flags
+  start "doc-admit-$doc_answers" -S "$ex" $doc_flags
   post "docs/admission.md: $doc_flags: $doc_fixture" /v1/admit "$adm/$doc_fixture"
   same_json "docs/admission.md: the answer shown to $doc_fixture ($doc_flags)" "$tmp/doc-answer.json"
   kill -TERM "$serve_pid"; wait "$serve_pid"

@@ -455,8 +455,8 @@ apply_mode (const FsAdmitRequest *request, const Write *write, const FsPlanAnswe
 
 /* Plans the write and decides. */
 static void
-judge (const FsSnapshot *snapshot, const FsAdmitRequest *request, Write *write, const FsAdmitOptions *options,
-       FsAdmitDecision *decision)
+judge (const FsSnapshot *snapshot, FsPlanMemo *memo, const FsAdmitRequest *request, Write *write,
+       const FsAdmitOptions *options, FsAdmitDecision *decision)
 {
   FsPlanRequest *plan = &write->plan_request;
   const FsWorkload *workload = write->stored != NULL ? write->stored : write->proposed;
@@ -478,7 +478,9 @@ judge (const FsSnapshot *snapshot, const FsAdmitRequest *request, Write *write, 
   plan->proposal_replicas = write->replicas;
   plan->now_ms = g_get_real_time () / 1000;
   g_autoptr (GError) error = NULL;
-  g_autoptr (FsPlanAnswer) answer = fs_plan (snapshot, plan, &error);
+  /* the memo is keyed by the snapshot's workloads: a workload only written (a CREATE) is not
+   * one of them */
+  g_autoptr (FsPlanAnswer) answer = fs_plan_shared (snapshot, plan->workload == NULL ? memo : NULL, plan, &error);
   if (answer == NULL)
     {
       decision->verdict = FS_ADMIT_NOT_JUDGED;
@@ -894,7 +896,7 @@ fs_admit (const FsAdmitSnapshot *state, const FsAdmitRequest *request, const FsA
               add_warning (decision, "a dry run: the mode %s only warns", fs_admit_mode_name (decision->mode));
               decision->mode = FS_ADMIT_WARN;
             }
-          judge (snapshot, request, &write, options, decision);
+          judge (snapshot, state->memo, request, &write, options, decision);
         }
     }
   return decision;

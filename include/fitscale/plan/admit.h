@@ -31,6 +31,7 @@
 #include <glib.h>
 
 #include "fitscale/model/objects.h"
+#include "fitscale/plan/memo.h"
 
 G_BEGIN_DECLS
 
@@ -105,6 +106,8 @@ typedef struct {
   const FsSnapshot *snapshot;   /* NULL: none yet (not synced) */
   double age;                   /* seconds since it was last confirmed current */
   const char *not_ready;        /* why it is not ready (stale past --max-staleness), or NULL */
+  FsPlanMemo *memo;             /* what plans on SNAPSHOT share (plan/memo.h), or NULL: a
+                                 * write of a workload the snapshot holds plans with it */
 } FsAdmitSnapshot;
 
 typedef struct {
