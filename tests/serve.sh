@@ -554,6 +554,17 @@ admit "adjust: a resize short of cpu and memory" "$tmp/review.json"
 expect "adjust: both taken back as far as needed: cpu to what is free, memory to the MiB below" \
   '(.response.patch | @base64d | fromjson) == [{"op": "add", "path": "/spec/containers/0/resources/requests/cpu", "value": "2340m"}, {"op": "add", "path": "/spec/containers/0/resources/requests/memory", "value": "12110Mi"}]'
 reinvoke "adjust: the cpu and memory resize, reinvoked" "$tmp/review.json"
+# three containers, two of them grown: the same fraction of each increase taken back, named per container
+jq --slurpfile pods "$ex/pods.json" '($pods[0].items[] | select(.metadata.name == "ebs-csi-node-549gf")) as $p
+  | .request.name = $p.metadata.name | .request.namespace = $p.metadata.namespace | .request.oldObject = $p
+  | .request.object = ($p | .spec.containers[0].resources = {"requests": {"cpu": "10m", "memory": "8Gi"}, "limits": {"memory": "8Gi"}}
+                         | .spec.containers[1].resources = {"requests": {"cpu": "10m", "memory": "4Gi"}, "limits": {"memory": "4Gi"}})' \
+  "$adm/pod-resize-deferred.json" >"$tmp/multi.json"
+admit "adjust: a resize of two containers of three" "$tmp/multi.json"
+expect "adjust: both containers named, both taken back by the same fraction, to what is free" \
+  '(.response.warnings[0] | test("to ebs-plugin:memory=8Gi,node-driver-registrar:memory=4Gi would be Deferred on ip-10-0-1-23.ec2.internal: .*; the largest that fits now is ebs-plugin:memory=4024Mi,node-driver-registrar:memory=2022Mi; adjusted to it$"))
+   and (.response.patch | @base64d | fromjson) == [{"op": "add", "path": "/spec/containers/0/resources/requests/memory", "value": "4024Mi"}, {"op": "add", "path": "/spec/containers/0/resources/limits/memory", "value": "4024Mi"}, {"op": "add", "path": "/spec/containers/1/resources/requests/memory", "value": "2022Mi"}, {"op": "add", "path": "/spec/containers/1/resources/limits/memory", "value": "2022Mi"}]'
+reinvoke "adjust: the two containers' resize, reinvoked" "$tmp/multi.json"
 jq '.request.dryRun = true' "$adm/pod-resize-deferred.json" >"$tmp/review.json"
 admit "adjust: a dry-run resize" "$tmp/review.json"
 expect "adjust: a dry-run resize is only warned about" --arg w "$resize_deferred" \
