@@ -388,7 +388,17 @@ start live-adjust --server "http://127.0.0.1:$fake_port" --watch-timeout 1 --adm
 get /readyz; is "live, adjust: ready after the first list" 200
 post "live: an HPA's scale write to 6" /v1/admit "$src/tests/data/admission/scale-up.json"; is "live: POST /v1/admit" 200
 expect "live: the scale to 6 comes back adjusted to the 2 that schedule" \
-  '.response.allowed and (.response.patch | @base64d | fromjson) == [{"op": "add", "path": "/spec/replicas", "value": 2}]'
+  '.response.allowed and (.response.patch | @base64d | fromjson) == [{"op": "add", "path": "/spec/replicas", "value": 2}]
+   and .response.auditAnnotations == {"verdict": "adjusted", "mode": "adjust"}
+   and (.response.warnings[0] | endswith("adjusted: Deployment replicas 6 -> 2, what schedules at the current requests"))'
+# the HPA asks again on its next sync (the Scale at 2 now): the same answer, the write a no-op
+jq '.request.oldObject.spec.replicas = 2 | .request.uid = "live-again"' "$src/tests/data/admission/scale-up.json" >"$tmp/live-again.json"
+post "live: the HPA's next write to 6" /v1/admit "$tmp/live-again.json"; is "live: POST /v1/admit again" 200
+expect "live: adjusted again to 2 (the HPA keeps asking, the scale stays at what schedules)" \
+  '.response.uid == "live-again" and (.response.patch | @base64d | fromjson) == [{"op": "add", "path": "/spec/replicas", "value": 2}]'
+jq '.request.object.spec.replicas = 2 | .request.oldObject.spec.replicas = 6' "$src/tests/data/admission/scale-up.json" >"$tmp/live-down.json"
+post "live: a scale to the 2 that schedule" /v1/admit "$tmp/live-down.json"; is "live: POST /v1/admit of 2" 200
+expect "live: 2 replicas pass untouched" '.response.allowed and .response.patch == null and .response.auditAnnotations.verdict == "fits"'
 sleep 1.5
 get /metrics
 contains "live: API server requests counted" "fitscale_apiserver_requests_total" out
@@ -467,6 +477,23 @@ expect "a CREATE is planned from its object; where nothing schedules, not adjust
 admit "warn: a StatefulSet's scale to 8" "$adm/statefulset-scale-up.json"
 expect "warn: a StatefulSet without an HPA, planned over the replicas written" \
   '.response.warnings == ["fitscale: 3 of 8 replicas of cpu=500m,memory=2Gi would stay Pending: 0/2 nodes are available: 2 Insufficient memory; the plan is 5 x cpu=500m,memory=2Gi (it serves 62 % of the demand: no pair that schedules serves all)"]'
+# pods/resize (in-place resizes): judged as the pod's kubelet admits them (model/resize.c)
+admit "warn: a resize that fits beside the node's other pods" "$adm/pod-resize-fits.json"
+expect "warn: a resize the kubelet allocates passes without a word" '.response.allowed and .response.warnings == null and .response.auditAnnotations.verdict == "fits"'
+resize_deferred="fitscale: the resize of Pod production/rag-api-7948f7fb7-hq8lq to memory=12Gi would be Deferred on ip-10-0-1-23.ec2.internal: Node didn't have enough resource: memory, requested: 12884901888, used: 2871001088, capacity: 15569256448; the largest that fits now is memory=12110Mi"
+admit "warn: a resize the kubelet would defer" "$adm/pod-resize-deferred.json"
+expect "warn: Deferred, the kubelet's message and the largest that fits now" --arg w "$resize_deferred" \
+  '.response.allowed and .response.patch == null and .response.warnings == [$w] and .response.auditAnnotations == {"verdict": "warned", "mode": "warn"}'
+admit "warn: a resize above the node's allocatable" "$adm/pod-resize-infeasible.json"
+expect "warn: Infeasible, with the kubelet's message" \
+  '.response.allowed and .response.patch == null and .response.warnings == ["fitscale: the resize of Pod production/rag-api-7948f7fb7-hq8lq to memory=16Gi would be Infeasible on ip-10-0-1-23.ec2.internal: Node didn'"'"'t have enough capacity: memory, requested: 17179869184, capacity: 15569256448; the largest that fits now is memory=12110Mi"]'
+jq '.request.object.metadata.name = "rag-api-7948f7fb7-dc5k8" | .request.name = "rag-api-7948f7fb7-dc5k8" | .request.object.spec.nodeName = null' "$adm/pod-resize-deferred.json" >"$tmp/review.json"
+admit "warn: a resize of a Pending pod" "$tmp/review.json"
+expect "warn: a pod on no node is not judged (the scheduler places it at its new requests)" \
+  '.response.allowed and .response.warnings == ["fitscale: not judged: Pod \"rag-api-7948f7fb7-dc5k8\" is on no node in namespace \"production\" of the snapshot"] and .response.auditAnnotations.verdict == "not-judged"'
+jq '.request.subResource = "status" | .request.requestSubResource = "status"' "$adm/pod-resize-deferred.json" >"$tmp/review.json"
+admit "warn: a pods/status write" "$tmp/review.json"
+expect "warn: other pod writes are ignored" '.response.allowed and .response.warnings == null and .response.auditAnnotations.verdict == "ignored"'
 admit "annotation deny" "$adm/deployment-update-deny.json"
 expect "annotation deny: refused with the reason and the plan, a 403 Status" \
   '(.response.allowed | not) and .response.status.code == 403 and .response.status.reason == "Forbidden" and (.response.status.message | test("^fitscale denied Deployment production/rag-api \\(fitscale.io/admission: deny\\): 4 of 6 replicas of cpu=750m,memory=6Gi would stay Pending: .*; the plan is 6 x cpu=500m,memory=3917Mi$"))'
@@ -513,6 +540,35 @@ reinvoke "adjust: the Deployment, reinvoked" "$adm/deployment-update.json"
 admit "adjust: a dry run" "$adm/scale-up-dry-run.json"
 expect "adjust: a dry run is only warned about" --arg w "$pending" \
   '.response.allowed and .response.patch == null and .response.warnings == ["fitscale: a dry run: the mode adjust only warns", $w]'
+admit "adjust: a resize the kubelet would defer" "$adm/pod-resize-deferred.json"
+expect "adjust: the resize patched to the largest the kubelet allocates now" --arg w "$resize_deferred; adjusted to it" \
+  '.response.allowed and (.response.patch | @base64d | fromjson) == [{"op": "add", "path": "/spec/containers/0/resources/requests/memory", "value": "12110Mi"}] and .response.warnings == [$w] and .response.auditAnnotations.verdict == "adjusted"'
+reinvoke "adjust: the deferred resize, reinvoked" "$adm/pod-resize-deferred.json"
+admit "adjust: an Infeasible resize" "$adm/pod-resize-infeasible.json"
+expect "adjust: a limit equal to its request follows it (the QoS class stays)" \
+  '(.response.patch | @base64d | fromjson) == [{"op": "add", "path": "/spec/containers/0/resources/requests/memory", "value": "12110Mi"}, {"op": "add", "path": "/spec/containers/0/resources/limits/memory", "value": "12110Mi"}]'
+reinvoke "adjust: the infeasible resize, reinvoked" "$adm/pod-resize-infeasible.json"
+jq '.request.object.spec.containers[0].resources = {"requests": {"cpu": "500m", "memory": "15Gi"}, "limits": {"cpu": "2", "memory": "16Gi"}} | .request.object.spec.containers[0].resources.requests.cpu = "4"' \
+  "$adm/pod-resize-deferred.json" >"$tmp/review.json"
+admit "adjust: a resize short of cpu and memory" "$tmp/review.json"
+expect "adjust: both taken back as far as needed: cpu to what is free, memory to the MiB below" \
+  '(.response.patch | @base64d | fromjson) == [{"op": "add", "path": "/spec/containers/0/resources/requests/cpu", "value": "2340m"}, {"op": "add", "path": "/spec/containers/0/resources/requests/memory", "value": "12110Mi"}]'
+reinvoke "adjust: the cpu and memory resize, reinvoked" "$tmp/review.json"
+# three containers, two of them grown: the same fraction of each increase taken back, named per container
+jq --slurpfile pods "$ex/pods.json" '($pods[0].items[] | select(.metadata.name == "ebs-csi-node-549gf")) as $p
+  | .request.name = $p.metadata.name | .request.namespace = $p.metadata.namespace | .request.oldObject = $p
+  | .request.object = ($p | .spec.containers[0].resources = {"requests": {"cpu": "10m", "memory": "8Gi"}, "limits": {"memory": "8Gi"}}
+                         | .spec.containers[1].resources = {"requests": {"cpu": "10m", "memory": "4Gi"}, "limits": {"memory": "4Gi"}})' \
+  "$adm/pod-resize-deferred.json" >"$tmp/multi.json"
+admit "adjust: a resize of two containers of three" "$tmp/multi.json"
+expect "adjust: both containers named, both taken back by the same fraction, to what is free" \
+  '(.response.warnings[0] | test("to ebs-plugin:memory=8Gi,node-driver-registrar:memory=4Gi would be Deferred on ip-10-0-1-23.ec2.internal: .*; the largest that fits now is ebs-plugin:memory=4024Mi,node-driver-registrar:memory=2022Mi; adjusted to it$"))
+   and (.response.patch | @base64d | fromjson) == [{"op": "add", "path": "/spec/containers/0/resources/requests/memory", "value": "4024Mi"}, {"op": "add", "path": "/spec/containers/0/resources/limits/memory", "value": "4024Mi"}, {"op": "add", "path": "/spec/containers/1/resources/requests/memory", "value": "2022Mi"}, {"op": "add", "path": "/spec/containers/1/resources/limits/memory", "value": "2022Mi"}]'
+reinvoke "adjust: the two containers' resize, reinvoked" "$tmp/multi.json"
+jq '.request.dryRun = true' "$adm/pod-resize-deferred.json" >"$tmp/review.json"
+admit "adjust: a dry-run resize" "$tmp/review.json"
+expect "adjust: a dry-run resize is only warned about" --arg w "$resize_deferred" \
+  '.response.allowed and .response.patch == null and .response.warnings == ["fitscale: a dry run: the mode adjust only warns", $w]'
 jq '.request.userInfo.username = "jane@example.com"' "$adm/scale-up.json" >"$tmp/review.json"
 admit "adjust: an exempt user" "$tmp/review.json"
 expect "adjust: an exempt user's write passes untouched" '.response.allowed and .response.patch == null and .response.warnings == null and .response.auditAnnotations.verdict == "exempt"'
@@ -532,6 +588,9 @@ start admit-karpenter -S "$ex" --admission-mode deny --node-autoscaler karpenter
 admit "deny with Karpenter" "$adm/scale-up.json"
 expect "deny with Karpenter: only a warning (Pending is its signal)" --arg w "$pending" \
   '.response.allowed and .response.patch == null and .response.warnings[1] == $w and (.response.warnings[0] | test("karpenter is the node autoscaler"))'
+admit "deny with Karpenter: a resize the kubelet would defer" "$adm/pod-resize-deferred.json"
+expect "deny with Karpenter: a Deferred resize is refused (no Pending pod for a node autoscaler to see)" --arg m "$resize_deferred" \
+  '(.response.allowed | not) and .response.status.code == 403 and .response.status.message == "fitscale denied (fitscale.io/admission: deny) " + ($m | ltrimstr("fitscale: "))'
 kill -TERM "$serve_pid"; wait "$serve_pid"
 check "--admission-mode must be a mode" 2 "$bin" serve --admission-mode block -S "$ex"
 check "--node-autoscaler must be known" 2 "$bin" serve --node-autoscaler keda -S "$ex"
@@ -542,6 +601,29 @@ admit "stale snapshot" "$adm/scale-up.json"
 expect "stale snapshot: allowed unjudged, with a warning" \
   '.response.allowed and .response.patch == null and (.response.warnings[0] | test("^fitscale: not judged: the snapshot is [0-9.]+ s old \\(over --admission-max-age 0.001 s\\)$")) and .response.auditAnnotations.verdict == "not-judged"'
 kill -TERM "$serve_pid"; wait "$serve_pid"
+
+# docs/admission.md: each answer shown after a line "<!-- admit: SERVE-FLAGS: FIXTURE -->" is
+# the one a server with those flags gives to tests/data/admission/FIXTURE
+doc_answers=0 collecting=0 in_block=0
+while IFS= read -r line; do
+  case $line in
+    '<!-- admit: '*)
+      spec=${line#<!-- admit: }; spec=${spec% -->}
+      doc_flags=${spec%%: *} doc_fixture=${spec#*: } collecting=1
+      : >"$tmp/doc-answer.json"
+      continue ;;
+  esac
+  [ "$collecting" = 1 ] || continue
+  if [ "$in_block" = 0 ]; then [ "$line" = '```json' ] && in_block=1; continue; fi
+  if [ "$line" != '```' ]; then printf '%s\n' "$line" >>"$tmp/doc-answer.json"; continue; fi
+  collecting=0 in_block=0 doc_answers=$((doc_answers + 1))
+  # shellcheck disable=SC2086
+  start "doc-admit-$doc_answers" -S "$ex" $doc_flags
+  post "docs/admission.md: $doc_flags: $doc_fixture" /v1/admit "$adm/$doc_fixture"
+  same_json "docs/admission.md: the answer shown to $doc_fixture ($doc_flags)" "$tmp/doc-answer.json"
+  kill -TERM "$serve_pid"; wait "$serve_pid"
+done <"$src/docs/admission.md"
+if [ "$doc_answers" -ge 5 ]; then ok "docs/admission.md: $doc_answers answers checked"; else not_ok "docs/admission.md: only $doc_answers answers found"; fi
 
 # deploy/webhook.yaml and deploy/webhook-certs.sh (issue 19)
 python3 - "$src/deploy/webhook.yaml" >"$tmp/out" <<'PY'
@@ -555,7 +637,8 @@ expect "webhook.yaml: opt-in, Equivalent, Ignore, 2 s, no side effects, IfNeeded
    and $w.failurePolicy == "Ignore" and $w.timeoutSeconds == 2 and $w.sideEffects == "None"
    and $w.reinvocationPolicy == "IfNeeded" and $w.admissionReviewVersions == ["v1"]
    and $w.clientConfig.service.path == "/v1/admit"
-   and ([$w.rules[].resources[]] | sort) == ["deployments", "deployments/scale", "statefulsets", "statefulsets/scale"]
+   and ([$w.rules[].resources[]] | sort) == ["deployments", "deployments/scale", "pods/resize", "statefulsets", "statefulsets/scale"]
+   and ($w.rules[] | select(.resources == ["pods/resize"])) == {"apiGroups": [""], "apiVersions": ["v1"], "operations": ["UPDATE"], "resources": ["pods/resize"], "scope": "Namespaced"}
    and ((.[] | select(.kind == "Certificate")).spec.secretName == "fitscale-tls")'
 check "webhook-certs.sh --dry-run: openssl makes the CA and the certificate" 0 "$src/deploy/webhook-certs.sh" --dry-run --dir "$tmp/certs"
 python3 -c 'import json, sys, yaml; print(json.dumps(list(yaml.safe_load_all(sys.stdin))))' <"$tmp/out" >"$tmp/webhook.json" && cp "$tmp/webhook.json" "$tmp/out"

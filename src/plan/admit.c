@@ -6,6 +6,7 @@
 
 #include "fitscale/model/names.h"
 #include "fitscale/model/nodeautoscaler.h"
+#include "fitscale/model/resize.h"
 #include "fitscale/model/resources.h"
 #include "fitscale/plan/admit.h"
 #include "fitscale/plan/plan.h"
@@ -169,10 +170,10 @@ find_namespace (const FsSnapshot *snapshot, const char *name)
 /* The workload's annotation, else its namespace's label, else --admission-mode; a value that
  * is no mode is warned about and passed over. */
 static FsAdmitMode
-resolve_mode (const FsSnapshot *snapshot, const Write *write, const FsAdmitOptions *options, FsAdmitDecision *decision)
+resolve_mode (const FsSnapshot *snapshot, const char *namespace, const FsWorkload *workload,
+              const FsAdmitOptions *options, FsAdmitDecision *decision)
 {
-  const FsWorkload *workload = write->scale ? write->stored : write->proposed;
-  const FsNamespace *ns = find_namespace (snapshot, write->plan_request.namespace);
+  const FsNamespace *ns = find_namespace (snapshot, namespace);
   const char *values[] = { workload != NULL ? workload->admission : NULL,
                            ns != NULL ? fs_labels_get (ns->labels, MODE_KEY) : NULL };
   const char *where[] = { "annotation", "namespace label" };
@@ -454,8 +455,8 @@ apply_mode (const FsAdmitRequest *request, const Write *write, const FsPlanAnswe
 
 /* Plans the write and decides. */
 static void
-judge (const FsSnapshot *snapshot, const FsAdmitRequest *request, Write *write, const FsAdmitOptions *options,
-       FsAdmitDecision *decision)
+judge (const FsSnapshot *snapshot, FsPlanMemo *memo, const FsAdmitRequest *request, Write *write,
+       const FsAdmitOptions *options, FsAdmitDecision *decision)
 {
   FsPlanRequest *plan = &write->plan_request;
   const FsWorkload *workload = write->stored != NULL ? write->stored : write->proposed;
@@ -477,7 +478,9 @@ judge (const FsSnapshot *snapshot, const FsAdmitRequest *request, Write *write, 
   plan->proposal_replicas = write->replicas;
   plan->now_ms = g_get_real_time () / 1000;
   g_autoptr (GError) error = NULL;
-  g_autoptr (FsPlanAnswer) answer = fs_plan (snapshot, plan, &error);
+  /* the memo is keyed by the snapshot's workloads: a workload only written (a CREATE) is not
+   * one of them */
+  g_autoptr (FsPlanAnswer) answer = fs_plan_shared (snapshot, plan->workload == NULL ? memo : NULL, plan, &error);
   if (answer == NULL)
     {
       decision->verdict = FS_ADMIT_NOT_JUDGED;
@@ -499,11 +502,356 @@ judge (const FsSnapshot *snapshot, const FsAdmitRequest *request, Write *write, 
   apply_mode (request, write, answer, decision);
 }
 
+/* ---- in-place resizes (pods/resize) --------------------------------------------------------- */
+
+#define MEBIBYTE ((int64_t) 1 << 20)
+
+/* The pod being resized, where it runs, and what the rest of its node holds. */
+typedef struct {
+  const FsPod *pod;             /* the written object */
+  const FsPod *stored;          /* the snapshot's, bound to NODE */
+  const FsNode *node;
+  FsResources others;           /* the node's other pods' allocated requests, summed */
+  int64_t n_others;
+  const FsContainerSet *written; /* the object's containers */
+  guint n;                      /* written->n_containers, at most FS_ADMIT_MAX_CONTAINERS */
+  int64_t from[FS_ADMIT_MAX_CONTAINERS][FS_HVPA_N_RESOURCES]; /* what each container holds now */
+} Resize;
+
+static int64_t
+request_of (const FsContainer *container, int r)
+{
+  guint8 bit = r == FS_HVPA_CPU ? FS_RES_CPU : FS_RES_MEMORY;
+  if (!(container->requests.present & bit))
+    return 0;
+  return r == FS_HVPA_CPU ? container->requests.cpu_milli : container->requests.memory_bytes;
+}
+
+static void
+set_request (FsContainer *container, int r, int64_t amount)
+{
+  if (r == FS_HVPA_CPU)
+    container->requests.cpu_milli = amount;
+  else
+    container->requests.memory_bytes = amount;
+  container->requests.present |= r == FS_HVPA_CPU ? FS_RES_CPU : FS_RES_MEMORY;
+}
+
+/* What each written container holds on the node now: the kubelet's allocated requests while the
+ * stored pod reports a resize, else its spec's (allocation_manager.go GetContainerResourceAllocation
+ * falls back to the spec); a container the stored pod lacks holds nothing. */
+static void
+resize_from (Resize *resize)
+{
+  const FsContainerSet *stored = resize->stored->spec->containers;
+  const FsPodResize *status = resize->stored->resize;
+  for (guint i = 0; i < resize->n; i++)
+    {
+      const char *name = resize->written->containers[i].name;
+      for (int r = 0; r < FS_HVPA_N_RESOURCES; r++)
+        resize->from[i][r] = 0;
+      for (guint j = 0; j < stored->n_containers; j++)
+        if (g_strcmp0 (stored->containers[j].name, name) == 0)
+          for (int r = 0; r < FS_HVPA_N_RESOURCES; r++)
+            resize->from[i][r] = request_of (&stored->containers[j], r);
+      for (guint j = 0; status != NULL && j < status->n_containers; j++)
+        if (g_strcmp0 (status->containers[j].name, name) == 0 && status->containers[j].has_allocated)
+          {
+            const FsResources *allocated = &status->containers[j].allocated;
+            resize->from[i][FS_HVPA_CPU] = (allocated->present & FS_RES_CPU) ? allocated->cpu_milli : 0;
+            resize->from[i][FS_HVPA_MEMORY] = (allocated->present & FS_RES_MEMORY) ? allocated->memory_bytes : 0;
+          }
+    }
+}
+
+/* The kubelet's answer to the pod resized to CONTAINERS (the written ones, requests changed). */
+static void
+resize_verdict (const Resize *resize, const FsContainer *containers, FsResizeVerdict *verdict)
+{
+  const FsContainerSet *written = resize->written;
+  FsResources desired;
+  if (!fs_pod_effective_request (containers, resize->n, written->init_containers, written->n_init,
+                                 written->pod_level, written->overhead, &desired, NULL))
+    desired = resize->pod->spec->request; /* too many names: as decoded */
+  FsContainerSet after = *written;
+  after.containers = containers;
+  fs_resize_admit (resize->node, &desired, &resize->others, resize->n_others, resize->stored->spec->containers,
+                   &after, NULL, verdict);
+}
+
+/* The amount of R for container I at the fraction W of the way from what it holds to TOP,
+ * memory to the MiB below. */
+static int64_t
+toward (const Resize *resize, guint i, int r, int64_t top, double w)
+{
+  int64_t from = resize->from[i][r];
+  int64_t amount = from + (int64_t) (w * (double) (top - from));
+  if (r == FS_HVPA_MEMORY && amount > from)
+    amount = MAX (from, amount - amount % MEBIBYTE);
+  return amount;
+}
+
+/* OUT: the written containers with each resource the kubelet finds short taken back toward
+ * what the container holds now (the same fraction of the increase for every container, found by
+ * bisection; cpu to the millicore, memory to the MiB below) until the kubelet allocates the
+ * resize.  A round takes back the resource the kubelet names, from what the rounds before left;
+ * amounts only go down, so a few rounds settle.  FALSE when none of the increase fits, or the
+ * kubelet's reason is no resource. */
+static gboolean
+largest_resize (const Resize *resize, FsContainer *out)
+{
+  memcpy (out, resize->written->containers, resize->n * sizeof *out);
+  for (int round = 0;; round++)
+    {
+      FsResizeVerdict verdict;
+      resize_verdict (resize, out, &verdict);
+      if (verdict.state == FS_RESIZE_IN_PROGRESS)
+        break;
+      int r = g_strcmp0 (verdict.resource, "cpu") == 0 ? FS_HVPA_CPU
+              : g_strcmp0 (verdict.resource, "memory") == 0 ? FS_HVPA_MEMORY : -1;
+      if (r < 0 || round == 8)
+        return FALSE;
+      int64_t top[FS_ADMIT_MAX_CONTAINERS];
+      gboolean any = FALSE;
+      for (guint i = 0; i < resize->n; i++)
+        {
+          top[i] = request_of (&out[i], r);
+          any |= top[i] > resize->from[i][r];
+        }
+      if (!any)
+        return FALSE; /* short of R without asking more of it */
+      /* the largest fraction W of each container's increase of R that R no longer stops */
+      double lo = 0, hi = 1;
+      for (int step = 0; step <= 40; step++)
+        {
+          double w = step == 0 ? 0 : (lo + hi) / 2;
+          for (guint i = 0; i < resize->n; i++)
+            if (top[i] > resize->from[i][r])
+              set_request (&out[i], r, toward (resize, i, r, top[i], w));
+          resize_verdict (resize, out, &verdict);
+          gboolean passes = verdict.state == FS_RESIZE_IN_PROGRESS || g_strcmp0 (verdict.resource, resource_names[r]) != 0;
+          if (step == 0 && !passes)
+            return FALSE;
+          if (step > 0)
+            *(passes ? &lo : &hi) = w;
+        }
+      for (guint i = 0; i < resize->n; i++)
+        if (top[i] > resize->from[i][r])
+          set_request (&out[i], r, toward (resize, i, r, top[i], lo));
+    }
+  for (guint i = 0; i < resize->n; i++)
+    for (int r = 0; r < FS_HVPA_N_RESOURCES; r++)
+      if (request_of (&out[i], r) > resize->from[i][r])
+        return TRUE;
+  return FALSE;
+}
+
+/* "memory=12Gi", "app:memory=12Gi,side:cpu=1": the requests of CONTAINERS that differ from
+ * BASE's (BASE NULL: from what each container holds now). */
+static void
+append_resize (GString *text, const Resize *resize, const FsContainer *containers, const FsContainer *base)
+{
+  guint shown = 0;
+  for (guint i = 0; i < resize->n; i++)
+    for (int r = 0; r < FS_HVPA_N_RESOURCES; r++)
+      {
+        int64_t amount = request_of (&containers[i], r);
+        if (amount == (base != NULL ? request_of (&base[i], r) : resize->from[i][r]))
+          continue;
+        char buf[32];
+        g_string_append_printf (text, "%s%s%s%s=%s", shown++ > 0 ? "," : "", resize->n > 1 ? containers[i].name : "",
+                                resize->n > 1 ? ":" : "", resource_names[r], fs_format_amount (resource_names[r], amount, buf));
+      }
+  if (shown == 0)
+    g_string_append (text, "the same requests");
+}
+
+/* The JSON Patch that turns the written pod's requests into LARGEST's (and a limit equal to its
+ * written request into the same amount, so that the QoS class, which a resize may not change,
+ * stays). */
+static char *
+resize_patch (const FsAdmitRequest *request, const Resize *resize, const FsContainer *largest)
+{
+  GString *patch = g_string_new ("[");
+  for (guint i = 0; i < resize->n; i++)
+    {
+      const FsContainer *written = &resize->written->containers[i];
+      int index = container_index (request, written->name);
+      if (index < 0)
+        continue;
+      const FsAdmitContainer *object = &request->containers[index];
+      gboolean changes[FS_HVPA_N_RESOURCES] = { FALSE }, limit_changes[FS_HVPA_N_RESOURCES] = { FALSE };
+      int64_t amounts[FS_HVPA_N_RESOURCES] = { 0 };
+      gboolean any = FALSE;
+      for (int r = 0; r < FS_HVPA_N_RESOURCES; r++)
+        {
+          amounts[r] = request_of (&largest[i], r);
+          changes[r] = amounts[r] != request_of (written, r);
+          int64_t limit = r == FS_HVPA_CPU ? written->limits.cpu_milli : written->limits.memory_bytes;
+          limit_changes[r] = changes[r] && object->has_limit[r] && limit == request_of (written, r);
+          any |= changes[r];
+        }
+      if (!any)
+        continue;
+      g_autofree char *base = g_strdup_printf ("/spec/containers/%d/resources", index);
+      if (!object->has_resources)
+        {
+          g_autofree char *requests = amounts_json (amounts, changes);
+          g_autofree char *value = g_strdup_printf ("{\"requests\":%s}", requests);
+          append_op (patch, base, value);
+          continue;
+        }
+      const char *maps[] = { "requests", "limits" };
+      const gboolean *which[] = { changes, limit_changes };
+      const gboolean has_map[] = { object->has_requests, object->has_limits };
+      for (int m = 0; m < 2; m++)
+        {
+          g_autofree char *path = g_strdup_printf ("%s/%s", base, maps[m]);
+          if (!has_map[m])
+            {
+              if (which[m][FS_HVPA_CPU] || which[m][FS_HVPA_MEMORY])
+                {
+                  g_autofree char *value = amounts_json (amounts, which[m]);
+                  append_op (patch, path, value);
+                }
+              continue;
+            }
+          for (int r = 0; r < FS_HVPA_N_RESOURCES; r++)
+            if (which[m][r])
+              {
+                char buf[32];
+                g_autofree char *item = g_strdup_printf ("%s/%s", path, resource_names[r]);
+                g_autofree char *value = g_strdup_printf ("\"%s\"", fs_format_amount (resource_names[r], amounts[r], buf));
+                append_op (patch, item, value);
+              }
+        }
+    }
+  if (patch->len == 1)
+    {
+      g_string_free (patch, TRUE);
+      return NULL;
+    }
+  g_string_append_c (patch, ']');
+  return g_string_free (patch, FALSE);
+}
+
+/* The workload that controls POD: its StatefulSet, or the Deployment of its ReplicaSet (else
+ * the ReplicaSet); NULL when the snapshot holds none. */
+static const FsWorkload *
+pod_workload (const FsSnapshot *snapshot, const FsPod *pod)
+{
+  if (pod->owner == NULL)
+    return NULL;
+  const FsWorkload *workload = fs_snapshot_find_workload (snapshot, pod->namespace, pod->owner->kind, pod->owner->name);
+  if (workload != NULL && workload->kind == FS_WORKLOAD_REPLICASET && workload->owner != NULL)
+    {
+      const FsWorkload *owner = fs_snapshot_find_workload (snapshot, pod->namespace, workload->owner->kind,
+                                                           workload->owner->name);
+      if (owner != NULL)
+        return owner;
+    }
+  return workload;
+}
+
+/* A pods/resize: what the pod's kubelet would answer, and what the mode does about it. */
+static void
+judge_resize (const FsSnapshot *snapshot, const FsAdmitRequest *request, const FsAdmitOptions *options,
+              FsAdmitDecision *decision)
+{
+  const char *namespace = g_intern_string (request->namespace != NULL ? request->namespace : "default");
+  const char *name = request->name != NULL ? request->name : "";
+  const FsPod *stored = fs_snapshot_find_pod (snapshot, namespace, name);
+  if (stored == NULL || stored->node_index < 0)
+    {
+      add_warning (decision, "not judged: Pod \"%s\" %s in namespace \"%s\" of the snapshot", name,
+                   stored == NULL ? "not found" : "is on no node", namespace);
+      return;
+    }
+  Resize resize = { .pod = request->pod, .stored = stored, .node = &snapshot->nodes[stored->node_index],
+                    .written = request->pod->spec->containers };
+  resize.n = MIN (resize.written->n_containers, FS_ADMIT_MAX_CONTAINERS);
+  resize_from (&resize);
+  gboolean unchanged = TRUE;
+  for (guint i = 0; i < resize.n; i++)
+    for (int r = 0; r < FS_HVPA_N_RESOURCES; r++)
+      unchanged &= request_of (&resize.written->containers[i], r) == resize.from[i][r];
+  if (unchanged)
+    {
+      decision->verdict = FS_ADMIT_UNCHANGED;
+      return;
+    }
+  const FsWorkload *workload = pod_workload (snapshot, stored);
+  decision->mode = resolve_mode (snapshot, namespace, workload, options, decision);
+  if (request->dry_run && decision->mode != FS_ADMIT_WARN)
+    {
+      add_warning (decision, "a dry run: the mode %s only warns", fs_admit_mode_name (decision->mode));
+      decision->mode = FS_ADMIT_WARN;
+    }
+  if (options->autoscaled_only && (workload == NULL || !has_autoscaler (snapshot, workload)))
+    {
+      decision->verdict = FS_ADMIT_NO_AUTOSCALER;
+      return;
+    }
+  for (guint p = 0; p < snapshot->n_pods; p++)
+    {
+      const FsPod *other = &snapshot->pods[p];
+      if (other != stored && other->node_index == stored->node_index && fs_pod_counts_on_node (other))
+        {
+          fs_resources_add (&resize.others, fs_pod_allocated_request (other), NULL);
+          resize.n_others++;
+        }
+    }
+  FsResizeVerdict verdict;
+  resize_verdict (&resize, resize.written->containers, &verdict);
+  if (verdict.state == FS_RESIZE_IN_PROGRESS)
+    {
+      decision->verdict = FS_ADMIT_FITS;
+      return;
+    }
+  FsContainer largest[FS_ADMIT_MAX_CONTAINERS];
+  gboolean has_largest = largest_resize (&resize, largest);
+  GString *text = g_string_new (NULL);
+  g_string_append_printf (text, "the resize of Pod %s/%s to ", namespace, name);
+  append_resize (text, &resize, resize.written->containers, NULL);
+  g_string_append_printf (text, " would be %s on %s: %s", verdict.state == FS_RESIZE_INFEASIBLE ? "Infeasible" : "Deferred",
+                          resize.node->name, verdict.message);
+  if (has_largest)
+    {
+      g_string_append (text, "; the largest that fits now is ");
+      append_resize (text, &resize, largest, resize.written->containers);
+    }
+  else
+    g_string_append (text, "; none of the increase fits now");
+  g_autofree char *sentence = g_string_free (text, FALSE);
+  if (decision->mode == FS_ADMIT_DENY)
+    {
+      decision->allowed = FALSE;
+      decision->verdict = FS_ADMIT_DENIED;
+      decision->message = g_strdup_printf ("fitscale denied (" MODE_KEY ": deny) %s", sentence);
+      return;
+    }
+  decision->verdict = FS_ADMIT_WARNED;
+  if (decision->mode == FS_ADMIT_ADJUST && has_largest
+      && (decision->patch = resize_patch (request, &resize, largest)) != NULL)
+    {
+      add_warning (decision, "%s; adjusted to it", sentence);
+      decision->verdict = FS_ADMIT_ADJUSTED;
+      return;
+    }
+  add_warning (decision, "%s%s", sentence, decision->mode == FS_ADMIT_ADJUST ? " (not adjusted)" : "");
+}
+
 gboolean
 fs_admit_judges (const FsAdmitRequest *request, const char **kind, gboolean *scale)
 {
-  *kind = kind_of_resource (request->group, request->resource);
   *scale = g_strcmp0 (request->sub_resource, "scale") == 0;
+  if ((request->group == NULL || *request->group == '\0') && g_strcmp0 (request->resource, "pods") == 0)
+    {
+      /* in-place resizes: the pods/resize subresource (KEP-1287) */
+      *kind = "Pod";
+      return g_strcmp0 (request->sub_resource, "resize") == 0 && g_strcmp0 (request->operation, "UPDATE") == 0;
+    }
+  *kind = kind_of_resource (request->group, request->resource);
   return *kind != NULL && (request->sub_resource == NULL || *scale)
          && (g_strcmp0 (request->operation, "UPDATE") == 0 || (!*scale && g_strcmp0 (request->operation, "CREATE") == 0));
 }
@@ -528,6 +876,11 @@ fs_admit (const FsAdmitSnapshot *state, const FsAdmitRequest *request, const FsA
   else
     {
       const FsSnapshot *snapshot = state->snapshot;
+      if (request->pod != NULL)
+        {
+          judge_resize (snapshot, request, options, decision);
+          return decision;
+        }
       read_write (snapshot, request, &write);
       if (write_unchanged (&write))
         decision->verdict = FS_ADMIT_UNCHANGED;
@@ -536,13 +889,14 @@ fs_admit (const FsAdmitSnapshot *state, const FsAdmitRequest *request, const FsA
                      write.plan_request.name, write.plan_request.namespace);
       else
         {
-          decision->mode = resolve_mode (snapshot, &write, options, decision);
+          decision->mode = resolve_mode (snapshot, write.plan_request.namespace,
+                                         write.scale ? write.stored : write.proposed, options, decision);
           if (request->dry_run && decision->mode != FS_ADMIT_WARN)
             {
               add_warning (decision, "a dry run: the mode %s only warns", fs_admit_mode_name (decision->mode));
               decision->mode = FS_ADMIT_WARN;
             }
-          judge (snapshot, request, &write, options, decision);
+          judge (snapshot, state->memo, request, &write, options, decision);
         }
     }
   return decision;

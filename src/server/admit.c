@@ -217,6 +217,31 @@ is_map (const FsTree *tree, const char *path)
   return value != NULL && value->type == FS_TREE_MAP;
 }
 
+/* The maps of the resources of the containers at PATH of OBJECT, into OUT and REQUEST. */
+static gboolean
+read_containers (FsAdmitRequest *request, const FsTree *object, const char *path, Written *out, GError **error)
+{
+  const FsTree *containers = fs_tree_at (object, path);
+  for (guint j = 0; containers != NULL && containers->type == FS_TREE_LIST && j < containers->n; j++)
+    {
+      if (j == FS_ADMIT_MAX_CONTAINERS)
+        {
+          g_set_error (error, FS_ERROR, FS_ERROR_LIMIT, "request.object.%s: more than %d", path,
+                       FS_ADMIT_MAX_CONTAINERS);
+          return FALSE;
+        }
+      const FsTree *container = containers->values[j];
+      out->containers[j] = (FsAdmitContainer){ fs_tree_text (container, "name"), is_map (container, "resources"),
+                                               is_map (container, "resources.requests"),
+                                               is_map (container, "resources.limits"),
+                                               { fs_tree_at (container, "resources.limits.cpu") != NULL,
+                                                 fs_tree_at (container, "resources.limits.memory") != NULL } };
+      request->n_containers = j + 1;
+    }
+  request->containers = out->containers;
+  return TRUE;
+}
+
 /* The object of a workload write, decoded by the decoders of kube/decode.h, and the maps of its
  * containers' resources. */
 static gboolean
@@ -245,25 +270,28 @@ read_workload (FsAdmitRequest *request, const char *kind, const FsTree *object, 
   if (request->name != NULL && *request->name != '\0')
     out->workload.name = g_intern_string (request->name);
   request->workload = &out->workload;
-  const FsTree *containers = fs_tree_at (object, "spec.template.spec.containers");
-  for (guint j = 0; containers != NULL && containers->type == FS_TREE_LIST && j < containers->n; j++)
+  return read_containers (request, object, "spec.template.spec.containers", out, error);
+}
+
+/* The object of a pods/resize, decoded, and the maps of its containers' resources. */
+static gboolean
+read_pod (FsAdmitRequest *request, const FsTree *object, Written *out, GError **error)
+{
+  FsSnapshotBuilder *builder = fs_snapshot_builder_new ();
+  if (!fs_tree_decode_object (builder, "request.object", object, error))
     {
-      if (j == FS_ADMIT_MAX_CONTAINERS)
-        {
-          g_set_error (error, FS_ERROR, FS_ERROR_LIMIT, "request.object.spec.template.spec.containers: more than %d",
-                       FS_ADMIT_MAX_CONTAINERS);
-          return FALSE;
-        }
-      const FsTree *container = containers->values[j];
-      out->containers[j] = (FsAdmitContainer){ fs_tree_text (container, "name"), is_map (container, "resources"),
-                                               is_map (container, "resources.requests"),
-                                               is_map (container, "resources.limits"),
-                                               { fs_tree_at (container, "resources.limits.cpu") != NULL,
-                                                 fs_tree_at (container, "resources.limits.memory") != NULL } };
-      request->n_containers = j + 1;
+      fs_snapshot_builder_free (builder);
+      return FALSE;
     }
-  request->containers = out->containers;
-  return TRUE;
+  if ((out->written = fs_snapshot_builder_finish (builder, error)) == NULL)
+    return FALSE;
+  if (out->written->n_pods != 1)
+    {
+      g_set_error (error, FS_ERROR, FS_ERROR_INVALID, "request.object: not a Pod, as request.resource says");
+      return FALSE;
+    }
+  request->pod = &out->written->pods[0];
+  return read_containers (request, object, "spec.containers", out, error);
 }
 
 /* What a judged write's objects say, into REQUEST (and OUT, which holds it). */
@@ -284,6 +312,8 @@ read_objects (FsAdmitRequest *request, const FsTree *object, const FsTree *old_o
   if (scale)
     return scale_replicas (object, "request.object", &request->replicas, error)
            && (old_object == NULL || scale_replicas (old_object, "request.oldObject", &request->old_replicas, error));
+  if (g_strcmp0 (kind, "Pod") == 0)
+    return read_pod (request, object, out, error);
   return read_workload (request, kind, object, out, error);
 }
 

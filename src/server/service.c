@@ -517,7 +517,11 @@ handle_admit (const FsHttpRequest *request, FsHttpResponse *response, gpointer d
     return;
   g_autoptr (FsSnapshot) snapshot = current_snapshot (service);
   g_autofree char *stale = snapshot != NULL && service->live != NULL ? stale_reason (service) : NULL;
-  FsAdmitSnapshot state = { snapshot, snapshot != NULL ? snapshot_age (service) : 0, stale };
+  /* the plans of /v1/plan and of admission share the snapshot's memo (plan/memo.h): a write
+   * planned on 5,000 nodes then measures its candidates on loads computed once per workload */
+  g_autoptr (FsPlanMemo) memo = snapshot != NULL ? fs_plan_memo_for (&service->memo, &service->cache_lock, snapshot)
+                                                 : NULL;
+  FsAdmitSnapshot state = { snapshot, snapshot != NULL ? snapshot_age (service) : 0, stale, memo };
   fs_admitter_answer (service->admitter, &state, body, response);
 }
 

@@ -15,6 +15,13 @@
  *           requests (limits scaled as the plan scales them); a write that already is the plan
  *           is not patched again, so a second call of the webhook changes nothing;
  *   deny    refused, the reason and the plan in the message.
+ * UPDATEs of pods/resize (in-place resizes, KEP-1287) are judged as the pod's kubelet admits them
+ * (model/resize.h fs_resize_admit): Infeasible (more than the node's allocatable) or Deferred
+ * (more than is free beside the other pods' allocated requests) is warned about, denied, or in
+ * adjust mode patched down to the largest requests that the kubelet allocates now (each
+ * resource that does not fit taken back toward what the pod holds, as far as needed and no
+ * further; a limit equal to its request follows it, so the QoS class stays); when none of the
+ * increase fits, adjust only warns.
  * Never harm the cluster: a dry run, an exempt user, a snapshot that is not ready or older than
  * the limit, a workload the snapshot lacks, an error of the planner, a workload without an
  * autoscaler (with --admission-autoscaled-only), and Pending replicas a node autoscaler would
@@ -24,6 +31,7 @@
 #include <glib.h>
 
 #include "fitscale/model/objects.h"
+#include "fitscale/plan/memo.h"
 
 G_BEGIN_DECLS
 
@@ -88,7 +96,8 @@ typedef struct {
   int32_t old_replicas;         /* a Scale: the old object's, -1 when there is none */
   const FsWorkload *workload;   /* a Deployment or StatefulSet: the object decoded (kube/body.h),
                                  * its namespace and name those of the request */
-  guint n_containers;
+  const FsPod *pod;             /* pods/resize: the object decoded (spec.containers written) */
+  guint n_containers;           /* the template's containers, or a resized pod's spec.containers */
   const FsAdmitContainer *containers;
 } FsAdmitRequest;
 
@@ -97,6 +106,8 @@ typedef struct {
   const FsSnapshot *snapshot;   /* NULL: none yet (not synced) */
   double age;                   /* seconds since it was last confirmed current */
   const char *not_ready;        /* why it is not ready (stale past --max-staleness), or NULL */
+  FsPlanMemo *memo;             /* what plans on SNAPSHOT share (plan/memo.h), or NULL: a
+                                 * write of a workload the snapshot holds plans with it */
 } FsAdmitSnapshot;
 
 typedef struct {
@@ -108,8 +119,8 @@ typedef struct {
   char *message;                /* denied: the Status message */
 } FsAdmitDecision;
 
-/* Whether REQUEST is a write fitscale judges: then *KIND ("Deployment", "StatefulSet") and
- * *SCALE (a Scale of it) say what request.object is. */
+/* Whether REQUEST is a write fitscale judges: then *KIND ("Deployment", "StatefulSet", "Pod"
+ * for a pods/resize) and *SCALE (a Scale of it) say what request.object is. */
 gboolean fs_admit_judges (const FsAdmitRequest *request, const char **kind, gboolean *scale);
 
 /* Judges REQUEST on SNAPSHOT: every review gets a decision. */
