@@ -327,6 +327,16 @@ not_ready() { [ "$(ready_code)" = 503 ]; }
 within "quiet watch: /readyz fails once no event or bookmark came for --max-staleness" 5000 not_ready
 curl -s "$url/readyz" >"$tmp/out"
 contains "quiet watch: /readyz says which resource" "not confirmed current" out
+# SIGTERM: every watch thread stops and is joined, also the quiet streams blocked in their
+# transfer (no byte comes to wake them: the client's cancel flag, within about a second)
+quiet_serve=${pids[${#pids[@]}-1]}
+kill -TERM "$quiet_serve"
+exited() { ! kill -0 "$quiet_serve" 2>/dev/null; }
+within "SIGTERM: serve exits within 3 s, its quiet watches stopped" 3000 exited
+wait "$quiet_serve"; quiet_status=$?
+if [ "$quiet_status" = 0 ] && grep -q '"msg":"stopped: the watch threads joined","threads":"1[0-9]"' "$tmp/quiet.serve.log"; then
+  ok "SIGTERM: exit 0, every watch thread, the applier and the poll joined"
+else tail -3 "$tmp/quiet.serve.log" | comment; not_ok "SIGTERM: exit 0 and the threads joined (exit $quiet_status)"; fi
 check "why --watch with --snapshot is refused" 2 "$bin" why --all --watch -S "$ex"
 
 # ---- TLS, tokens, an exec plugin, in-cluster ----

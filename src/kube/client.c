@@ -40,6 +40,7 @@ struct FsKubeClient {
   FsKubeProgress progress;      /* NULL: no one shows progress */
   gpointer progress_data;
   int64_t deadline_us;          /* monotonic end of the whole load (--request-timeout), 0 = none */
+  const gint *cancel;           /* fs_kube_client_set_cancel: nonzero ends transfers and retries */
 };
 
 static void
@@ -392,6 +393,27 @@ fs_kube_client_set_timeout (FsKubeClient *client, int64_t timeout_ms)
   client->config->timeout_ms = timeout_ms;
 }
 
+void
+fs_kube_client_set_cancel (FsKubeClient *client, const gint *cancel)
+{
+  client->cancel = cancel;
+}
+
+static gboolean
+cancelled (const FsKubeClient *client)
+{
+  return client->cancel != NULL && g_atomic_int_get (client->cancel);
+}
+
+/* libcurl's progress callback: called while bytes flow and about once a second while none
+ * do (a quiet watch), so that a cancelled client ends its transfer within a second. */
+static int
+on_progress (void *user_data, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal, curl_off_t ulnow)
+{
+  (void) dltotal, (void) dlnow, (void) ultotal, (void) ulnow;
+  return cancelled (user_data) ? 1 : 0; /* nonzero: CURLE_ABORTED_BY_CALLBACK */
+}
+
 typedef struct {
   FsKubeClient *client;
   FsKubeSink sink;
@@ -508,6 +530,12 @@ setup_request (FsKubeClient *client, const char *url, Transfer *transfer, struct
   curl_easy_setopt (curl, CURLOPT_WRITEDATA, transfer);
   curl_easy_setopt (curl, CURLOPT_HEADERFUNCTION, on_header);
   curl_easy_setopt (curl, CURLOPT_HEADERDATA, transfer);
+  if (client->cancel != NULL)
+    {
+      curl_easy_setopt (curl, CURLOPT_XFERINFOFUNCTION, on_progress);
+      curl_easy_setopt (curl, CURLOPT_XFERINFODATA, client);
+      curl_easy_setopt (curl, CURLOPT_NOPROGRESS, 0L);
+    }
 }
 
 /* ---- errors a user can act on ------------------------------------------------------------ */
@@ -636,7 +664,13 @@ backoff (FsKubeClient *client, guint attempt, int64_t retry_after_ms)
   if (client->backoff_base_ms == 0)
     wait = 0;
   wait = MAX (0, MIN (wait, remaining_ms (client))); /* retries are bounded by the deadline */
-  g_usleep ((gulong) wait * 1000);
+  for (gint64 end = g_get_monotonic_time () + wait * 1000; !cancelled (client);)
+    {
+      gint64 left = end - g_get_monotonic_time ();
+      if (left <= 0)
+        break;
+      g_usleep ((gulong) MIN (left, client->cancel != NULL ? 50000 : left)); /* cancelled: within 50 ms */
+    }
   client->stats.retries++;
 }
 
@@ -649,6 +683,11 @@ get_once (FsKubeClient *client, const char *path, FsKubeSink sink, gpointer user
   gboolean after_401 = FALSE;
   for (guint attempt = 0;; attempt++)
     {
+      if (cancelled (client))
+        {
+          g_set_error (error, FS_ERROR, FS_ERROR_IO, "%s%s: cancelled", client->config->server, path);
+          return FALSE;
+        }
       if (deadline_passed (client, path, error) || !ensure_credentials (client, after_401, error))
         return FALSE;
       Transfer transfer = { client, sink, user_data, 0, g_string_new (NULL), NULL, 0, FALSE };

@@ -150,9 +150,14 @@ item_free (gpointer data)
   g_free (item);
 }
 
-static void
-stop (FsKubeCache *cache)
+/* Stops every thread the cache started and waits for each: a stream's transfer ends at its
+ * next byte or within about a second on a quiet stream (its client's cancel flag is
+ * STOPPING: fs_kube_client_set_cancel), a backoff or a wait for a relist at once, the
+ * applier after the batch it is building. */
+guint
+fs_kube_cache_stop (FsKubeCache *cache)
 {
+  guint joined = 0;
   g_mutex_lock (&cache->lock);
   g_atomic_int_set (&cache->stopping, TRUE);
   g_cond_broadcast (&cache->wake);
@@ -160,13 +165,17 @@ stop (FsKubeCache *cache)
   g_cond_broadcast (&cache->relisted);
   g_cond_broadcast (&cache->published);
   g_mutex_unlock (&cache->lock);
-  /* a stream blocked in its transfer notices at its next byte or the end of its
-   * timeoutSeconds; the process is ending, so it is not waited for (it owns nothing the
-   * cache frees: see stream_thread) */
+  for (guint i = 0; i < cache->streams->len; i++)
+    {
+      Stream *stream = cache->streams->pdata[i];
+      if (stream->thread != NULL)
+        g_thread_join (g_steal_pointer (&stream->thread)), joined++;
+    }
   if (cache->applier != NULL)
-    g_thread_join (cache->applier);
+    g_thread_join (g_steal_pointer (&cache->applier)), joined++;
   if (cache->poller != NULL)
-    g_thread_join (cache->poller);
+    g_thread_join (g_steal_pointer (&cache->poller)), joined++;
+  return joined;
 }
 
 void
@@ -174,11 +183,14 @@ fs_kube_cache_free (FsKubeCache *cache)
 {
   if (cache == NULL)
     return;
-  if (cache->applier != NULL)
+  fs_kube_cache_stop (cache);
+  for (guint i = 0; i < cache->streams->len; i++)
     {
-      stop (cache);
-      return; /* the streams may still hold it: left to the process's end */
+      Stream *stream = cache->streams->pdata[i];
+      fs_kube_client_free (stream->client);
+      g_free (stream);
     }
+  fs_kube_client_free (cache->lister);
   for (guint i = 0; i < cache->n_listings; i++)
     {
       g_free (cache->states[i].version);
@@ -785,6 +797,7 @@ fs_kube_cache_start (FsKubeCache *cache, const FsKubeCacheOptions *options, GErr
   cache->lister = fs_kube_client_clone (cache->client, error);
   if (cache->lister == NULL)
     return FALSE;
+  fs_kube_client_set_cancel (cache->lister, &cache->stopping);
   gboolean any_polled = FALSE;
   for (guint i = 0; i < cache->n_listings; i++)
     {
@@ -804,6 +817,7 @@ fs_kube_cache_start (FsKubeCache *cache, const FsKubeCacheOptions *options, GErr
           g_free (stream);
           return FALSE;
         }
+      fs_kube_client_set_cancel (stream->client, &cache->stopping);
       g_ptr_array_add (cache->streams, stream);
     }
   cache->applier = g_thread_new ("fs-apply", applier_thread, cache);

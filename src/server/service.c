@@ -734,4 +734,10 @@ fs_service_run (FsService *service)
   fs_server_stop (service->server);
   g_atomic_int_set (&service->stopping, 1);
   g_clear_pointer (&service->server, fs_server_free);
+  if (service->live != NULL)
+    {
+      char threads[16];
+      g_snprintf (threads, sizeof threads, "%u", fs_kube_cache_stop (service->live->cache));
+      fs_log (1, service->verbosity, "stopped: the watch threads joined", "threads", threads, NULL);
+    }
 }

@@ -102,6 +102,11 @@ FsKubeClient *fs_kube_client_clone (const FsKubeClient *client, GError **error);
 /* The time every request of CLIENT may take, in ms (0: none): a watch's client allows its
  * timeoutSeconds and a margin, not --request-timeout. */
 void fs_kube_client_set_timeout (FsKubeClient *client, int64_t timeout_ms);
+/* CANCEL (borrowed, read atomically; NULL: none) set nonzero ends CLIENT's transfer in
+ * flight within about a second (libcurl's progress callback, called about once a second on
+ * a quiet stream) and its retries and their waits at once: how the watch cache stops its
+ * streams to join their threads. */
+void fs_kube_client_set_cancel (FsKubeClient *client, const gint *cancel);
 
 /* GETs PATH (with its query) and hands the body to SINK chunk by chunk; *STATUS gets the HTTP
  * status.  For a non-2xx answer the body is not handed on: ERROR says what the API's Status

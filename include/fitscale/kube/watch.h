@@ -67,8 +67,13 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (FsKubeCache, fs_kube_cache_free)
 gboolean fs_kube_cache_sync (FsKubeCache *cache, gboolean progress, GPtrArray *skipped, GError **error);
 
 /* Starts the watches (one thread per stream, one that applies) and the PodMetrics poll.
- * Call after a sync; FALSE when a stream's client cannot be made.  Free stops them. */
+ * Call after a sync; FALSE when a stream's client cannot be made.  Free stops them and
+ * joins their threads (fs_kube_cache_stop). */
 gboolean fs_kube_cache_start (FsKubeCache *cache, const FsKubeCacheOptions *options, GError **error);
+/* Stops the watches, the applier and the poll, and waits for their threads (a quiet
+ * stream ends within about a second: fs_kube_client_set_cancel); returns how many were
+ * joined.  The current snapshot stays readable; free calls it too. */
+guint fs_kube_cache_stop (FsKubeCache *cache);
 /* Gives the cache's snapshots (the current one and every later one) CONFIG, the
  * --scheduler-config profiles (NULL: none).  Call it before taking a snapshot. */
 void fs_kube_cache_set_scheduler_config (FsKubeCache *cache, FsSchedulerConfig *config);
