@@ -21,7 +21,7 @@ const FsCliCommand fs_cli_nodes = {
       "free piece on any one node: room in total is not room in one piece.",
   .epilogue =
       "Examples:\n"
-      "  kubectl get nodes,pods -A -o json > cluster.json\n"
+      "  fitscale snapshot > cluster.json\n"
       "  fitscale nodes --snapshot cluster.json\n"
       "  fitscale nodes -S examples/rag-api -o wide\n"
       "  fitscale nodes -S nodes.json -S pods.json -o json\n"

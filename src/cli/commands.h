@@ -39,13 +39,14 @@ typedef struct {
 } FsCliCommand;
 
 extern const FsCliCommand fs_cli_capacity, fs_cli_hpa, fs_cli_hvpa, fs_cli_nodes, fs_cli_plan,
-    fs_cli_quantity, fs_cli_serve, fs_cli_simulate, fs_cli_why;
+    fs_cli_quantity, fs_cli_serve, fs_cli_simulate, fs_cli_snapshot, fs_cli_why;
 
 /* COMMAND's options: its usage line, description and epilogue; ENTRIES (NULL for none); then
  * --snapshot, -o, -q and kubectl's connection flags, writing into OPTIONS (WITH_SNAPSHOT
- * FALSE: -o and -q only). */
+ * FALSE: -o and -q only; FS_CLI_LIVE_ONLY: all but --snapshot). */
+#define FS_CLI_LIVE_ONLY 2u
 GOptionContext *fs_cli_context_new (const FsCliCommand *command, const GOptionEntry *entries,
-                                    FsCommonOptions *options, gboolean with_snapshot);
+                                    FsCommonOptions *options, guint with_snapshot);
 void fs_cli_common_clear (FsCommonOptions *options);
 /* The snapshot the options name: --snapshot files, or else the cluster the connection flags
  * and kubeconfig point to, listing RESOURCES (FsKubeResources).  Notes (skipped kinds) go
@@ -97,6 +98,7 @@ int fs_cmd_plan (int argc, char **argv);
 int fs_cmd_quantity (int argc, char **argv);
 int fs_cmd_serve (int argc, char **argv);
 int fs_cmd_simulate (int argc, char **argv);
+int fs_cmd_snapshot (int argc, char **argv);
 int fs_cmd_hpa (int argc, char **argv);
 int fs_cmd_hvpa (int argc, char **argv);
 int fs_cmd_nodes (int argc, char **argv);

@@ -15,7 +15,7 @@
 #include "fitscale/plan/completeness.h"
 
 static void
-add_common (GOptionContext *context, FsCommonOptions *options, gboolean with_snapshot)
+add_common (GOptionContext *context, FsCommonOptions *options, guint with_snapshot)
 {
   GOptionEntry entries[] = {
     { "snapshot", 'S', 0, G_OPTION_ARG_FILENAME_ARRAY, &options->snapshot_paths,
@@ -26,7 +26,7 @@ add_common (GOptionContext *context, FsCommonOptions *options, gboolean with_sna
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &options->quiet, "Print no notes on stderr", NULL },
     { NULL }
   };
-  g_option_context_add_main_entries (context, with_snapshot ? entries : entries + 1, NULL);
+  g_option_context_add_main_entries (context, with_snapshot == TRUE ? entries : entries + 1, NULL);
   if (!with_snapshot)
     return;
   FsConnectionFlags *flags = &options->connection;
@@ -57,7 +57,7 @@ add_common (GOptionContext *context, FsCommonOptions *options, gboolean with_sna
 
 GOptionContext *
 fs_cli_context_new (const FsCliCommand *command, const GOptionEntry *entries,
-                    FsCommonOptions *options, gboolean with_snapshot)
+                    FsCommonOptions *options, guint with_snapshot)
 {
   g_autofree char *usage = g_strdup_printf ("%s%s- %s", command->parameters,
                                             command->parameters[0] != '\0' ? " " : "", command->summary);

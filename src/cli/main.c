@@ -10,7 +10,7 @@
 
 static const FsCliCommand *const commands[] = {
   &fs_cli_capacity, &fs_cli_hpa, &fs_cli_hvpa, &fs_cli_nodes, &fs_cli_plan,
-  &fs_cli_quantity, &fs_cli_serve, &fs_cli_simulate, &fs_cli_why,
+  &fs_cli_quantity, &fs_cli_serve, &fs_cli_simulate, &fs_cli_snapshot, &fs_cli_why,
 };
 
 static void
