@@ -1,26 +1,21 @@
 /* fitscale snapshot — the live cluster, as every command reads it, written as one `List`
- * that --snapshot reads back: the listings of kube/client.h (fs_kube_listings, the same
- * paths and field selectors the live commands list), each item with its kind and
- * apiVersion (the API leaves them out of a list's items), minus metadata.managedFields and
- * the last-applied-configuration annotation.  Secrets are never listed.  The List's
+ * that --snapshot reads back: kube/dump.h lists it (the listings of fs_kube_listings, the
+ * same paths and field selectors the live commands list; no managedFields, never a
+ * Secret) and this writes its items.  The List's
  * annotations record the API server's version, the time and the namespace it was taken of
  * (kube/decode.h FS_SNAPSHOT_*_ANNOTATION). */
 #include "config.h"
 
 #include <stdio.h>
 #include <string.h>
-#include <yajl/yajl_tree.h>
 
 #include "commands.h"
 #include "fitscale/kube/client.h"
 #include "fitscale/kube/decode.h"
+#include "fitscale/kube/dump.h"
 #include "fitscale/model/error.h"
 #include "fitscale/model/timeutil.h"
 #include "fitscale/plan/completeness.h"
-
-#define SNAPSHOT_PAGE_LIMIT 500
-#define SNAPSHOT_MAX_PAGES 100000
-#define SNAPSHOT_MAX_ATTEMPTS 3
 
 const FsCliCommand fs_cli_snapshot = {
   .name = "snapshot",
@@ -52,203 +47,21 @@ const FsCliCommand fs_cli_snapshot = {
   .run = fs_cmd_snapshot,
 };
 
-/* A list's items, page by page (yajl trees), until the listing is whole. */
-typedef struct {
-  GPtrArray *pages;      /* yajl_val, freed with yajl_tree_free */
-  GString *body;
-} Listing;
+/* The dump's items, written by the answer's emitter (kube/dump.h FsDumpSink). */
+static void sink_map_open (gpointer data) { fs_emit_map_open (data); }
+static void sink_map_close (gpointer data) { fs_emit_map_close (data); }
+static void sink_list_open (gpointer data) { fs_emit_list_open (data); }
+static void sink_list_close (gpointer data) { fs_emit_list_close (data); }
+static void sink_key (gpointer data, const char *key) { fs_emit_key (data, key); }
+static void sink_string (gpointer data, const char *value) { fs_emit_string (data, value); }
+static void sink_number (gpointer data, const char *text) { fs_emit_number (data, text); }
+static void sink_boolean (gpointer data, gboolean value) { fs_emit_bool (data, value); }
+static void sink_null (gpointer data) { fs_emit_null (data); }
 
-static gboolean
-collect_body (const char *data, gsize len, gpointer user_data, GError **error)
-{
-  Listing *listing = user_data;
-  if (listing->body->len + len > (1u << 30))
-    {
-      g_set_error (error, FS_ERROR, FS_ERROR_LIMIT, "a list page of more than 1 GiB");
-      return FALSE;
-    }
-  g_string_append_len (listing->body, data, (gssize) len);
-  return TRUE;
-}
-
-static const char *
-tree_string (yajl_val root, const char *first, const char *second)
-{
-  const char *path[] = { first, second, NULL };
-  yajl_val value = yajl_tree_get (root, path, yajl_t_string);
-  return value != NULL ? YAJL_GET_STRING (value) : NULL;
-}
-
-typedef enum { LISTED, ABSENT, FORBIDDEN, EXPIRED, FAILED } Outcome;
-
-/* Lists PATH (with SELECTOR) page by page into LISTING's pages. */
-static Outcome
-list_all (FsKubeClient *client, const char *path, const char *selector, Listing *listing, GError **error)
-{
-  g_autofree char *token = NULL;
-  g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  do
-    {
-      if (token != NULL && (!g_hash_table_add (seen, g_strdup (token)) || listing->pages->len >= SNAPSHOT_MAX_PAGES))
-        {
-          g_set_error (error, FS_ERROR, FS_ERROR_INVALID, "%s: the list would never end (after %u pages)", path,
-                       listing->pages->len);
-          return FAILED;
-        }
-      g_autofree char *escaped_token = token != NULL ? g_uri_escape_string (token, NULL, FALSE) : NULL;
-      g_autofree char *escaped_selector = selector != NULL ? g_uri_escape_string (selector, "=!,", FALSE) : NULL;
-      g_autofree char *request = g_strdup_printf ("%s?limit=%d%s%s%s%s", path, SNAPSHOT_PAGE_LIMIT,
-                                                  selector != NULL ? "&fieldSelector=" : "",
-                                                  selector != NULL ? escaped_selector : "",
-                                                  token != NULL ? "&continue=" : "", token != NULL ? escaped_token : "");
-      g_string_truncate (listing->body, 0);
-      long status = 0;
-      GError *local_error = NULL;
-      if (!fs_kube_client_get (client, request, collect_body, listing, &status, &local_error))
-        {
-          g_propagate_error (error, local_error);
-          return status == 404 ? ABSENT : status == 403 ? FORBIDDEN : status == 410 ? EXPIRED : FAILED;
-        }
-      char message[256] = "";
-      yajl_val page = yajl_tree_parse (listing->body->str, message, sizeof message);
-      if (page == NULL || !YAJL_IS_OBJECT (page))
-        {
-          g_strchomp (message);
-          g_set_error (error, FS_ERROR, FS_ERROR_INVALID, "%s: the answer is no JSON list: %s", request,
-                       page == NULL ? message : "not an object");
-          if (page != NULL)
-            yajl_tree_free (page);
-          return FAILED;
-        }
-      g_ptr_array_add (listing->pages, page);
-      g_clear_pointer (&token, g_free);
-      const char *next = tree_string (page, "metadata", "continue");
-      if (next != NULL && *next != '\0')
-        token = g_strdup (next);
-    }
-  while (token != NULL);
-  return LISTED;
-}
-
-/* VALUE as it is, minus metadata.managedFields and the last-applied annotation when it is an
- * object's metadata (AT_METADATA). */
-static void
-emit_value (FsEmitter *out, yajl_val value, int depth)
-{
-  if (YAJL_IS_STRING (value))
-    fs_emit_string (out, YAJL_GET_STRING (value));
-  else if (YAJL_IS_NUMBER (value))
-    fs_emit_number (out, value->u.number.r);
-  else if (YAJL_IS_TRUE (value) || YAJL_IS_FALSE (value))
-    fs_emit_bool (out, YAJL_IS_TRUE (value));
-  else if (YAJL_IS_ARRAY (value))
-    {
-      fs_emit_list_open (out);
-      for (size_t i = 0; i < value->u.array.len; i++)
-        emit_value (out, value->u.array.values[i], -1);
-      fs_emit_list_close (out);
-    }
-  else if (YAJL_IS_OBJECT (value))
-    {
-      fs_emit_map_open (out);
-      for (size_t i = 0; i < value->u.object.len; i++)
-        {
-          const char *key = value->u.object.keys[i];
-          yajl_val child = value->u.object.values[i];
-          /* depth 0: the item; 1: its metadata; 2: its annotations */
-          if (depth == 1 && strcmp (key, "managedFields") == 0)
-            continue;
-          if (depth == 2 && strcmp (key, "kubectl.kubernetes.io/last-applied-configuration") == 0)
-            continue;
-          gboolean next = (depth == 0 && strcmp (key, "metadata") == 0)
-                          || (depth == 1 && strcmp (key, "annotations") == 0);
-          fs_emit_key (out, key);
-          emit_value (out, child, next ? depth + 1 : -1);
-        }
-      fs_emit_map_close (out);
-    }
-  else
-    fs_emit_null (out);
-}
-
-/* One item of a list page: kind and apiVersion first (from the list when the item has none). */
-static void
-emit_item (FsEmitter *out, yajl_val item, const char *kind, const char *api_version)
-{
-  if (!YAJL_IS_OBJECT (item))
-    return;
-  const char *own_kind = tree_string (item, "kind", NULL);
-  const char *own_version = tree_string (item, "apiVersion", NULL);
-  fs_emit_map_open (out);
-  fs_emit_key (out, "apiVersion");
-  fs_emit_string (out, own_version != NULL ? own_version : api_version);
-  fs_emit_key (out, "kind");
-  fs_emit_string (out, own_kind != NULL ? own_kind : kind);
-  for (size_t i = 0; i < item->u.object.len; i++)
-    {
-      const char *key = item->u.object.keys[i];
-      if (strcmp (key, "kind") == 0 || strcmp (key, "apiVersion") == 0)
-        continue;
-      fs_emit_key (out, key);
-      emit_value (out, item->u.object.values[i], strcmp (key, "metadata") == 0 ? 1 : -1);
-    }
-  fs_emit_map_close (out);
-}
-
-static void
-emit_pages (FsEmitter *out, GPtrArray *pages)
-{
-  for (guint p = 0; p < pages->len; p++)
-    {
-      yajl_val page = pages->pdata[p];
-      const char *list_kind = tree_string (page, "kind", NULL);
-      const char *api_version = tree_string (page, "apiVersion", NULL);
-      g_autofree char *kind = list_kind != NULL && g_str_has_suffix (list_kind, "List")
-                                  ? g_strndup (list_kind, strlen (list_kind) - 4) : NULL;
-      const char *path[] = { "items", NULL };
-      yajl_val items = yajl_tree_get (page, path, yajl_t_array);
-      for (size_t i = 0; items != NULL && i < items->u.array.len; i++)
-        emit_item (out, items->u.array.values[i], kind, api_version);
-    }
-}
-
-/* LISTING's path, in namespace NS when it is namespaced and NS is not NULL. */
-static char *
-listing_path (const FsKubeListing *listing, const char *ns)
-{
-  if (ns == NULL || !listing->namespaced)
-    return g_strdup (listing->path);
-  const char *slash = strrchr (listing->path, '/');
-  g_autofree char *escaped = g_uri_escape_string (ns, NULL, FALSE);
-  return g_strdup_printf ("%.*s/namespaces/%s%s", (int) (slash - listing->path), listing->path, escaped, slash);
-}
-
-static void
-pages_clear (GPtrArray *pages)
-{
-  for (guint i = 0; i < pages->len; i++)
-    yajl_tree_free (pages->pdata[i]);
-  g_ptr_array_set_size (pages, 0);
-}
-
-/* The server's version (GET /version: gitVersion), or NULL. */
-static char *
-server_version (FsKubeClient *client, GError **error)
-{
-  Listing body = { NULL, g_string_new (NULL) };
-  long status = 0;
-  char *version = NULL;
-  if (fs_kube_client_get (client, "/version", collect_body, &body, &status, error))
-    {
-      yajl_val root = yajl_tree_parse (body.body->str, NULL, 0);
-      const char *text = root != NULL ? tree_string (root, "gitVersion", NULL) : NULL;
-      version = g_strdup (text != NULL ? text : "");
-      if (root != NULL)
-        yajl_tree_free (root);
-    }
-  g_string_free (body.body, TRUE);
-  return version;
-}
+static const FsDumpSink emitter_sink = {
+  sink_map_open, sink_map_close, sink_list_open, sink_list_close, sink_key,
+  sink_string, sink_number, sink_boolean, sink_null,
+};
 
 int
 fs_cmd_snapshot (int argc, char **argv)
@@ -298,47 +111,10 @@ fs_cmd_snapshot (int argc, char **argv)
     g_autoptr (FsKubeClient) client = fs_kube_client_new (config, &error);
     if (client == NULL)
       goto out;
-    g_autofree char *version = server_version (client, &error);
-    if (version == NULL)
-      goto out;
-    guint n_listings;
-    const FsKubeListing *listings = fs_kube_listings (&n_listings);
     g_autoptr (GPtrArray) skipped = g_ptr_array_new ();
-    /* every listing is read whole before anything is written: an error leaves no half List */
-    g_autoptr (GPtrArray) all_pages = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
-    for (guint i = 0; i < n_listings; i++)
-      {
-        const FsKubeListing *listing = &listings[i];
-        g_autofree char *path = listing_path (listing, namespace);
-        Listing pages = { g_ptr_array_new (), g_string_new (NULL) };
-        Outcome outcome = FAILED;
-        for (guint attempt = 0; attempt < SNAPSHOT_MAX_ATTEMPTS; attempt++)
-          {
-            g_clear_error (&error);
-            pages_clear (pages.pages);
-            outcome = list_all (client, path, listing->field_selector, &pages, &error);
-            if (outcome != EXPIRED)
-              break; /* else a continue token expired (410): the listing starts again */
-          }
-        g_string_free (pages.body, TRUE);
-        if ((outcome == ABSENT || outcome == FORBIDDEN) && listing->optional)
-          {
-            g_clear_error (&error);
-            pages_clear (pages.pages);
-            g_ptr_array_unref (pages.pages);
-            g_autofree char *entry = g_strconcat (outcome == FORBIDDEN ? FS_KUBE_FORBIDDEN_PREFIX : "",
-                                                  listing->name, NULL);
-            g_ptr_array_add (skipped, (gpointer) g_intern_string (entry));
-            continue;
-          }
-        if (outcome != LISTED)
-          {
-            pages_clear (pages.pages);
-            g_ptr_array_unref (pages.pages);
-            goto out;
-          }
-        g_ptr_array_add (all_pages, pages.pages);
-      }
+    g_autoptr (FsDump) dump = fs_kube_dump (client, namespace, skipped, &error);
+    if (dump == NULL)
+      goto out;
     fs_cli_warn ("snapshot", &options, fs_listing_warnings (skipped));
     char now[32];
     fs_time_format (g_get_real_time () / G_USEC_PER_SEC, now);
@@ -356,20 +132,17 @@ fs_cmd_snapshot (int argc, char **argv)
       fs_emit_key (out, FS_SNAPSHOT_SCOPE_ANNOTATION);
       fs_emit_string (out, namespace != NULL ? namespace : "");
       fs_emit_key (out, FS_SNAPSHOT_VERSION_ANNOTATION);
-      fs_emit_string (out, version);
+      fs_emit_string (out, fs_dump_server_version (dump));
       fs_emit_key (out, FS_SNAPSHOT_TIME_ANNOTATION);
       fs_emit_string (out, now);
       fs_emit_map_close (out);
       fs_emit_map_close (out);
       fs_emit_key (out, "items");
       fs_emit_list_open (out);
-      for (guint i = 0; i < all_pages->len; i++)
-        emit_pages (out, all_pages->pdata[i]);
+      fs_dump_write_items (dump, &emitter_sink, out);
       fs_emit_list_close (out);
       fs_emit_map_close (out);
     }
-    for (guint i = 0; i < all_pages->len; i++)
-      pages_clear (all_pages->pdata[i]);
     status = fflush (stdout) == 0 && !ferror (stdout) ? FS_EXIT_OK : FS_EXIT_ERROR;
     if (status != FS_EXIT_OK)
       g_set_error (&error, FS_ERROR, FS_ERROR_IO, "cannot write the snapshot to standard output");

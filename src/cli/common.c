@@ -56,6 +56,8 @@ add_common (GOptionContext *context, FsCommonOptions *options, guint with_snapsh
       "its schedulerName's profile (default: the default profile)", "FILE" },
     { NULL }
   };
+  if (with_snapshot == FS_CLI_LIVE_ONLY)
+    connection[G_N_ELEMENTS (connection) - 2] = (GOptionEntry) { NULL }; /* no --scheduler-config */
   g_option_context_add_main_entries (context, connection, NULL);
 }
 
