@@ -46,7 +46,7 @@ fs_cmd_nodes (int argc, char **argv)
   g_autoptr (FsSnapshot) snapshot = NULL;
   g_autoptr (FsLabelSelector) selector = NULL;
   int status = FS_EXIT_OK;
-  if (!g_option_context_parse (context, &argc, &argv, &error)
+  if (!fs_cli_parse (context, &argc, &argv, &error)
       || !fs_output_parse (options.output, &format, &error))
     status = FS_EXIT_ERROR;
   else if (argc > 1)

@@ -80,7 +80,7 @@ fs_cmd_snapshot (int argc, char **argv)
   g_autoptr (GError) error = NULL;
   int status = FS_EXIT_ERROR;
   FsOutputFormat format = FS_OUTPUT_JSON;
-  if (!g_option_context_parse (context, &argc, &argv, &error))
+  if (!fs_cli_parse (context, &argc, &argv, &error))
     goto out;
   if (argc > 1)
     {
