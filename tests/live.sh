@@ -93,6 +93,65 @@ check "live: only what nodes needs is listed" 0 grep -c . "$tmp/plain.log"
 "$bin" why -q production/rag-api-7948f7fb7-dc5k8 $live_flags >/dev/null 2>&1
 if grep -q horizontalpodautoscalers "$tmp/plain.log"; then ok "why lists the HPAs (its replicas fix names the HPA)"; else not_ok "why lists the HPAs (its replicas fix names the HPA)"; fi
 if grep -q 'pods?limit=500&fieldSelector=status.phase!=Succeeded,status.phase!=Failed' "$tmp/plain.log"; then ok "pods listed without the terminal ones"; else not_ok "pods listed without the terminal ones"; fi
+
+# ---- fitscale snapshot: the live cluster as one List; every command answers the same from it ----
+: >"$tmp/plain.log"
+check "snapshot: the live cluster as one List" 0 "$bin" snapshot $live_flags
+cp "$tmp/out" "$tmp/cluster.json"
+expect "snapshot: a List with the server's version and the time" \
+  '.kind == "List" and .metadata.annotations["snapshot.fitscale.io/server-version"] == "v1.31.0-fakeapi"
+   and (.metadata.annotations["snapshot.fitscale.io/taken-at"] | test("^20[0-9-]+T[0-9:]+Z$"))
+   and .metadata.annotations["snapshot.fitscale.io/namespace"] == ""'
+expect "snapshot: every item has its kind and apiVersion" '[.items[] | select(.kind == null or .apiVersion == null)] | length == 0'
+expect "snapshot: nodes, pods, workloads, HPA, VPA, PodMetrics, events" \
+  '[.items[].kind] | unique == ["Deployment","Event","HorizontalPodAutoscaler","Node","Pod","PodMetrics","ReplicaSet","StatefulSet","VerticalPodAutoscaler"]'
+expect "snapshot: no managedFields, no Secret" '[.items[] | select(.metadata.managedFields != null or .kind == "Secret")] | length == 0'
+for listing in nodes namespaces 'pods?limit=500&fieldSelector=status.phase!=Succeeded' deployments statefulsets replicasets \
+  horizontalpodautoscalers verticalpodautoscalers hvpas metrics.k8s.io/v1beta1/pods 'events?limit=500&fieldSelector=reason=FailedScheduling' \
+  persistentvolumeclaims persistentvolumes storageclasses csinodes poddisruptionbudgets; do
+  if grep -qF "$listing" "$tmp/plain.log"; then ok "snapshot lists $listing"; else not_ok "snapshot lists $listing"; fi
+done
+if grep -q secrets "$tmp/plain.log"; then not_ok "snapshot never lists secrets"; else ok "snapshot never lists secrets"; fi
+saved_snapshot=$snapshot
+snapshot="$tmp/cluster.json"
+same "snapshot file: nodes -o wide" nodes -o wide
+same "snapshot file: nodes -o json" nodes -o json
+same "snapshot file: why --all" why --all -n production -o json
+same "snapshot file: why POD" why production/rag-api-7948f7fb7-dc5k8 -o json
+same "snapshot file: capacity --vary" capacity --from deployment/rag-api -n production --vary memory=1Gi..8Gi -o json
+same "snapshot file: hpa" hpa production/rag-api-hpa --now 2026-10-09T14:00:00Z -o json
+same "snapshot file: plan" plan deployment/rag-api -n production -o json
+same "snapshot file: plan --curve" plan deployment/rag-api -n production --curve
+same "snapshot file: plan --update in-place" plan deployment/rag-api -n production --update in-place -o json
+same "snapshot file: simulate" simulate --hpa "$ex/hpa.json" --trace "$src/tests/data/trace-trap.csv" --replicas 2 --startup 30s --duration 600s -o json
+check "snapshot -o yaml" 0 "$bin" snapshot -o yaml $live_flags
+cp "$tmp/out" "$tmp/cluster.yaml"
+snapshot="$tmp/cluster.yaml"
+same "snapshot file (YAML): plan" plan deployment/rag-api -n production -o json
+check "snapshot -n production" 0 "$bin" snapshot -n production $live_flags
+expect "snapshot -n production: the namespaced kinds of production only" \
+  '([.items[] | select(.metadata.namespace != null and .metadata.namespace != "production")] | length == 0)
+   and ([.items[] | select(.kind == "Node")] | length == 2)
+   and .metadata.annotations["snapshot.fitscale.io/namespace"] == "production"'
+cp "$tmp/out" "$tmp/production.json"
+check "a -n snapshot read back" 0 "$bin" nodes -S "$tmp/production.json"
+contains "a -n snapshot: the pods of other namespaces are said to be missing" "pods of 1 namespace (production)" err
+check "snapshot -n and -A together" 2 "$bin" snapshot -n production -A $live_flags
+contains "-n and -A: refused" "give one of them" err
+check "snapshot -o wide" 2 "$bin" snapshot -o wide $live_flags
+contains "snapshot -o wide: json or yaml" "written as json or yaml" err
+check "snapshot -S (it reads no files)" 2 "$bin" snapshot -S "$ex" $live_flags
+if command -v kubectl >/dev/null; then
+  # the man pages' kubectl one-liner (without hvpas, which this cluster does not serve)
+  kubectl --kubeconfig "$tmp/plain.kubeconfig" get nodes,namespaces,pods,deployments,statefulsets,replicasets,hpa,vpa,pods.metrics.k8s.io,events,pvc,pv,storageclasses,csinodes,pdb \
+    -A -o json >"$tmp/kubectl-cluster.json" 2>"$tmp/kubectl.err"
+  for args in "nodes -o json" "plan deployment/rag-api -n production -o json" "why --all -n production -o json"; do
+    "$bin" $args -S "$tmp/kubectl-cluster.json" >"$tmp/a.out" 2>&1
+    "$bin" $args -S "$tmp/cluster.json" >"$tmp/b.out" 2>&1
+    if cmp -s "$tmp/a.out" "$tmp/b.out"; then ok "the kubectl one-liner = fitscale snapshot: $args"; else not_ok "the kubectl one-liner = fitscale snapshot: $args"; fi
+  done
+fi
+snapshot=$saved_snapshot
 KUBECONFIG="$tmp/plain.kubeconfig" check "KUBECONFIG is read" 0 "$bin" nodes -q -o json
 expect "KUBECONFIG: two nodes" '.nodes | length == 2'
 check "--server alone" 0 "$bin" nodes -q -o json --server "http://127.0.0.1:$port"
@@ -150,6 +209,8 @@ kubeconfig "$tmp/gone.kubeconfig" "http://127.0.0.1:$port"
 live_flags="--kubeconfig $tmp/gone.kubeconfig"
 same "410 Gone on a continue token: listed again, same answer" nodes -o json -q
 if grep -q ' 410$' "$tmp/gone.log"; then ok "the 410 was sent"; else not_ok "the 410 was sent"; fi
+check "snapshot: 410 on a continue token, the listing starts again" 0 "$bin" snapshot --kubeconfig "$tmp/gone.kubeconfig"
+expect "snapshot after a 410: all 1,200 pods, once each" '[.items[] | select(.kind == "Pod") | .metadata.name] | (length == 1200 and (unique | length) == 1200)'
 fake_api html --fault html-error:1 "$tmp/many.json"
 kubeconfig "$tmp/html.kubeconfig" "http://127.0.0.1:$port"
 check "an error page that is not a Status" 2 "$bin" nodes -q --kubeconfig "$tmp/html.kubeconfig"
@@ -192,6 +253,29 @@ kubeconfig "$tmp/novpa.kubeconfig" "http://127.0.0.1:$port"
 check "VPA not installed: go on without it (no smaller request: infeasible)" 1 "$bin" plan deployment/rag-api -n production --kubeconfig "$tmp/novpa.kubeconfig" -o json
 contains "VPA not installed: said" "does not serve verticalpodautoscalers" err
 expect "VPA not installed: no VPA target" '.sources.vpa == null'
+fake_api novpa2 --fault status:404:1:/apis/autoscaling.k8s.io/v1/verticalpodautoscalers "$ex"/*.json
+kubeconfig "$tmp/novpa2.kubeconfig" "http://127.0.0.1:$port"
+check "snapshot, API without VPAs: written, and said" 0 "$bin" snapshot --kubeconfig "$tmp/novpa2.kubeconfig"
+contains "snapshot without VPAs: the warning" "does not serve verticalpodautoscalers" err
+expect "snapshot without VPAs: no VPA, the rest there" '([.items[] | select(.kind == "VerticalPodAutoscaler")] | length == 0) and ([.items[] | select(.kind == "Pod")] | length > 0)'
+# a cluster whose pods are all of one namespace: its -A snapshot is still the whole cluster
+python3 - "$tmp/onens.json" <<'PY'
+import json, sys
+node = {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n1"},
+        "status": {"allocatable": {"cpu": "4", "memory": "8Gi", "pods": "110"}, "conditions": [{"type": "Ready", "status": "True"}]}}
+pod = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p1", "namespace": "kube-system"},
+       "spec": {"nodeName": "n1", "containers": [{"name": "c", "resources": {"requests": {"cpu": "1"}}}]}, "status": {"phase": "Running"}}
+json.dump({"apiVersion": "v1", "kind": "List", "items": [node, pod]}, open(sys.argv[1], "w"))
+PY
+fake_api onens "$tmp/onens.json"
+kubeconfig "$tmp/onens.kubeconfig" "http://127.0.0.1:$port"
+check "snapshot of a cluster whose pods are of one namespace" 0 "$bin" snapshot --kubeconfig "$tmp/onens.kubeconfig"
+cp "$tmp/out" "$tmp/onens-snap.json"
+check "read back: no one-namespace warning (its annotation says every namespace)" 0 "$bin" nodes -S "$tmp/onens-snap.json"
+if grep -q "one namespace's pods" "$tmp/err"; then not_ok "an -A snapshot is the whole cluster"; else ok "an -A snapshot is the whole cluster"; fi
+jq 'del(.metadata.annotations)' "$tmp/onens-snap.json" >"$tmp/onens-bare.json"
+check "the same List without the annotation" 0 "$bin" nodes -S "$tmp/onens-bare.json"
+contains "without the annotation: one namespace's List, said" "one namespace's pods" err
 check "unreachable server" 2 "$bin" nodes --server http://127.0.0.1:1
 contains "unreachable: names the server" "cannot reach the API server http://127.0.0.1:1" err
 
@@ -495,3 +579,4 @@ check "live, complete: no warnings" 0 "$bin" nodes -q --kubeconfig "$tmp/novpa-w
 expect "live nodes: warnings first, none" 'keys_unsorted[0] == "warnings" and .warnings == []'
 
 tap_end
+

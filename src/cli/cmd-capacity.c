@@ -136,10 +136,22 @@ const FsCliCommand fs_cli_capacity = {
   .run = fs_cmd_capacity,
 };
 
+/* --replicas: 0 to spec.replicas' int32 maximum; from here on -1 when not given. */
+static gboolean
+check_replicas (CapacityOptions *options, GError **error)
+{
+  if (options->replicas == G_MININT64)
+    {
+      options->replicas = -1;
+      return TRUE;
+    }
+  return fs_cli_check_range ("--replicas", options->replicas, 0, G_MAXINT32, error);
+}
+
 int
 fs_cmd_capacity (int argc, char **argv)
 {
-  CapacityOptions options = { .replicas = -1 };
+  CapacityOptions options = { .replicas = G_MININT64 }; /* not given */
   GOptionEntry entries[] = {
     { "request", 'r', 0, G_OPTION_ARG_STRING, &options.request,
       "The pod's requests, e.g. cpu=500m,memory=3Gi,nvidia.com/gpu=1", "LIST" },
@@ -169,11 +181,13 @@ fs_cmd_capacity (int argc, char **argv)
   g_autoptr (FsSnapshot) snapshot = NULL;
   g_autoptr (FsShape) shape = NULL;
   int status = FS_EXIT_OK;
-  if (!g_option_context_parse (context, &argc, &argv, &error)
+  if (!fs_cli_parse (context, &argc, &argv, &error)
       || !fs_output_parse (options.common.output, &format, &error))
     status = FS_EXIT_ERROR;
   else if (argc > 1)
     status = fs_cli_usage (&error, "unexpected argument \"%s\"", argv[1]);
+  else if (!check_replicas (&options, &error))
+    status = FS_EXIT_ERROR;
   else if ((snapshot = fs_cli_load (fs_cli_capacity.name, &options.common, FS_KUBE_NODES | FS_KUBE_PODS | FS_KUBE_NAMESPACES | FS_KUBE_WORKLOADS | FS_KUBE_STORAGE, &error)) == NULL
            || (shape = build_shape (snapshot, &options, &error)) == NULL
            || !fs_shape_check_scheduler (snapshot, fs_shape_pod (shape)->spec, fs_shape_describe (shape),

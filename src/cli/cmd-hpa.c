@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "commands.h"
 #include "fitscale/model/error.h"
@@ -10,10 +11,11 @@
 #include "fitscale/plan/hpaexplain.h"
 #include "fitscale/model/timeutil.h"
 #include "fitscale/render/hpa.h"
+#include "fitscale/render/hpalist.h"
 
 const FsCliCommand fs_cli_hpa = {
   .name = "hpa",
-  .parameters = "[NAMESPACE/]NAME",
+  .parameters = "[[NAMESPACE/]NAME]",
   .summary = "what a HorizontalPodAutoscaler computes, metric by metric, and why",
   .description =
       "Replays the HorizontalPodAutoscaler controller on the snapshot: the target's pods\n"
@@ -28,17 +30,77 @@ const FsCliCommand fs_cli_hpa = {
   .epilogue =
       "Examples:\n"
       "  fitscale hpa -S examples/rag-api production/rag-api-hpa\n"
+      "  fitscale hpa -A            # every HPA: current, desired, limits, what stopped it\n"
       "  fitscale hpa -S cluster/ -n shop web --now 2026-10-09T14:00:00Z -o json\n",
   .run = fs_cmd_hpa,
 };
+
+static int
+compare_hpas (gconstpointer a, gconstpointer b)
+{
+  const FsGenericObject *x = *(const FsGenericObject *const *) a, *y = *(const FsGenericObject *const *) b;
+  int c = g_strcmp0 (x->namespace, y->namespace);
+  return c != 0 ? c : g_strcmp0 (x->name, y->name);
+}
+
+/* Without a name: every HPA of NAMESPACE (NULL: of every namespace, -A), one row each, as
+ * kubectl get hpa lists them. */
+static int
+list_hpas (FsCommonOptions *options, const FsSnapshot *snapshot, const char *namespace, int64_t now_ms,
+           gboolean symmetric, FsOutputFormat format)
+{
+  g_autoptr (GPtrArray) hpas = g_ptr_array_new ();
+  for (guint i = 0; i < snapshot->n_generic; i++)
+    {
+      const FsGenericObject *object = &snapshot->generic[i];
+      if (object->kind == FS_KIND_HPA && (namespace == NULL || g_strcmp0 (object->namespace, namespace) == 0))
+        g_ptr_array_add (hpas, (gpointer) object);
+    }
+  g_ptr_array_sort (hpas, compare_hpas);
+  g_autofree FsHpaListRow *rows = g_new0 (FsHpaListRow, MAX (hpas->len, 1));
+  for (guint i = 0; i < hpas->len; i++)
+    {
+      const FsGenericObject *object = hpas->pdata[i];
+      g_autoptr (GError) error = NULL;
+      if (fs_hpa_explain (snapshot, object, now_ms, symmetric, &rows[i].answer, &error))
+        fs_cli_warn (fs_cli_hpa.name, options, fs_hpa_answer_warnings (&rows[i].answer));
+      else
+        {
+          memset (&rows[i].answer, 0, sizeof rows[i].answer);
+          rows[i].answer.hpa.namespace = object->namespace;
+          rows[i].answer.hpa.name = object->name;
+          rows[i].answer.hpa.target_kind = object->target_kind;
+          rows[i].answer.hpa.target_name = object->target_name;
+          rows[i].error = g_strdup (error->message);
+        }
+    }
+  if (format == FS_OUTPUT_JSON || format == FS_OUTPUT_YAML)
+    {
+      g_autoptr (FsEmitter) emitter = fs_cli_emitter_new (options, format);
+      fs_render_hpa_list (emitter, rows, hpas->len);
+    }
+  else
+    fs_render_hpa_list_table (stdout, rows, hpas->len, namespace == NULL, namespace);
+  for (guint i = 0; i < hpas->len; i++)
+    {
+      if (rows[i].error == NULL)
+        fs_hpa_answer_clear (&rows[i].answer);
+      g_free (rows[i].error);
+    }
+  return FS_EXIT_OK;
+}
 
 int
 fs_cmd_hpa (int argc, char **argv)
 {
   FsCommonOptions options = { 0 };
   g_autofree char *namespace = NULL, *now_text = NULL, *kube_version = NULL;
+  gboolean all_namespaces = FALSE;
   GOptionEntry entries[] = {
-    { "namespace", 'n', 0, G_OPTION_ARG_STRING, &namespace, "The HPA's namespace (default: default)", "NS" },
+    { "namespace", 'n', 0, G_OPTION_ARG_STRING, &namespace,
+      "The HPA's namespace (default: the context's, else default); without a NAME, list its HPAs", "NS" },
+    { "all-namespaces", 'A', 0, G_OPTION_ARG_NONE, &all_namespaces,
+      "List every HPA of every namespace: current and desired replicas, limits, what stopped it", NULL },
     { "now", 0, 0, G_OPTION_ARG_STRING, &now_text,
       "Evaluate at this instant (RFC 3339), e.g. the time the snapshot was taken", "TIME" },
     { "kube-version", 0, 0, G_OPTION_ARG_STRING, &kube_version,
@@ -54,13 +116,14 @@ fs_cmd_hpa (int argc, char **argv)
   int64_t now_seconds = 0;
   gboolean symmetric = FALSE;
   guint minor = FS_KUBE_DEFAULT_MINOR;
-  if (!g_option_context_parse (context, &argc, &argv, &error)
+  if (!fs_cli_parse (context, &argc, &argv, &error)
       || !fs_kube_version_parse ("--kube-version", kube_version, &minor, &error))
     status = FS_EXIT_ERROR;
   else if (!fs_output_parse (options.output, &format, &error))
     status = FS_EXIT_ERROR;
-  else if (argc != 2)
-    status = fs_cli_usage (&error, "give one HPA: NAMESPACE/NAME, or NAME with -n");
+  else if (argc > 2 || (all_namespaces && (argc != 1 || namespace != NULL)))
+    status = fs_cli_usage (&error, "give one HPA (NAMESPACE/NAME, or NAME with -n), none to list those of a "
+                                   "namespace, or -A alone to list every HPA");
   else if (!fs_cli_parse_now (now_text, &now_seconds, &error)
            || (snapshot = fs_cli_load (fs_cli_hpa.name, &options, FS_KUBE_PODS | FS_KUBE_WORKLOADS | FS_KUBE_HPAS | FS_KUBE_POD_METRICS, &error)) == NULL)
     status = FS_EXIT_ERROR;
@@ -70,6 +133,14 @@ fs_cmd_hpa (int argc, char **argv)
       return fs_cli_fail (fs_cli_hpa.name, error);
     }
   symmetric = fs_hpa_symmetric_tolerance (minor);
+  if (argc == 1)
+    {
+      const char *list_namespace = all_namespaces ? NULL : fs_cli_namespace (&options, namespace);
+      status = list_hpas (&options, snapshot, all_namespaces ? NULL : list_namespace != NULL ? list_namespace : "default",
+                          now_seconds * 1000, symmetric, format);
+      fs_cli_common_clear (&options);
+      return status;
+    }
   g_autofree char *ns = NULL;
   const char *name = fs_cli_split_name (argv[1], fs_cli_namespace (&options, namespace), &ns);
   const FsGenericObject *object = fs_snapshot_find_hpa (snapshot, ns, name);

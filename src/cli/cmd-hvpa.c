@@ -47,7 +47,7 @@ fs_cmd_hvpa (int argc, char **argv)
   int status = FS_EXIT_OK;
   int64_t now_seconds = 0;
   FsHvpaSemantics semantics = FS_HVPA_SEMANTICS_DESIGN;
-  if (!g_option_context_parse (context, &argc, &argv, &error)
+  if (!fs_cli_parse (context, &argc, &argv, &error)
       || !fs_output_parse (options.output, &format, &error))
     status = FS_EXIT_ERROR;
   else if (argc != 2)

@@ -21,7 +21,7 @@ const FsCliCommand fs_cli_nodes = {
       "free piece on any one node: room in total is not room in one piece.",
   .epilogue =
       "Examples:\n"
-      "  kubectl get nodes,pods -A -o json > cluster.json\n"
+      "  fitscale snapshot > cluster.json\n"
       "  fitscale nodes --snapshot cluster.json\n"
       "  fitscale nodes -S examples/rag-api -o wide\n"
       "  fitscale nodes -S nodes.json -S pods.json -o json\n"
@@ -46,7 +46,7 @@ fs_cmd_nodes (int argc, char **argv)
   g_autoptr (FsSnapshot) snapshot = NULL;
   g_autoptr (FsLabelSelector) selector = NULL;
   int status = FS_EXIT_OK;
-  if (!g_option_context_parse (context, &argc, &argv, &error)
+  if (!fs_cli_parse (context, &argc, &argv, &error)
       || !fs_output_parse (options.output, &format, &error))
     status = FS_EXIT_ERROR;
   else if (argc > 1)

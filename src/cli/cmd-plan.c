@@ -115,9 +115,9 @@ read_input (const PlanOptions *options, const char *reference, FsPlanRequestInpu
   input->semantics = options->semantics;
   input->hpa_from = options->hpa_from;
   input->update = options->update;
-  input->hpa_desired_given = options->hpa_desired != -1 ? FS_PLAN_GIVEN : FS_PLAN_ABSENT;
+  input->hpa_desired_given = options->hpa_desired != G_MININT ? FS_PLAN_GIVEN : FS_PLAN_ABSENT;
   input->hpa_desired = options->hpa_desired;
-  input->steps_given = options->steps != 0 ? FS_PLAN_GIVEN : FS_PLAN_ABSENT;
+  input->steps_given = options->steps != G_MININT ? FS_PLAN_GIVEN : FS_PLAN_ABSENT;
   input->steps = options->steps;
   input->vpa_weight_given = options->vpa_weight != NULL ? FS_PLAN_GIVEN : FS_PLAN_ABSENT;
   input->vpa_weight = options->vpa_weight;
@@ -163,7 +163,7 @@ const FsCliCommand fs_cli_plan = {
 int
 fs_cmd_plan (int argc, char **argv)
 {
-  PlanOptions options = { .hpa_desired = -1 };
+  PlanOptions options = { .hpa_desired = G_MININT, .steps = G_MININT }; /* G_MININT: not given */
   GOptionEntry entries[] = {
     { "namespace", 'n', 0, G_OPTION_ARG_STRING, &options.namespace, "The workload's namespace (default: default)", "NS" },
     { "hpa-desired", 0, 0, G_OPTION_ARG_INT, &options.hpa_desired,
@@ -200,7 +200,7 @@ fs_cmd_plan (int argc, char **argv)
   FsPlanRequest request;
   int64_t now_seconds = 0;
   int status = FS_EXIT_OK;
-  if (!g_option_context_parse (context, &argc, &argv, &error)
+  if (!fs_cli_parse (context, &argc, &argv, &error)
       || !fs_output_parse (options.common.output, &format, &error))
     status = FS_EXIT_ERROR;
   else if (argc != 2)

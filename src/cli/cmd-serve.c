@@ -99,7 +99,7 @@ fs_cmd_serve (int argc, char **argv)
   g_autoptr (GError) error = NULL;
   int status = FS_EXIT_OK;
   FsAdmitOptions admission = { .mode = FS_ADMIT_WARN, .node_autoscaler = FS_NODE_AUTOSCALER_DETECT };
-  if (!g_option_context_parse (context, &argc, &argv, &error))
+  if (!fs_cli_parse (context, &argc, &argv, &error))
     status = fs_cli_fail (fs_cli_serve.name, error);
   else if ((admission_mode != NULL && !fs_admit_mode_parse (admission_mode, &admission.mode))
            || (node_autoscaler != NULL && !fs_node_autoscaler_parse (node_autoscaler, &admission.node_autoscaler))
@@ -114,13 +114,20 @@ fs_cmd_serve (int argc, char **argv)
       fs_cli_usage (&error, "-o does not apply: the service answers JSON (docs/api.md) and logs JSON lines");
       status = fs_cli_fail (fs_cli_serve.name, error);
     }
-  else if (argc > 1 || max_in_flight < 1 || max_body_kib < 1 || threads < 0 || client_timeout < 1 || watch_timeout < 1
-           || metrics_interval < 1 || coalesce_ms < 1 || coalesce_ms > 1000 || !(max_staleness > 0))
+  else if (argc > 1 || !(max_staleness > 0))
     {
-      fs_cli_usage (&error, "takes no arguments; --max-in-flight, --max-body, --client-timeout, --watch-timeout, "
-                            "--metrics-interval and --max-staleness are positive, --coalesce 1 to 1000");
+      fs_cli_usage (&error, "takes no arguments; --max-staleness is positive");
       status = fs_cli_fail (fs_cli_serve.name, error);
     }
+  else if (!fs_cli_check_range ("--max-in-flight", max_in_flight, 1, G_MAXINT32, &error)
+           || !fs_cli_check_range ("--max-body", max_body_kib, 1, G_MAXINT32, &error)
+           || !fs_cli_check_range ("--threads", threads, 0, G_MAXINT32, &error)
+           || !fs_cli_check_range ("--client-timeout", client_timeout, 1, G_MAXINT32, &error)
+           || !fs_cli_check_range ("--watch-timeout", watch_timeout, 1, G_MAXINT32, &error)
+           || !fs_cli_check_range ("--metrics-interval", metrics_interval, 1, G_MAXINT32, &error)
+           || !fs_cli_check_range ("--coalesce", coalesce_ms, 1, 1000, &error)
+           || !fs_cli_check_range ("--verbosity", verbosity, 0, 2, &error))
+    status = fs_cli_fail (fs_cli_serve.name, error);
   else if ((service = open_service (&common,
                                     &(FsKubeCacheOptions){ (guint) watch_timeout, (guint) coalesce_ms,
                                                            (guint) metrics_interval },

@@ -94,7 +94,7 @@ const FsCliCommand fs_cli_simulate = {
 int
 fs_cmd_simulate (int argc, char **argv)
 {
-  SimulateOptions options = { .replicas = -1 };
+  SimulateOptions options = { .replicas = G_MININT64 }; /* not given: the HPA's */
   GOptionEntry entries[] = {
     { "hpa", 0, 0, G_OPTION_ARG_FILENAME, &options.hpa_path,
       "The HorizontalPodAutoscaler (a file from kubectl get hpa NAME -o yaml)", "FILE" },
@@ -119,13 +119,13 @@ fs_cmd_simulate (int argc, char **argv)
   g_autoptr (GError) error = NULL;
   gboolean csv = FALSE; /* -o csv, beside the common wide/json/yaml */
   int status = FS_EXIT_OK;
-  if (!g_option_context_parse (context, &argc, &argv, &error))
+  if (!fs_cli_parse (context, &argc, &argv, &error))
     {
       options_clear (&options);
       return fs_cli_fail (fs_cli_simulate.name, error);
     }
   csv = g_strcmp0 (options.common.output, "csv") == 0;
-  FsSimulateOptions sim = { .replicas = (int32_t) options.replicas };
+  FsSimulateOptions sim = { .replicas = options.replicas == G_MININT64 ? -1 : (int32_t) CLAMP (options.replicas, 0, G_MAXINT32) };
   FsHpaSpec hpa;
   FsTrace trace = { 0 };
   guint minor = FS_KUBE_DEFAULT_MINOR;
@@ -135,7 +135,8 @@ fs_cmd_simulate (int argc, char **argv)
       || !parse_seconds ("--startup", options.startup, 30, &sim.startup_s, &error)
       || !parse_seconds ("--sync", options.sync, 15, &sim.sync_s, &error)
       || !parse_seconds ("--duration", options.duration, 0, &sim.duration_s, &error)
-      || !fs_kube_version_parse ("--kube-version", options.kube_version, &minor, &error))
+      || !fs_kube_version_parse ("--kube-version", options.kube_version, &minor, &error)
+      || (options.replicas != G_MININT64 && !fs_cli_check_range ("--replicas", options.replicas, 1, G_MAXINT32, &error)))
     status = FS_EXIT_ERROR;
   else if (options.hpa_path == NULL || options.trace_path == NULL || argc > 1 || sim.sync_s <= 0)
     status = fs_cli_usage (&error, "give --hpa FILE and --trace FILE (and a sync period over 0)");

@@ -252,14 +252,14 @@ const FsCliCommand fs_cli_why = {
 int
 fs_cmd_why (int argc, char **argv)
 {
-  WhyOptions options = { 0 };
+  WhyOptions options = { .watch_timeout = 300 };
   GOptionEntry entries[] = {
     { "namespace", 'n', 0, G_OPTION_ARG_STRING, &options.namespace,
       "The pod's namespace (default: default); with --all, only this namespace", "NS" },
     { "all", 0, 0, G_OPTION_ARG_NONE, &options.all,
       "Every Pending pod without a node (one answer per owner)", NULL },
     { "all-namespaces", 'A', 0, G_OPTION_ARG_NONE, &options.all_namespaces,
-      "With --all: in every namespace", NULL },
+      "Every Pending pod of every namespace (implies --all)", NULL },
     { "selector", 'l', 0, G_OPTION_ARG_STRING, &options.selector,
       "With --all: only the pods this label selector picks (key=value, key!=value, key in (a,b), !key, ...)", "SELECTOR" },
     { "watch", 'w', 0, G_OPTION_ARG_NONE, &options.watch,
@@ -276,10 +276,13 @@ fs_cmd_why (int argc, char **argv)
   g_autoptr (FsSnapshot) snapshot = NULL;
   g_autoptr (FsLabelSelector) selector = NULL;
   int status = FS_EXIT_OK;
-  if (!g_option_context_parse (context, &argc, &argv, &error)
+  if (!fs_cli_parse (context, &argc, &argv, &error)
       || !fs_output_parse (options.common.output, &format, &error))
     status = FS_EXIT_ERROR;
-  else if (options.all ? argc != 1 : argc != 2)
+  else if (!fs_cli_check_range ("--watch-timeout", options.watch_timeout, 1, 86400, &error)
+           || !fs_cli_check_range ("--watch-rounds", options.watch_rounds, 0, G_MAXINT32, &error))
+    status = FS_EXIT_ERROR;
+  else if ((options.all = options.all || options.all_namespaces) ? argc != 1 : argc != 2)
     status = fs_cli_usage (&error, "give one pod (NAMESPACE/NAME, or NAME with -n), or --all");
   else if (!fs_cli_parse_selector (options.selector, &selector, &error))
     status = FS_EXIT_ERROR;

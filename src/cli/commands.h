@@ -42,14 +42,22 @@ typedef struct {
 } FsCliCommand;
 
 extern const FsCliCommand fs_cli_capacity, fs_cli_hpa, fs_cli_hvpa, fs_cli_nodes, fs_cli_plan,
-    fs_cli_quantity, fs_cli_serve, fs_cli_simulate, fs_cli_why;
+    fs_cli_quantity, fs_cli_serve, fs_cli_simulate, fs_cli_snapshot, fs_cli_why;
 
 /* COMMAND's options: its usage line, description and epilogue; ENTRIES (NULL for none); then
  * --snapshot, -o, -q and kubectl's connection flags, writing into OPTIONS (WITH_SNAPSHOT
- * FALSE: -o and -q only). */
+ * FALSE: -o and -q only; FS_CLI_LIVE_ONLY: all but --snapshot). */
+#define FS_CLI_LIVE_ONLY 2u
 GOptionContext *fs_cli_context_new (const FsCliCommand *command, const GOptionEntry *entries,
-                                    FsCommonOptions *options, gboolean with_snapshot);
+                                    FsCommonOptions *options, guint with_snapshot);
 void fs_cli_common_clear (FsCommonOptions *options);
+/* g_option_context_parse, and: an unknown long option's message suggests the closest the
+ * command takes ("did you mean --replicas?"); a "--" that ends the options is no argument
+ * (`fitscale quantity -- -1Gi`). */
+gboolean fs_cli_parse (GOptionContext *context, int *argc, char ***argv, GError **error);
+/* Of NAMES (N), the closest to TYPED as kubectl suggests (within 2 edits, or one TYPED
+ * begins), or NULL. */
+const char *fs_cli_closest (const char *typed, const char *const *names, guint n);
 /* The snapshot the options name: --snapshot files, or else the cluster the connection flags
  * and kubeconfig point to, listing RESOURCES (FsKubeResources).  Notes (skipped kinds) go
  * to stderr for COMMAND unless -q. */
@@ -94,6 +102,9 @@ const char *fs_cli_split_name (const char *argument, const char *namespace, char
 gboolean fs_cli_parse_now (const char *text, int64_t *seconds, GError **error);
 /* -l: TEXT (NULL for none) as a label selector in *SELECTOR (NULL for none). */
 gboolean fs_cli_parse_selector (const char *text, FsLabelSelector **selector, GError **error);
+/* Refuses VALUE of FLAG ("--replicas") outside MIN..MAX with a usage error that gives the
+ * range (MAX G_MAXINT64: "at least MIN"). */
+gboolean fs_cli_check_range (const char *flag, gint64 value, gint64 min, gint64 max, GError **error);
 /* Sets a usage error (FS_ERROR_USAGE) from FORMAT and returns FS_EXIT_ERROR. */
 int fs_cli_usage (GError **error, const char *format, ...) G_GNUC_PRINTF (2, 3);
 /* The one place a command's error is printed: "fitscale CMD: MESSAGE" on stderr, then, for
@@ -105,6 +116,7 @@ int fs_cmd_plan (int argc, char **argv);
 int fs_cmd_quantity (int argc, char **argv);
 int fs_cmd_serve (int argc, char **argv);
 int fs_cmd_simulate (int argc, char **argv);
+int fs_cmd_snapshot (int argc, char **argv);
 int fs_cmd_hpa (int argc, char **argv);
 int fs_cmd_hvpa (int argc, char **argv);
 int fs_cmd_nodes (int argc, char **argv);

@@ -15,8 +15,28 @@
 #include "fitscale/model/timeutil.h"
 #include "fitscale/plan/completeness.h"
 
+/* The long options of the command being run ("--replicas"), for fs_cli_parse's suggestion:
+ * one command runs per process, its context made once. */
+static GPtrArray *known_options;
+
 static void
-add_common (GOptionContext *context, FsCommonOptions *options, gboolean with_snapshot)
+know_options (const GOptionEntry *entries)
+{
+  if (known_options == NULL)
+    known_options = g_ptr_array_new ();
+  for (const GOptionEntry *entry = entries; entry != NULL && entry->long_name != NULL; entry++)
+    g_ptr_array_add (known_options, (gpointer) g_intern_string (entry->long_name));
+}
+
+static void
+add_entries (GOptionContext *context, const GOptionEntry *entries)
+{
+  know_options (entries);
+  g_option_context_add_main_entries (context, entries, NULL);
+}
+
+static void
+add_common (GOptionContext *context, FsCommonOptions *options, guint with_snapshot)
 {
   GOptionEntry entries[] = {
     { "snapshot", 'S', 0, G_OPTION_ARG_FILENAME_ARRAY, &options->snapshot_paths,
@@ -27,7 +47,7 @@ add_common (GOptionContext *context, FsCommonOptions *options, gboolean with_sna
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &options->quiet, "Print no notes on stderr", NULL },
     { NULL }
   };
-  g_option_context_add_main_entries (context, with_snapshot ? entries : entries + 1, NULL);
+  add_entries (context, with_snapshot == TRUE ? entries : entries + 1);
   if (!with_snapshot)
     return;
   FsConnectionFlags *flags = &options->connection;
@@ -56,12 +76,93 @@ add_common (GOptionContext *context, FsCommonOptions *options, gboolean with_sna
       "its schedulerName's profile (default: the default profile)", "FILE" },
     { NULL }
   };
-  g_option_context_add_main_entries (context, connection, NULL);
+  if (with_snapshot == FS_CLI_LIVE_ONLY)
+    connection[G_N_ELEMENTS (connection) - 2] = (GOptionEntry) { NULL }; /* no --scheduler-config */
+  add_entries (context, connection);
+}
+
+/* The edit distance of A and B (optimal string alignment: an insertion, deletion,
+ * substitution or swap of neighbours costs 1), at most LIMIT + 1. */
+static guint
+edit_distance (const char *a, const char *b, guint limit)
+{
+  gsize n = strlen (a), m = strlen (b);
+  if (n > 64 || m > 64)
+    return limit + 1;
+  guint d[65][65];
+  for (gsize i = 0; i <= n; i++)
+    d[i][0] = (guint) i;
+  for (gsize j = 0; j <= m; j++)
+    d[0][j] = (guint) j;
+  for (gsize i = 1; i <= n; i++)
+    for (gsize j = 1; j <= m; j++)
+      {
+        guint cost = g_ascii_tolower (a[i - 1]) == g_ascii_tolower (b[j - 1]) ? 0 : 1;
+        guint best = MIN (MIN (d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
+        if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+          best = MIN (best, d[i - 2][j - 2] + 1);
+        d[i][j] = best;
+      }
+  return MIN (d[n][m], limit + 1);
+}
+
+const char *
+fs_cli_closest (const char *typed, const char *const *names, guint n)
+{
+  /* as kubectl (cobra's SuggestionsFor): within 2 edits, or a name TYPED begins */
+  const char *best = NULL;
+  guint best_distance = 3;
+  for (guint i = 0; i < n && *typed != '\0'; i++)
+    {
+      guint distance = edit_distance (typed, names[i], 2);
+      if (distance > 2 && g_ascii_strncasecmp (names[i], typed, strlen (typed)) == 0)
+        distance = 2;
+      if (distance < best_distance)
+        {
+          best = names[i];
+          best_distance = distance;
+        }
+    }
+  return best;
+}
+
+gboolean
+fs_cli_parse (GOptionContext *context, int *argc, char ***argv, GError **error)
+{
+  if (!g_option_context_parse (context, argc, argv, error))
+    {
+      /* "--replica=3" (the option GLib names at the end of its message): the closest known */
+      const char *typed = error != NULL && *error != NULL && (*error)->domain == G_OPTION_ERROR
+                                  && (*error)->code == G_OPTION_ERROR_UNKNOWN_OPTION
+                              ? strstr ((*error)->message, " --")
+                              : NULL;
+      if (typed != NULL && known_options != NULL)
+        {
+          g_autofree char *name = g_strdup (typed + 3);
+          name[strcspn (name, "= ")] = '\0';
+          const char *closest = fs_cli_closest (name, (const char *const *) known_options->pdata,
+                                                known_options->len);
+          if (closest != NULL)
+            {
+              g_autofree char *message = (*error)->message;
+              (*error)->message = g_strdup_printf ("%s (did you mean --%s?)", message, closest);
+            }
+        }
+      return FALSE;
+    }
+  /* the "--" that ends the options is no argument (GLib leaves it when it comes first) */
+  if (*argc > 1 && strcmp ((*argv)[1], "--") == 0)
+    {
+      for (int i = 1; i + 1 < *argc; i++)
+        (*argv)[i] = (*argv)[i + 1];
+      (*argv)[--*argc] = NULL;
+    }
+  return TRUE;
 }
 
 GOptionContext *
 fs_cli_context_new (const FsCliCommand *command, const GOptionEntry *entries,
-                    FsCommonOptions *options, gboolean with_snapshot)
+                    FsCommonOptions *options, guint with_snapshot)
 {
   g_autofree char *usage = g_strdup_printf ("%s%s- %s", command->parameters,
                                             command->parameters[0] != '\0' ? " " : "", command->summary);
@@ -70,7 +171,7 @@ fs_cli_context_new (const FsCliCommand *command, const GOptionEntry *entries,
   if (command->epilogue != NULL)
     g_option_context_set_description (context, command->epilogue);
   if (entries != NULL)
-    g_option_context_add_main_entries (context, entries, NULL);
+    add_entries (context, entries);
   add_common (context, options, with_snapshot);
   return context;
 }
@@ -187,6 +288,19 @@ fs_cli_fail (const char *command, const GError *error)
   if (error->domain == G_OPTION_ERROR)
     fprintf (stderr, "Run 'fitscale %s --help' for usage.\n", command);
   return FS_EXIT_ERROR;
+}
+
+gboolean
+fs_cli_check_range (const char *flag, gint64 value, gint64 min, gint64 max, GError **error)
+{
+  if (value >= min && value <= max)
+    return TRUE;
+  if (max == G_MAXINT64)
+    fs_cli_usage (error, "%s %" G_GINT64_FORMAT ": give a number of at least %" G_GINT64_FORMAT, flag, value, min);
+  else
+    fs_cli_usage (error, "%s %" G_GINT64_FORMAT ": give a number from %" G_GINT64_FORMAT " to %" G_GINT64_FORMAT,
+                  flag, value, min, max);
+  return FALSE;
 }
 
 int

@@ -10,7 +10,7 @@
 
 static const FsCliCommand *const commands[] = {
   &fs_cli_capacity, &fs_cli_hpa, &fs_cli_hvpa, &fs_cli_nodes, &fs_cli_plan,
-  &fs_cli_quantity, &fs_cli_serve, &fs_cli_simulate, &fs_cli_why,
+  &fs_cli_quantity, &fs_cli_serve, &fs_cli_simulate, &fs_cli_snapshot, &fs_cli_why,
 };
 
 static void
@@ -65,7 +65,16 @@ main (int argc, char **argv)
   for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
     if (strcmp (name, commands[i]->name) == 0)
       return run (commands[i], argc - 1, argv + 1);
-  fprintf (stderr, "fitscale: unknown command \"%s\"\n\n", name);
+  /* as kubectl: the closest command, when one is close */
+  const char *names[G_N_ELEMENTS (commands)];
+  for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
+    names[i] = commands[i]->name;
+  const char *closest = fs_cli_closest (name, names, G_N_ELEMENTS (names));
+  g_autofree char *safe = fs_terminal_safe (name);
+  if (closest != NULL)
+    fprintf (stderr, "fitscale: unknown command \"%s\": did you mean \"%s\"?\n\n", safe, closest);
+  else
+    fprintf (stderr, "fitscale: unknown command \"%s\"\n\n", safe);
   usage (stderr);
   return FS_EXIT_ERROR;
 }

@@ -56,7 +56,9 @@ typedef struct {
   const char *name;
   const char *namespace;
   char resource_version[64];     /* kept for lists only (an item's is never read) */
-  const char *self_link_namespace; /* lists: the namespace metadata.selfLink names */
+  const char *self_link_namespace; /* lists: the namespace metadata.selfLink names, or the
+                                    * FS_SNAPSHOT_SCOPE_ANNOTATION of a fitscale snapshot */
+  gboolean all_namespaces;       /* lists: a fitscale snapshot of every namespace */
   int64_t creation_time;
   gboolean terminating;
   FsOwnerRef owner, current_owner;

@@ -841,22 +841,22 @@ list_pages (FsKubeClient *client, const char *path, const char *selector, FsSnap
 }
 
 static const FsKubeListing listings[] = {
-  { FS_KUBE_NODES, "nodes", "/api/v1/nodes", NULL, FALSE, TRUE },
-  { FS_KUBE_NAMESPACES, "namespaces", "/api/v1/namespaces", NULL, FALSE, TRUE },
-  { FS_KUBE_PODS, "pods", "/api/v1/pods", "status.phase!=Succeeded,status.phase!=Failed", FALSE, TRUE },
-  { FS_KUBE_WORKLOADS, "deployments", "/apis/apps/v1/deployments", NULL, FALSE, TRUE },
-  { FS_KUBE_WORKLOADS, "statefulsets", "/apis/apps/v1/statefulsets", NULL, FALSE, TRUE },
-  { FS_KUBE_WORKLOADS, "replicasets", "/apis/apps/v1/replicasets", NULL, FALSE, TRUE },
-  { FS_KUBE_HPAS, "horizontalpodautoscalers", "/apis/autoscaling/v2/horizontalpodautoscalers", NULL, FALSE, TRUE },
-  { FS_KUBE_VPAS, "verticalpodautoscalers", "/apis/autoscaling.k8s.io/v1/verticalpodautoscalers", NULL, TRUE, TRUE },
-  { FS_KUBE_HVPAS, "hvpas", "/apis/autoscaling.k8s.io/v1alpha1/hvpas", NULL, TRUE, TRUE },
-  { FS_KUBE_POD_METRICS, "pods.metrics.k8s.io", "/apis/metrics.k8s.io/v1beta1/pods", NULL, TRUE, FALSE },
-  { FS_KUBE_EVENTS, "events", "/api/v1/events", "reason=FailedScheduling", FALSE, TRUE },
-  { FS_KUBE_STORAGE, "persistentvolumeclaims", "/api/v1/persistentvolumeclaims", NULL, FALSE, TRUE },
-  { FS_KUBE_STORAGE, "persistentvolumes", "/api/v1/persistentvolumes", NULL, FALSE, TRUE },
-  { FS_KUBE_STORAGE, "storageclasses", "/apis/storage.k8s.io/v1/storageclasses", NULL, FALSE, TRUE },
-  { FS_KUBE_STORAGE, "csinodes", "/apis/storage.k8s.io/v1/csinodes", NULL, FALSE, TRUE },
-  { FS_KUBE_PDBS, "poddisruptionbudgets", "/apis/policy/v1/poddisruptionbudgets", NULL, TRUE, TRUE },
+  { FS_KUBE_NODES, "nodes", "/api/v1/nodes", NULL, FALSE, TRUE, FALSE },
+  { FS_KUBE_NAMESPACES, "namespaces", "/api/v1/namespaces", NULL, FALSE, TRUE, FALSE },
+  { FS_KUBE_PODS, "pods", "/api/v1/pods", "status.phase!=Succeeded,status.phase!=Failed", FALSE, TRUE, TRUE },
+  { FS_KUBE_WORKLOADS, "deployments", "/apis/apps/v1/deployments", NULL, FALSE, TRUE, TRUE },
+  { FS_KUBE_WORKLOADS, "statefulsets", "/apis/apps/v1/statefulsets", NULL, FALSE, TRUE, TRUE },
+  { FS_KUBE_WORKLOADS, "replicasets", "/apis/apps/v1/replicasets", NULL, FALSE, TRUE, TRUE },
+  { FS_KUBE_HPAS, "horizontalpodautoscalers", "/apis/autoscaling/v2/horizontalpodautoscalers", NULL, FALSE, TRUE, TRUE },
+  { FS_KUBE_VPAS, "verticalpodautoscalers", "/apis/autoscaling.k8s.io/v1/verticalpodautoscalers", NULL, TRUE, TRUE, TRUE },
+  { FS_KUBE_HVPAS, "hvpas", "/apis/autoscaling.k8s.io/v1alpha1/hvpas", NULL, TRUE, TRUE, TRUE },
+  { FS_KUBE_POD_METRICS, "pods.metrics.k8s.io", "/apis/metrics.k8s.io/v1beta1/pods", NULL, TRUE, FALSE, TRUE },
+  { FS_KUBE_EVENTS, "events", "/api/v1/events", "reason=FailedScheduling", FALSE, TRUE, TRUE },
+  { FS_KUBE_STORAGE, "persistentvolumeclaims", "/api/v1/persistentvolumeclaims", NULL, FALSE, TRUE, TRUE },
+  { FS_KUBE_STORAGE, "persistentvolumes", "/api/v1/persistentvolumes", NULL, FALSE, TRUE, FALSE },
+  { FS_KUBE_STORAGE, "storageclasses", "/apis/storage.k8s.io/v1/storageclasses", NULL, FALSE, TRUE, FALSE },
+  { FS_KUBE_STORAGE, "csinodes", "/apis/storage.k8s.io/v1/csinodes", NULL, FALSE, TRUE, FALSE },
+  { FS_KUBE_PDBS, "poddisruptionbudgets", "/apis/policy/v1/poddisruptionbudgets", NULL, TRUE, TRUE, TRUE },
 };
 
 const FsKubeListing *

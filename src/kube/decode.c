@@ -342,7 +342,7 @@ note_list (FsDecoder *decoder, guint level)
   note.n_pods = decoder->list_pods[level];
   note.namespace = fs_object_self_link_namespace (list);
   note.by_self_link = note.namespace != NULL;
-  if (note.namespace == NULL && note.n_pods > 0 && !decoder->list_mixed[level])
+  if (note.namespace == NULL && note.n_pods > 0 && !decoder->list_mixed[level] && !fs_object_all_namespaces (list))
     note.namespace = decoder->list_namespace[level];
   if (note.namespace != NULL)
     note.source = fs_pool_intern (fs_snapshot_builder_pool (decoder->snapshot_builder), decoder->source,

@@ -96,6 +96,13 @@ metadata_scalar (FsObjectBuilder *builder, FsField field, const char *key,
          * last-applied copy of the object is not. */
         const char *kind = object_kind (builder);
         storage_annotation (builder, key, scalar);
+        if (strcmp (key, FS_SNAPSHOT_SCOPE_ANNOTATION) == 0)
+          {
+            /* a fitscale snapshot's List: "" every namespace, else the one it was taken of */
+            st->all_namespaces = scalar->len == 0;
+            st->self_link_namespace = scalar->len > 0 ? fs_pool_intern (builder->pool, scalar->text, scalar->len)
+                                                      : NULL;
+          }
         if (strcmp (key, "fitscale.io/admission") == 0)
           st->admission = scalar_intern (builder, field, scalar);
         if ((kind == NULL || kind_is_generic (kind))

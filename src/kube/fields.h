@@ -112,6 +112,8 @@ const char *fs_object_api_version (const FsObjectBuilder *builder);
 const char *fs_object_namespace (const FsObjectBuilder *builder);
 /* The namespace a List's metadata.selfLink names (".../namespaces/NS/..."), or NULL. */
 const char *fs_object_self_link_namespace (const FsObjectBuilder *builder);
+/* Whether a List says it holds every namespace (FS_SNAPSHOT_SCOPE_ANNOTATION ""). */
+gboolean fs_object_all_namespaces (const FsObjectBuilder *builder);
 /* Whether objects of KIND are kept as generic trees (HPA, VPA, Hvpa, metric values). */
 gboolean fs_kind_is_generic (const char *kind);
 /* A short description for error messages: `Pod production/rag-api-x`, or "" if unknown. */

@@ -38,6 +38,12 @@ fs_object_self_link_namespace (const FsObjectBuilder *builder)
 }
 
 gboolean
+fs_object_all_namespaces (const FsObjectBuilder *builder)
+{
+  return builder->st.all_namespaces;
+}
+
+gboolean
 fs_kind_is_generic (const char *kind)
 {
   return kind_is_generic (kind);

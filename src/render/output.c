@@ -391,6 +391,15 @@ fs_emit_int (FsEmitter *emitter, int64_t value)
 }
 
 void
+fs_emit_number (FsEmitter *emitter, const char *text)
+{
+  if (emitter->format == FS_OUTPUT_JSON)
+    yajl_gen_number (emitter->json, text, strlen (text));
+  else
+    yaml_scalar (emitter, text, FALSE);
+}
+
+void
 fs_emit_decimal (FsEmitter *emitter, double value, int digits)
 {
   char text[64];

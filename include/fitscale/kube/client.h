@@ -68,6 +68,8 @@ typedef struct {
   const char *field_selector;  /* NULL for none */
   gboolean optional;           /* an API the cluster may not serve */
   gboolean watchable;          /* metrics.k8s.io has no watch */
+  gboolean namespaced;         /* the resource lives in namespaces (listed per namespace at
+                                * PREFIX/namespaces/NS/RESOURCE) */
 } FsKubeListing;
 
 /* Every listing, in the order fs_kube_load lists them; *N gets their number. */

@@ -21,6 +21,13 @@
 G_BEGIN_DECLS
 
 #define FS_DECODE_MAX_STRING (4u << 20)
+
+/* The annotations of the List `fitscale snapshot` writes: the namespace it was taken of ("":
+ * every namespace; a reader then counts its pods as the whole cluster's, even when they
+ * happen to be of one namespace), the API server's version and the time it was taken. */
+#define FS_SNAPSHOT_SCOPE_ANNOTATION "snapshot.fitscale.io/namespace"
+#define FS_SNAPSHOT_VERSION_ANNOTATION "snapshot.fitscale.io/server-version"
+#define FS_SNAPSHOT_TIME_ANNOTATION "snapshot.fitscale.io/taken-at"
 #define FS_DECODE_MAX_DEPTH 200
 #define FS_DECODE_MAX_OBJECTS 20000000u
 

@@ -61,6 +61,8 @@ void fs_emit_string (FsEmitter *emitter, const char *value); /* NULL emits null 
 void fs_emit_int (FsEmitter *emitter, int64_t value);
 void fs_emit_bool (FsEmitter *emitter, gboolean value);
 void fs_emit_null (FsEmitter *emitter);
+/* A JSON number written as TEXT gives it ("1.5e3"), unchanged (objects copied whole). */
+void fs_emit_number (FsEmitter *emitter, const char *text);
 /* A number written with DIGITS decimals ("1.2714"); null when VALUE is not finite. */
 void fs_emit_decimal (FsEmitter *emitter, double value, int digits);
 /* A Kubernetes resource list: {"cpu": "500m", "memory": "6Gi", ...}, zero amounts included
