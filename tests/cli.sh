@@ -135,6 +135,10 @@ printf 't_seconds,value\n10,5\n5,3\n' > "$tmp/bad.csv"
 check "simulate: a bad trace" 2 "$bin" simulate --hpa "$ex/hpa.json" --trace "$tmp/bad.csv"
 contains "simulate: names the line" "bad.csv:3" err
 
+# one formatter of quantities for people (issue 20): no "0Ki", no bytes, units kept
+check "nodes: quantities for people" 0 "$bin" nodes -q -S "$data/plan/tight-nodes.yaml"
+contains "nodes: nothing requested is 0" "0/3.9Gi (0%)" out
+lacks "nodes: no 0Ki" "0Ki" out
 # ---- hvpa ----
 check "hvpa: the design's Example 1" 0 "$bin" hvpa -q -S "$data/hvpa-design" default/hvpa-sample --now 2026-12-02T12:00:00Z -o json
 expect "hvpa: stage 3..7, weight 0.6, 5 replicas" '.stage == 1 and .vpaWeight == 0.6 and .replicas == 5 and .hpaDesiredReplicas == 6'
@@ -299,6 +303,21 @@ check "why: the replicas fix without an HPA" 0 "$bin" why -q -S "$ex/nodes.json"
 contains "why: scales the deployment" "scale deployment/rag-api from 6 to 2 replicas: the 4 Pending ones do not fit" out
 check "why: the replicas fix with an HPA whose minimum is too high" 0 "$bin" why -q -S "$ex/nodes.json" -S "$ex/pods.json" -S "$ex/workloads.json" -S "$data/rag-api-hpa-min4.yaml" "$rag_pod"
 contains "why: lowers minReplicas too" "lower HPA rag-api-hpa's minReplicas from 4 and maxReplicas from 6 to 2" out
+contains "why: the HPA fix's command, its patch shell-quoted" "kubectl patch hpa -n production rag-api-hpa --type=merge -p '{\"spec\":{\"minReplicas\":2,\"maxReplicas\":2}}'" out
+contains "why: the lowered request's command, in Mi" "kubectl set resources -n production deployment/rag-api -c rag-api --requests=memory=5966Mi" out
+
+# every fix carries the command that does it, in text and JSON (issue 20)
+check "why: fixes a person can paste" 0 "$bin" why -q -S "$data/why-fixes.yaml" shop/api-5d4f-c
+contains "why: lower request command" "kubectl set resources -n shop deployment/api -c api --requests=cpu=500m" out
+contains "why: scale command" "kubectl scale -n shop deployment/api --replicas=2" out
+contains "why: uncordon command" "kubectl uncordon gen-c" out
+contains "why: toleration patch" "kubectl patch deployment -n shop api --type=json -p '[{\"op\":\"add\",\"path\":\"/spec/template/spec/tolerations/-\",\"value\":{\"key\":\"dedicated\",\"operator\":\"Equal\",\"value\":\"batch\",\"effect\":\"NoSchedule\"}}]'" out
+contains "why: label command" "kubectl label node gen-d pool=general --overwrite" out
+contains "why: a node shape in quantities" "add 1 node of shape cpu=1,memory=8Gi,pods=110" out
+lacks "why: no memory in bytes" "8589934592" out
+check "why -o json: fixes carry their command" 0 "$bin" why -q -S "$data/why-fixes.yaml" shop/api-5d4f-c -o json
+expect "why -o json: a command per fix (null for new nodes)" '[.fixes[] | [.type, (.command | if . == null then null else .[0:24] end)]] == [["LowerRequest","kubectl set resources -n"],["AddNodes",null],["LowerReplicas","kubectl scale -n shop de"],["Uncordon","kubectl uncordon gen-c"],["TolerateTaint","kubectl patch deployment"],["RelaxNodeAffinity","kubectl label node gen-d"]]'
+expect "why -o json: the toleration patch is JSON" '.fixes[] | select(.type == "TolerateTaint") | .command | split(" -p ")[1] | .[1:-1] | fromjson | .[0].value == {"key":"dedicated","operator":"Equal","value":"batch","effect":"NoSchedule"}'
 
 # HPAs the API server refuses are refused, naming the field (issue 17)
 check "hpa: minReplicas above maxReplicas" 2 "$bin" hpa -q -S "$data/hpa-invalid.yaml" default/min-above-max

@@ -295,7 +295,7 @@ requests_text (const FsPlanAnswer *answer, const FsPlanCandidate *candidate)
         {
           char amount[32];
           g_string_append_printf (text, "%s%s=%s", r > 0 ? "," : "", resources[r],
-                                  candidate->request[i][r] > 0 ? fs_format_amount (resources[r], candidate->request[i][r], amount)
+                                  candidate->request[i][r] > 0 ? fs_format_for_people (resources[r], candidate->request[i][r], amount)
                                                                : "-");
         }
     }
@@ -325,11 +325,11 @@ print_vpa_targets (FILE *out, const FsHvpaInput *in)
         char cpu[32], memory[32], lower[32];
         g_autofree char *name = fs_terminal_safe (in->containers[i].name);
         fprintf (out, "VPA target for %s: cpu %s, memory %s", name,
-                 fs_format_amount ("cpu", in->containers[i].target[FS_HVPA_CPU], cpu),
-                 fs_format_amount ("memory", in->containers[i].target[FS_HVPA_MEMORY], memory));
+                 fs_format_for_people ("cpu", in->containers[i].target[FS_HVPA_CPU], cpu),
+                 fs_format_for_people ("memory", in->containers[i].target[FS_HVPA_MEMORY], memory));
         if (in->containers[i].lower_bound[FS_HVPA_MEMORY] > 0) /* none with --vpa-target */
           fprintf (out, " (lowerBound %s)",
-                   fs_format_amount ("memory", in->containers[i].lower_bound[FS_HVPA_MEMORY], lower));
+                   fs_format_for_people ("memory", in->containers[i].lower_bound[FS_HVPA_MEMORY], lower));
         fprintf (out, ".\n");
       }
 }
@@ -496,8 +496,8 @@ print_chart (FILE *out, const FsPlanAnswer *answer, guint i, int r, const FsHvpa
   for (int row = HEIGHT; row >= 0; row--)
     {
       int64_t level = high > low ? low + (high - low) * row / HEIGHT : low;
-      fprintf (out, "%10s | ", row == HEIGHT ? fs_format_amount (resources[r], high, top)
-                               : row == 0 ? fs_format_amount (resources[r], low, bottom) : "");
+      fprintf (out, "%10s | ", row == HEIGHT ? fs_format_for_people (resources[r], high, top)
+                               : row == 0 ? fs_format_for_people (resources[r], low, bottom) : "");
       for (guint p = 0; p < n; p++)
         {
           int64_t fits = largest_fitting (answer, i, r, points[p].replicas);
@@ -525,8 +525,8 @@ print_curve_table (FILE *out, const FsPlanAnswer *answer, guint i, int r, const 
       char request[32], largest[32];
       g_autofree char *replicas = g_strdup_printf ("%d", points[p].replicas);
       g_autofree char *weight = g_strdup_printf ("%.2f", points[p].weight);
-      const char *cells[] = { replicas, weight, fs_format_amount (resources[r], points[p].request, request),
-                              fits >= 0 ? fs_format_amount (resources[r], fits, largest) : "none",
+      const char *cells[] = { replicas, weight, fs_format_for_people (resources[r], points[p].request, request),
+                              fits >= 0 ? fs_format_for_people (resources[r], fits, largest) : "none",
                               points[p].request <= fits ? "yes" : "no" };
       fs_table_add_row (table, cells);
     }
