@@ -156,6 +156,45 @@ contains "hvpa: names the duration's field" 'stabilizationDuration: "3 minutes" 
 check "hvpa: the sample's target is missing" 2 "$bin" hvpa -q -S "$fixtures/hvpa-v1alpha1-sample.yaml" default/hvpa-sample
 contains "hvpa: names the missing target" "its target Deployment/resource-consumer is not in the snapshot" err
 
+# ---- --scheduler-config: two profiles (tests/data/scheduler-config) ----
+sc="$data/scheduler-config"
+check "scheduler-config: why --all with two profiles" 0 "$bin" why -q -S "$sc/cluster.yaml" --scheduler-config "$sc/config.yaml" --all -A -o json
+expect "scheduler-config: widget fits, example.com ignored by the default profile" '.items[] | select(.pod == "widget") | .fits == true'
+expect "scheduler-config: batch-job fits on the tainted node, its profile runs no TaintToleration" '.items[] | select(.pod == "batch-job") | .fits == true'
+expect "scheduler-config: elsewhere meets the default profile's addedAffinity" '.items[] | select(.pod == "elsewhere") | .fits == false and (.message | test("1 node\\(s\\) didn.t match scheduler-enforced node affinity"))'
+expect "scheduler-config: stray's scheduler has no profile: reported, not judged" '.items[] | select(.pod == "stray") | .unknownScheduler == "my-scheduler" and (has("fits") | not)'
+check "scheduler-config: without it, the default profile judges all four" 0 "$bin" why -q -S "$sc/cluster.yaml" --all -A -o json
+expect "scheduler-config: widget short of example.com/widget, batch-job held by the taint, stray judged" '(.items[] | select(.pod == "widget") | .message | test("Insufficient example.com/widget")) and (.items[] | select(.pod == "batch-job") | .fits == false) and (.items[] | select(.pod == "stray") | .fits == true)'
+check "scheduler-config: why of the pod of an unknown scheduler, as text" 0 "$bin" why -q -S "$sc/cluster.yaml" --scheduler-config "$sc/config.yaml" shop/stray
+contains "scheduler-config: says no profile takes it" "No profile of the scheduler configuration is named my-scheduler" out
+check "scheduler-config: capacity counts what the profile ignores" 0 "$bin" capacity -q -S "$sc/cluster.yaml" --scheduler-config "$sc/config.yaml" --request cpu=1,example.com/widget=1 -o json
+expect "scheduler-config: 4 on general-a" '.capacity == 4'
+check "scheduler-config: capacity without it: none" 1 "$bin" capacity -q -S "$sc/cluster.yaml" --request cpu=1,example.com/widget=1 --replicas 1 -o json
+expect "scheduler-config: 0 without the profile" '.capacity == 0'
+check "scheduler-config: nodes reads and checks it too" 0 "$bin" nodes -q -S "$sc/cluster.yaml" --scheduler-config "$sc/config.yaml"
+check "scheduler-config: List defaultConstraints spread a Deployment without its own" 0 "$bin" capacity -q -S "$sc/spread.yaml" --from deployment/web -n shop --scheduler-config "$sc/spread-config.yaml" -o json
+expect "scheduler-config: 2 + 3 replicas, held by topology spread" '.capacity == 5 and .limitedBy == "topology spread"'
+check "scheduler-config: without the List defaults, 10" 0 "$bin" capacity -q -S "$sc/spread.yaml" --from deployment/web -n shop -o json
+expect "scheduler-config: 8 + 2" '.capacity == 10'
+printf 'apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n- pluginConfig:\n  - name: NodeResourcesFit\n    args: {ignoredResourceGroups: [example.com/x]}\n' > "$tmp/sc-group.yaml"
+check "scheduler-config: a group with / is refused" 2 "$bin" nodes -q -S "$sc/cluster.yaml" --scheduler-config "$tmp/sc-group.yaml"
+contains "scheduler-config: names the file and the field" "sc-group.yaml: profiles[0].pluginConfig[0].args.ignoredResourceGroups[0]: \"example.com/x\": resource group name can't contain '/'" err
+printf 'apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n- pluginConfig:\n  - name: PodTopologySpread\n    args:\n      defaultConstraints: [{maxSkew: 1, topologyKey: zone, whenUnsatisfiable: DoNotSchedule}]\n' > "$tmp/sc-system.yaml"
+check "scheduler-config: System defaulting with constraints is refused" 2 "$bin" why -q -S "$sc/cluster.yaml" --scheduler-config "$tmp/sc-system.yaml" --all -A
+contains "scheduler-config: says why" 'profiles[0].pluginConfig[0].args.defaultingType: when .defaultingType is "System", .defaultConstraints must be empty' err
+printf 'apiVersion: kubescheduler.config.k8s.io/v1beta3\nkind: KubeSchedulerConfiguration\n' > "$tmp/sc-version.yaml"
+check "scheduler-config: an old apiVersion is refused" 2 "$bin" plan -q -S "$ex" deployment/rag-api -n production --scheduler-config "$tmp/sc-version.yaml"
+contains "scheduler-config: names apiVersion" 'apiVersion: "kubescheduler.config.k8s.io/v1beta3" is not supported' err
+printf 'apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n- schedulerName: a\n- schedulerName: a\n' > "$tmp/sc-dup.yaml"
+check "scheduler-config: two profiles of one name are refused" 2 "$bin" nodes -q -S "$sc/cluster.yaml" --scheduler-config "$tmp/sc-dup.yaml"
+contains "scheduler-config: names the second" 'profiles[1].schedulerName: "a": duplicate profile with scheduler name' err
+check "scheduler-config: a missing file" 2 "$bin" nodes -q -S "$sc/cluster.yaml" --scheduler-config "$tmp/none.yaml"
+head -c 1100000 /dev/zero | tr '\0' ' ' > "$tmp/sc-big.yaml"
+check "scheduler-config: a file over 1 MiB is refused" 2 "$bin" nodes -q -S "$sc/cluster.yaml" --scheduler-config "$tmp/sc-big.yaml"
+printf 'apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n- schedulerName: other\n' > "$tmp/sc-other.yaml"
+check "scheduler-config: plan of a workload no profile schedules is refused" 2 "$bin" plan -q -S "$ex" deployment/rag-api -n production --scheduler-config "$tmp/sc-other.yaml"
+contains "scheduler-config: plan names the scheduler" 'Deployment/rag-api: its pods'"'"' schedulerName "default-scheduler" has no profile in' err
+
 # ---- plan ----
 check "plan on the example: the trap avoided" 0 "$bin" plan -q -S "$ex" deployment/rag-api -n production -o json
 expect "plan: the HVPA point is 6 x 6Gi, 4 Pending" '.hvpa.replicas == 6 and .hvpa.containers[0].requests.memory == "6Gi" and .hvpa.pending == 4'

@@ -271,9 +271,30 @@ events_applied=$(metric fitscale_watch_events_total)
 if [ "${events_applied:-0}" -ge 4 ]; then ok "informer: /metrics counts the events applied ($events_applied)"; else not_ok "informer: /metrics counts the events applied (${events_applied:-none})"; fi
 if curl -s "$url/metrics" | grep -q '^fitscale_watch_publish_delay_seconds_count [1-9]'; then ok "informer: /metrics has the publish-delay histogram"; else not_ok "informer: /metrics has the publish-delay histogram"; fi
 if curl -s "$url/metrics" | grep -q '^fitscale_watch_last_sync_age_seconds{resource="nodes"} '; then ok "informer: /metrics has each resource's last-sync age"; else not_ok "informer: /metrics has each resource's last-sync age"; fi
+curl -s "$url/v1/why/production/rag-api-7948f7fb7-dc5k8" >"$tmp/out"
+expect "informer: a why answer says its snapshot's age and the PodMetrics' age" \
+  '.snapshot.ageSeconds >= 0 and .snapshot.ageSeconds < 5 and .snapshot.metricsAgeSeconds >= 0 and (.snapshot.resourceVersion | type) == "string"'
 if [ "$(grep -c 'watch=1' "$tmp/informer.log")" -ge 10 ] && grep -q 'pods?watch=1&allowWatchBookmarks=true&resourceVersion=1000&timeoutSeconds=' "$tmp/informer.log"; then
   ok "informer: every resource watched at once, from the list's resourceVersion"
 else not_ok "informer: every resource watched at once"; fi
+
+# why --watch: again within a second of a change that changes its answer, and not for one that does not
+fake_api whywatch "$ex"/*.json
+api_port=$port
+kubeconfig "$tmp/whywatch.kubeconfig" "http://127.0.0.1:$api_port"
+"$bin" why -q --all -n production --watch --watch-timeout 30 -o json --kubeconfig "$tmp/whywatch.kubeconfig" \
+  >"$tmp/whywatch.out" 2>"$tmp/whywatch.err" &
+pids+=($!)
+answers() { jq -s length "$tmp/whywatch.out" 2>/dev/null || echo 0; }
+answers_are() { [ "$(answers)" = "$1" ]; }
+within "why --watch: the first answer" 5000 answers_are 1
+other_json='{"apiVersion":"v1","kind":"Pod","metadata":{"name":"elsewhere","namespace":"other"},"spec":{"containers":[{"name":"c"}]},"status":{"phase":"Pending"}}'
+[ "$(api_write POST /api/v1/namespaces/other/pods "$other_json")" = 201 ] || not_ok "fakeapi: a pod created in another namespace"
+sleep 0.3 # not a deadline: the two writes go into separate batches (30 ms), so a needless answer would show
+[ "$(api_write POST /api/v1/namespaces/production/pods "$pod_json")" = 201 ] || not_ok "fakeapi: a pod created (why --watch)"
+within "why --watch: answers again within ${deadline} ms of a change to its answer" "$deadline" answers_are 2
+jq -s '.[1]' "$tmp/whywatch.out" >"$tmp/out"
+expect "why --watch: the new answer has the new pod (the other namespace's pod made none of its own)" '[.items[] | .pod] | index("churn-1") != null'
 
 # a 410 on the pods' watch lists the pods again, and nothing else
 fake_api gone410 --fault gone-on-watch:1:/api/v1/pods "$ex"/*.json

@@ -364,10 +364,31 @@ contains "--listen: says how to write IPv6" 'write an IPv6 one in brackets' err
 # live, on the fake API server, logging what it is asked for
 fake_api fake "$ex"/*.json
 fake_port=$port
+# --scheduler-config (issue 22): the service judges each pod by its profile, as the CLI does
+sc="$src/tests/data/scheduler-config"
+start sched -S "$sc/cluster.yaml" --scheduler-config "$sc/config.yaml"
+get /v1/why/shop/widget; is "scheduler-config: GET /v1/why" 200
+expect "scheduler-config: example.com ignored, it fits" '.fits == true'
+get /v1/why/shop/stray; is "scheduler-config: GET /v1/why of a pod no profile schedules" 200
+expect "scheduler-config: reported, not judged" '.unknownScheduler == "my-scheduler" and has("fits") == false'
+printf '{"request": "cpu=1,example.com/widget=1", "namespace": "shop"}' >"$tmp/sc-capacity.json"
+post "scheduler-config: capacity" /v1/capacity "$tmp/sc-capacity.json"; is "scheduler-config: POST /v1/capacity" 200
+expect "scheduler-config: 4 on general-a" '.capacity == 4'
+kill -TERM "$serve_pid"; wait "$serve_pid"
+start sched-live --server "http://127.0.0.1:$fake_port" --watch-timeout 1 --scheduler-config "$sc/spread-config.yaml"
+get /readyz; is "scheduler-config: live, the configuration read and the cache listed" 200
+kill -TERM "$serve_pid"; wait "$serve_pid"
+
 start live --server "http://127.0.0.1:$fake_port" --watch-timeout 1
 get /readyz; is "live: ready after the first list" 200
 post "live plan" /v1/plan "$api/plan.request.json"; is "live: POST /v1/plan" 200
 same_json "live: the same plan as on the files" "$tmp/cli-plan.json"
+kill -TERM "$serve_pid"; wait "$serve_pid"
+start live-adjust --server "http://127.0.0.1:$fake_port" --watch-timeout 1 --admission-mode adjust
+get /readyz; is "live, adjust: ready after the first list" 200
+post "live: an HPA's scale write to 6" /v1/admit "$src/tests/data/admission/scale-up.json"; is "live: POST /v1/admit" 200
+expect "live: the scale to 6 comes back adjusted to the 2 that schedule" \
+  '.response.allowed and (.response.patch | @base64d | fromjson) == [{"op": "add", "path": "/spec/replicas", "value": 2}]'
 sleep 1.5
 get /metrics
 contains "live: API server requests counted" "fitscale_apiserver_requests_total" out
@@ -396,6 +417,153 @@ if [ -f "$src/deploy/fitscale.yaml" ]; then
   if [ "$missing" = 0 ]; then ok "RBAC: the ClusterRole covers every resource the server listed and watched"; else not_ok "RBAC coverage"; fi
 fi
 
+# ---- admission (issue 19): POST /v1/admit, the fixtures of tests/data/admission ----
+adm="$src/tests/data/admission"
+# admit NAME FILE: POST FILE to /v1/admit (HTTP status checked: 200); the patch, decoded, in $tmp/patch.json
+admit() {
+  post "$1" /v1/admit "$2"; is "$1: HTTP 200" 200
+  jq '.response.patch // empty | @base64d | fromjson' "$tmp/out" >"$tmp/patch.json" 2>/dev/null
+}
+# reinvoke NAME FILE: applies the patch in $tmp/patch.json to FILE's request.object (RFC 6902, python3-jsonpatch)
+# as the API server does, checks the object is still a valid one of its kind (kubectl, when there is one) and
+# posts the review again: it must pass untouched (verdict fits: every replica schedules)
+reinvoke() {
+  if ! python3 -c 'import jsonpatch' 2>/dev/null; then skip "$1" "python3-jsonpatch not installed"; return; fi
+  python3 - "$2" "$tmp/patch.json" >"$tmp/again.json" <<'PY'
+import json, sys, jsonpatch
+review = json.load(open(sys.argv[1]))
+review["request"]["object"] = jsonpatch.apply_patch(review["request"]["object"], json.load(open(sys.argv[2])))
+json.dump(review, sys.stdout)
+PY
+  if command -v kubectl >/dev/null; then
+    jq '.request.object' "$tmp/again.json" >"$tmp/again-object.json"
+    check "$1: the patched object decodes (kubectl --local)" 0 kubectl annotate --local -f "$tmp/again-object.json" x=y -o name
+  fi
+  post "$1" /v1/admit "$tmp/again.json"
+  expect "$1: called again, the patched write passes untouched" \
+    '.response.allowed and .response.patch == null and .response.auditAnnotations.verdict == "fits"'
+}
+pending='fitscale: 4 of 6 replicas of 6Gi would stay Pending: 0/2 nodes are available: 2 Insufficient memory; the plan is 6 x 3917Mi'
+
+start admit-warn -S "$ex"
+for review in "$adm"/*.json; do
+  admit "admit $(basename "$review")" "$review"
+  expect "admit $(basename "$review"): an AdmissionReview, the uid echoed" \
+    --arg uid "$(jq -r .request.uid "$review")" '.apiVersion == "admission.k8s.io/v1" and .kind == "AdmissionReview" and .response.uid == $uid'
+  if ! jq -e '.request.object.metadata.annotations["fitscale.io/admission"]' "$review" >/dev/null; then
+    expect "admit $(basename "$review"): warn never patches" '.response.allowed and .response.patch == null and .response.patchType == null'
+  fi
+done
+admit "warn: an HPA's scale to 6" "$adm/scale-up.json"
+expect "warn: allowed, the Pending replicas and the plan in the warning" --arg w "$pending" \
+  '.response.allowed and .response.warnings == [$w] and .response.auditAnnotations == {"verdict": "warned", "mode": "warn"}'
+admit "warn: a scale down" "$adm/scale-down.json"
+expect "warn: a scale that schedules passes without a word" '.response.allowed and .response.warnings == null and .response.auditAnnotations.verdict == "fits"'
+admit "warn: a label changed" "$adm/deployment-label-only.json"
+expect "warn: a write that leaves replicas and requests is not judged" '.response.allowed and .response.warnings == null and .response.auditAnnotations.verdict == "unchanged"'
+admit "annotation adjust: a new Deployment" "$adm/deployment-create.json"
+expect "a CREATE is planned from its object; where nothing schedules, not adjusted" \
+  '.response.allowed and .response.patch == null and .response.warnings == ["fitscale: 2 of 2 replicas of cpu=500m,memory=6Gi would stay Pending: 0/2 nodes are available: 2 Insufficient memory; no replica count and no request the planner tried schedules (not adjusted)"]'
+admit "warn: a StatefulSet's scale to 8" "$adm/statefulset-scale-up.json"
+expect "warn: a StatefulSet without an HPA, planned over the replicas written" \
+  '.response.warnings == ["fitscale: 3 of 8 replicas of cpu=500m,memory=2Gi would stay Pending: 0/2 nodes are available: 2 Insufficient memory; the plan is 5 x cpu=500m,memory=2Gi (it serves 62 % of the demand: no pair that schedules serves all)"]'
+admit "annotation deny" "$adm/deployment-update-deny.json"
+expect "annotation deny: refused with the reason and the plan, a 403 Status" \
+  '(.response.allowed | not) and .response.status.code == 403 and .response.status.reason == "Forbidden" and (.response.status.message | test("^fitscale denied Deployment production/rag-api \\(fitscale.io/admission: deny\\): 4 of 6 replicas of cpu=750m,memory=6Gi would stay Pending: .*; the plan is 6 x cpu=500m,memory=3917Mi$"))'
+admit "annotation adjust" "$adm/deployment-update-adjust.json"
+expect "annotation adjust: a JSON Patch of the plan's requests and scaled limits" \
+  '.response.allowed and .response.patchType == "JSONPatch" and .response.auditAnnotations.verdict == "adjusted"'
+if [ "$(jq -c . "$tmp/patch.json")" = '[{"op":"add","path":"/spec/template/spec/containers/0/resources/requests/cpu","value":"500m"},{"op":"add","path":"/spec/template/spec/containers/0/resources/requests/memory","value":"3917Mi"},{"op":"add","path":"/spec/template/spec/containers/0/resources/limits/cpu","value":"2"},{"op":"add","path":"/spec/template/spec/containers/0/resources/limits/memory","value":"5476363000"}]' ]
+then ok "annotation adjust: the patch"; else comment "$tmp/patch.json"; not_ok "annotation adjust: the patch"; fi
+reinvoke "annotation adjust, reinvoked" "$adm/deployment-update-adjust.json"
+get /metrics
+contains "metrics: reviews by verdict and mode (the loop and the case above)" 'fitscale_admission_reviews_total{verdict="denied",mode="deny"} 2' out
+contains "metrics: the warnings counted" 'fitscale_admission_reviews_total{verdict="adjusted",mode="adjust"} 2' out
+# bad reviews: a 400 Status naming the field
+printf '{"apiVersion":"admission.k8s.io/v1beta1","kind":"AdmissionReview","request":{}}' >"$tmp/review.json"
+post "review v1beta1" /v1/admit "$tmp/review.json"; is "admit: a v1beta1 review is 400" 400
+expect "admit v1beta1: says to ask for v1" '.kind == "Status" and (.message | test("admissionReviewVersions"))'
+jq '.request.surprise = 1' "$adm/scale-up.json" >"$tmp/review.json"
+post "review with an unknown field" /v1/admit "$tmp/review.json"; is "admit: an unknown field is 400" 400
+expect "admit: names the unknown field" '.message == "request: unknown field \"surprise\""'
+jq 'del(.request.uid)' "$adm/scale-up.json" >"$tmp/review.json"
+post "review without uid" /v1/admit "$tmp/review.json"; is "admit: no uid is 400" 400
+expect "admit: names the missing uid" '.message == "request.uid: required"'
+jq '.request.object.spec.replicas = "6"' "$adm/scale-up.json" >"$tmp/review.json"
+post "scale of a string" /v1/admit "$tmp/review.json"; is "admit: a Scale's replicas as a string is 400" 400
+expect "admit: names spec.replicas" '.message | startswith("request.object.spec.replicas")'
+jq '.request.dryRun = "yes"' "$adm/scale-up.json" >"$tmp/review.json"
+post "dryRun of a string" /v1/admit "$tmp/review.json"; is "admit: dryRun as a string is 400" 400
+jq '.request.object.spec.template.spec.containers[0].resources.requests.memory = "6 Gi"' "$adm/deployment-update.json" >"$tmp/review.json"
+post "a bad quantity" /v1/admit "$tmp/review.json"; is "admit: an object the decoders refuse is 400" 400
+expect "admit: the decoder's message, naming the object's field" '.message | test("request.object") and test("memory")'
+kill -TERM "$serve_pid"; wait "$serve_pid"
+
+start admit-adjust -S "$ex" --admission-mode adjust --admission-exempt-user jane@example.com
+admit "adjust: an HPA's scale to 6" "$adm/scale-up.json"
+expect "adjust: the replicas that schedule at the current requests" \
+  '.response.allowed and .response.patchType == "JSONPatch" and (.response.patch | @base64d | fromjson) == [{"op": "add", "path": "/spec/replicas", "value": 2}] and (.response.warnings[0] | endswith("adjusted: Deployment replicas 6 -> 2, what schedules at the current requests"))'
+reinvoke "adjust: the scale, reinvoked" "$adm/scale-up.json"
+admit "adjust: a StatefulSet's scale to 8" "$adm/statefulset-scale-up.json"
+expect "adjust: the StatefulSet's Scale set to the 5 that schedule" '(.response.patch | @base64d | fromjson) == [{"op": "add", "path": "/spec/replicas", "value": 5}]'
+reinvoke "adjust: the StatefulSet's scale, reinvoked" "$adm/statefulset-scale-up.json"
+admit "adjust: a Deployment's new requests" "$adm/deployment-update.json"
+expect "adjust: patched to the plan" '.response.allowed and .response.patchType == "JSONPatch"'
+reinvoke "adjust: the Deployment, reinvoked" "$adm/deployment-update.json"
+admit "adjust: a dry run" "$adm/scale-up-dry-run.json"
+expect "adjust: a dry run is only warned about" --arg w "$pending" \
+  '.response.allowed and .response.patch == null and .response.warnings == ["fitscale: a dry run: the mode adjust only warns", $w]'
+jq '.request.userInfo.username = "jane@example.com"' "$adm/scale-up.json" >"$tmp/review.json"
+admit "adjust: an exempt user" "$tmp/review.json"
+expect "adjust: an exempt user's write passes untouched" '.response.allowed and .response.patch == null and .response.warnings == null and .response.auditAnnotations.verdict == "exempt"'
+kill -TERM "$serve_pid"; wait "$serve_pid"
+
+# the namespace's label sets the mode; a node autoscaler makes every mode warn
+cat >"$tmp/ns.json" <<'JSON'
+{"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "production", "labels": {"fitscale.io/admission": "deny"}}}
+JSON
+start admit-ns -S "$ex" -S "$tmp/ns.json"
+admit "namespace label deny" "$adm/scale-up.json"
+expect "namespace label deny: the Scale refused" '(.response.allowed | not) and (.response.status.message | test("the plan is 6 x 3917Mi$"))'
+admit "namespace label, annotation adjust" "$adm/deployment-update-adjust.json"
+expect "the workload's annotation wins over its namespace's label" '.response.allowed and .response.patchType == "JSONPatch"'
+kill -TERM "$serve_pid"; wait "$serve_pid"
+start admit-karpenter -S "$ex" --admission-mode deny --node-autoscaler karpenter
+admit "deny with Karpenter" "$adm/scale-up.json"
+expect "deny with Karpenter: only a warning (Pending is its signal)" --arg w "$pending" \
+  '.response.allowed and .response.patch == null and .response.warnings[1] == $w and (.response.warnings[0] | test("karpenter is the node autoscaler"))'
+kill -TERM "$serve_pid"; wait "$serve_pid"
+check "--admission-mode must be a mode" 2 "$bin" serve --admission-mode block -S "$ex"
+check "--node-autoscaler must be known" 2 "$bin" serve --node-autoscaler keda -S "$ex"
+
+# a snapshot older than --admission-max-age: allowed, with a warning, in any mode
+start admit-stale -S "$ex" --admission-mode deny --admission-max-age 0.001
+admit "stale snapshot" "$adm/scale-up.json"
+expect "stale snapshot: allowed unjudged, with a warning" \
+  '.response.allowed and .response.patch == null and (.response.warnings[0] | test("^fitscale: not judged: the snapshot is [0-9.]+ s old \\(over --admission-max-age 0.001 s\\)$")) and .response.auditAnnotations.verdict == "not-judged"'
+kill -TERM "$serve_pid"; wait "$serve_pid"
+
+# deploy/webhook.yaml and deploy/webhook-certs.sh (issue 19)
+python3 - "$src/deploy/webhook.yaml" >"$tmp/out" <<'PY'
+import json, sys, yaml
+print(json.dumps(list(yaml.safe_load_all(open(sys.argv[1])))))
+PY
+expect "webhook.yaml: opt-in, Equivalent, Ignore, 2 s, no side effects, IfNeeded, cert-manager's CA" \
+  '(.[] | select(.kind == "MutatingWebhookConfiguration")) as $c | $c.webhooks[0] as $w
+   | $c.metadata.annotations["cert-manager.io/inject-ca-from"] == "fitscale/fitscale-serving"
+   and $w.namespaceSelector.matchExpressions[0].key == "fitscale.io/admission" and $w.matchPolicy == "Equivalent"
+   and $w.failurePolicy == "Ignore" and $w.timeoutSeconds == 2 and $w.sideEffects == "None"
+   and $w.reinvocationPolicy == "IfNeeded" and $w.admissionReviewVersions == ["v1"]
+   and $w.clientConfig.service.path == "/v1/admit"
+   and ([$w.rules[].resources[]] | sort) == ["deployments", "deployments/scale", "statefulsets", "statefulsets/scale"]
+   and ((.[] | select(.kind == "Certificate")).spec.secretName == "fitscale-tls")'
+check "webhook-certs.sh --dry-run: openssl makes the CA and the certificate" 0 "$src/deploy/webhook-certs.sh" --dry-run --dir "$tmp/certs"
+python3 -c 'import json, sys, yaml; print(json.dumps(list(yaml.safe_load_all(sys.stdin))))' <"$tmp/out" >"$tmp/webhook.json" && cp "$tmp/webhook.json" "$tmp/out"
+expect "webhook-certs.sh: the webhook alone, its caBundle the CA" --arg ca "$(base64 <"$tmp/certs/ca.crt" | tr -d '\n')" \
+  'length == 1 and .[0].kind == "MutatingWebhookConfiguration" and .[0].webhooks[0].clientConfig.caBundle == $ca and .[0].metadata.annotations == null'
+check "webhook-certs.sh: the certificate names the Service" 0 openssl x509 -in "$tmp/certs/tls.crt" -noout -ext subjectAltName
+contains "webhook-certs.sh: DNS fitscale.fitscale.svc" "DNS:fitscale.fitscale.svc" out
+
 # ---- snapshot completeness (issue 16, bullet 3): warnings first in every answer ----
 start warn -S "$src/tests/fixtures/real/k3s-1node-nodes.json" -S "$src/tests/fixtures/real/k3s-1node-pods-default-pending.json"
 printf '{"request":"cpu=100m,memory=128Mi"}' >"$tmp/small.json"
@@ -419,6 +587,9 @@ for _ in $(seq 40); do
   sleep 0.1
 done
 expect "stale: SnapshotStale, with the watch's error" '[.warnings[].reason] == ["SnapshotStale"] and (.warnings[0].message | test("the watch of the cluster has failed since"))'
+post "stale: an HPA's scale write" /v1/admit "$src/tests/data/admission/scale-up.json"; is "stale: POST /v1/admit" 200
+expect "stale: the write allowed unjudged, with a warning naming the resource" \
+  '.response.allowed and .response.patch == null and (.response.warnings[0] | startswith("fitscale: not judged: the snapshot is not current: ")) and .response.auditAnnotations.verdict == "not-judged"'
 kill -TERM "$serve_pid"; wait "$serve_pid"
 
 tap_end

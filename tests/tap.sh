@@ -44,9 +44,10 @@ check() {
     not_ok "$name: the output is strict JSON, every number finite"
   fi
 }
-# expect NAME JQ_FILTER: the JSON in $tmp/out satisfies the filter
+# expect NAME [JQ-OPTIONS...] JQ_FILTER: the JSON in $tmp/out satisfies the filter (options such as --arg)
 expect() {
-  if jq -e "$2" "$tmp/out" >/dev/null 2>&1; then ok "$1"; else not_ok "$1"; fi
+  local name=$1; shift
+  if jq -e "$@" "$tmp/out" >/dev/null 2>&1; then ok "$name"; else not_ok "$name"; fi
 }
 # contains NAME TEXT out|err
 contains() {

@@ -11,6 +11,8 @@
 #include "testutil.h"
 #include "fitscale/model/fit.h"
 #include "fitscale/model/names.h"
+#include "fitscale/model/pack.h"
+#include "fitscale/model/schedconfig.h"
 #include "fitscale/model/selector.h"
 
 /* ---------------------------------------------------------------------------------------------
@@ -210,7 +212,8 @@ typedef struct {
 } FitCase;
 
 /* noderesources/fit_test.go: TestEnoughRequests (all cases but the two with plugin args
- * "skip checking ignored extended resource" / "... via resource groups", and the two whose
+ * "skip checking ignored extended resource" / "... via resource groups", ported in
+ * test_resources_fit_ignored_upstream, and the two whose
  * outcome depends on the DRAExtendedResource gate: "extended resource backed by DRA" and
  * "extended resource was backed by Device Plugin (Allocatable: 0)"), TestNotEnoughRequests,
  * TestStorageRequests, TestRestartableInitContainers (the two filter cases with requests). */
@@ -423,6 +426,131 @@ test_resources_fit_upstream (void **state)
                && fs_resources_equal (&via_node.short_by, &verdict.short_by),
              c->name);
     }
+}
+
+/* noderesources/fit_test.go TestEnoughRequests, the two cases with plugin args: "skip checking
+ * ignored extended resource" (IgnoredResources: example.com/bbb) and "skip checking ignored
+ * extended resource via resource groups" (IgnoredResourceGroups: example.com).  The pod asks
+ * cpu 1, memory 1 and example.com/bbb 1 of a node with none of it; its one pod asks nothing. */
+static void
+test_resources_fit_ignored_upstream (void **state)
+{
+  (void) state;
+  FsResources alloc, request;
+  FsNodeLoad load;
+  memset (&request, 0, sizeof request);
+  memset (&load, 0, sizeof load);
+  allocatable_for (ALLOC_ENOUGH, &alloc);
+  request.cpu_milli = 1;
+  request.memory_bytes = 1;
+  put (&request, EXT_B, 1);
+  load.pod_count = 1;
+  FsSchedulerProfile by_name = { .scheduler_name = "default-scheduler", .n_ignored_resources = 1,
+                                 .ignored_resources = { EXT_B } };
+  FsSchedulerProfile by_group = { .scheduler_name = "default-scheduler", .n_ignored_groups = 1,
+                                  .ignored_groups = { "example.com" } };
+  FsVerdict verdict;
+  assert_true (fs_resources_fit_profile (&alloc, &load, &request, &by_name, &verdict));
+  assert_int_equal (verdict.short_bits, 0);
+  assert_true (fs_resources_fit_profile (&alloc, &load, &request, &by_group, &verdict));
+  assert_int_equal (verdict.short_bits, 0);
+  /* without the args: "extended resource allocatable enforced for unknown resource" */
+  assert_false (fs_resources_fit_profile (&alloc, &load, &request, NULL, &verdict));
+  g_autofree char *reasons = reasons_of (&verdict);
+  assert_string_equal (reasons, "Insufficient example.com/bbb");
+  /* a group is the whole part before '/': "example", "example.co", "example.com2" ignore
+   * nothing */
+  FsSchedulerProfile near = { .n_ignored_groups = 3,
+                              .ignored_groups = { "example", "example.co", "example.com2" } };
+  assert_false (fs_resources_fit_profile (&alloc, &load, &request, &near, &verdict));
+  /* only extended resources are ignored (v1helper.IsExtendedResourceName): not hugepages,
+   * not a kubernetes.io name, not cpu */
+  FsSchedulerProfile natives = { .n_ignored_resources = 3,
+                                 .ignored_resources = { HUGE_A, K8S_IO_A, "cpu" },
+                                 .n_ignored_groups = 1, .ignored_groups = { "kubernetes.io" } };
+  assert_false (fs_scheduler_profile_ignores (&natives, HUGE_A));
+  assert_false (fs_scheduler_profile_ignores (&natives, K8S_IO_A));
+  assert_false (fs_scheduler_profile_ignores (&natives, "cpu"));
+  FsResources huge;
+  memset (&huge, 0, sizeof huge);
+  put (&huge, HUGE_A, 10);
+  assert_false (fs_resources_fit_profile (&alloc, &load, &huge, &natives, &verdict));
+  /* the same through fs_fit_node, and packing counts the replicas the same way */
+  FsNode *node = test_node ("n", NULL, NULL);
+  node->allocatable = alloc;
+  TestPod *pod = test_pod ();
+  pod->spec.request = request;
+  assert_false (fs_fit_node (node, &load, &pod->shape, &verdict));
+  pod->shape.profile = &by_group;
+  assert_true (fs_fit_node (node, &load, &pod->shape, &verdict));
+  assert_int_equal (fs_resources_capacity_profile (&alloc, &load, &request, &by_group), 10);
+  assert_int_equal (fs_resources_capacity_profile (&alloc, &load, &request, NULL), 0);
+}
+
+/* A profile's filter plugins (plugins.filter / multiPoint disabled) and NodeAffinityArgs
+ * addedAffinity (node_affinity.go Filter: addedNodeSelector first, ErrReasonEnforced,
+ * UnschedulableAndUnresolvable); profiles looked up by schedulerName (frameworkForPod). */
+static void
+test_scheduler_profile_filters (void **state)
+{
+  (void) state;
+  FsNode *node = test_node ("batch-b", LABELS ("pool", "batch"),
+                            TAINTS ({ .key = "dedicated", .value = "batch", .effect = FS_EFFECT_NO_SCHEDULE }));
+  TestPod *pod = test_pod ();
+  FsVerdict verdict;
+  assert_false (fs_fit_node (node, NULL, &pod->shape, &verdict));
+  assert_int_equal (verdict.filter, FS_FILTER_TAINT_TOLERATION);
+  FsSchedulerProfile no_taints = { .scheduler_name = "batch",
+                                   .disabled_filters = 1u << FS_FILTER_TAINT_TOLERATION };
+  pod->shape.profile = &no_taints;
+  assert_true (fs_fit_node (node, NULL, &pod->shape, &verdict));
+  assert_true (fs_scheduler_profile_runs (&no_taints, FS_FILTER_NODE_AFFINITY));
+  assert_false (fs_scheduler_profile_runs (&no_taints, FS_FILTER_TAINT_TOLERATION));
+  assert_true (fs_scheduler_profile_runs (NULL, FS_FILTER_TAINT_TOLERATION));
+
+  FsSchedulerProfile enforced = {
+    .scheduler_name = "default-scheduler",
+    .disabled_filters = 1u << FS_FILTER_TAINT_TOLERATION,
+    .added_affinity = TERMS (TERM (REQS (REQ ("pool", FS_OP_IN, "general")), NULL)),
+  };
+  pod->shape.profile = &enforced;
+  assert_false (fs_fit_node (node, NULL, &pod->shape, &verdict));
+  assert_int_equal (verdict.filter, FS_FILTER_NODE_AFFINITY);
+  assert_int_equal (verdict.detail, FS_DETAIL_ENFORCED_AFFINITY);
+  assert_true (verdict.unresolvable);
+  g_autofree char *reasons = reasons_of (&verdict);
+  assert_string_equal (reasons, "node(s) didn't match scheduler-enforced node affinity");
+  FsNode *general = test_node ("general-a", LABELS ("pool", "general"), NULL);
+  assert_true (fs_fit_node (general, NULL, &pod->shape, &verdict));
+  /* the pod's own affinity still applies beside the added one */
+  pod->placement.node_selector = LABELS ("disk", "ssd");
+  assert_false (fs_fit_node (general, NULL, &pod->shape, &verdict));
+  assert_int_equal (verdict.detail, FS_DETAIL_NONE);
+  g_autofree char *own = reasons_of (&verdict);
+  assert_string_equal (own, "node(s) didn't match Pod's node affinity/selector");
+  /* NodeAffinity off: neither */
+  enforced.disabled_filters |= 1u << FS_FILTER_NODE_AFFINITY;
+  assert_true (fs_fit_node (node, NULL, &pod->shape, &verdict));
+
+  /* profiles by schedulerName; no name is default-scheduler's; an unknown one has none */
+  g_autoptr (FsSchedulerConfig) config = fs_scheduler_config_new ("test", NULL, NULL);
+  config->profiles = g_new0 (FsSchedulerProfile, 2);
+  config->n_profiles = 2;
+  config->profiles[0] = enforced;
+  config->profiles[1] = no_taints;
+  assert_ptr_equal (fs_scheduler_profile_for (config, NULL), &config->profiles[0]);
+  assert_ptr_equal (fs_scheduler_profile_for (config, ""), &config->profiles[0]);
+  assert_ptr_equal (fs_scheduler_profile_for (config, "batch"), &config->profiles[1]);
+  assert_null (fs_scheduler_profile_for (config, "my-scheduler"));
+  assert_false (fs_scheduler_knows (config, "my-scheduler"));
+  assert_true (fs_scheduler_knows (config, NULL));
+  assert_true (fs_scheduler_knows (NULL, "my-scheduler"));
+  assert_null (fs_scheduler_profile_for (NULL, NULL));
+  FsFilter filter;
+  assert_true (fs_scheduler_filter_plugin ("PodTopologySpread", &filter));
+  assert_int_equal (filter, FS_FILTER_POD_TOPOLOGY_SPREAD);
+  assert_false (fs_scheduler_filter_plugin ("ImageLocality", &filter));
+  assert_string_equal (fs_scheduler_filter_name (FS_FILTER_NODE_RESOURCES_FIT), "NodeResourcesFit");
 }
 
 /* fitscale: several failing resources reported together, in upstream's order, scalars by
@@ -1555,6 +1683,8 @@ main (void)
   const struct CMUnitTest tests[] = {
     cmocka_unit_test (test_selector_parse),
     cmocka_unit_test (test_resources_fit_upstream),
+    cmocka_unit_test (test_resources_fit_ignored_upstream),
+    cmocka_unit_test (test_scheduler_profile_filters),
     cmocka_unit_test (test_resources_fit_order),
     cmocka_unit_test (test_resources_fit_rag_api),
     cmocka_unit_test (test_toleration_tolerates_upstream),

@@ -477,8 +477,9 @@ test_external_usage (void **state)
   assert_true (fs_hpa_external_usage (plain, 2, TRUE) == 150000);
   assert_true (fs_hpa_external_usage (NULL, 0, FALSE) == 0);
   /* Exactly MaxInt64 is not an overflow; one more is. */
-  const int64_t exact[] = { INT64_MAX - 5, 5 };
+  const int64_t exact[] = { INT64_MAX - 5, 5, -10 };
   assert_true (fs_hpa_external_usage (exact, 2, FALSE) == INT64_MAX);
+  assert_true (fs_hpa_external_usage (exact, 3, FALSE) == INT64_MAX - 10);
   const int64_t past[] = { INT64_MAX - 5, 6, -100 };
   assert_true (fs_hpa_external_usage (past, 3, FALSE) == INT64_MAX);
   /* Negative values: the Value rule only guards positive overflow and sums them; the per-pod

@@ -5,6 +5,8 @@
 
 #include "fitscale/plan/plan.h"
 #include "fitscale/model/rollout.h"
+#include "fitscale/plan/memo.h"
+#include "fitscale/render/plan.h"
 #include "testutil.h"
 
 /* ---- rollout arithmetic ---------------------------------------------------------------- */
@@ -579,6 +581,104 @@ test_target_wins_rank_tie (void **state)
                                            "final state fits, but its rolling update stops before it completes."));
 }
 
+/* ---- the per-snapshot memo (plan/memo.h) ----------------------------------------------- */
+
+/* Three nodes; api (2 x 500m/3Gi, a VPA toward 250m/1Gi) and web (a hard spread over the
+ * hosts, so its packing reads the pods: fs_pack, not the closed form).  Many HPA wishes
+ * leave P* Pending, so the memo keeps messages and new nodes too.  EXTRA: more nodes. */
+#define MEMO_CLUSTER(extra)                                                                      \
+  NODE ("a", "4", "8Gi", "") NODE ("b", "4", "8Gi", "") NODE ("c", "4", "8Gi", "") extra            \
+  DEPLOYMENT ("api", "2", "500m", "3Gi", "", "")                                                   \
+  POD ("api-1", "a", "api", "500m", "3Gi", "") POD ("api-2", "b", "api", "500m", "3Gi", "")       \
+  HPA ("api", "1", "30", "4", CPU_METRIC "," MEMORY_METRIC) VPA ("api", "250m", "1Gi", "512Mi")    \
+  DEPLOYMENT ("web", "1", "1", "2Gi", SPREAD, "") POD ("web-1", "c", "web", "1", "2Gi", SPREAD)    \
+  HPA ("web", "1", "30", "2", CPU_METRIC) VPA ("web", "500m", "1Gi", "512Mi")
+#define SPREAD                                                                                   \
+  ",\"topologySpreadConstraints\":[{\"maxSkew\":1,\"topologyKey\":\"kubernetes.io/hostname\","   \
+  "\"whenUnsatisfiable\":\"DoNotSchedule\",\"labelSelector\":{\"matchLabels\":{\"app\":\"web\"}}}]"
+
+/* The plan document for NAME with the HPA wishing DESIRED (and vpaWeight WEIGHT when >= 0),
+ * planned with MEMO (NULL: alone). */
+static char *
+memo_plan_json (const FsSnapshot *snapshot, FsPlanMemo *memo, const char *name, int32_t desired, double weight)
+{
+  FsPlanRequest request = { .kind = "deployment", .namespace = "default", .name = name, .steps = 20,
+                            .has_hpa_desired = TRUE, .hpa_desired = desired, .has_vpa_weight = weight >= 0,
+                            .vpa_weight = weight >= 0 ? weight : 0 };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (FsPlanAnswer) answer = memo != NULL ? fs_plan_shared (snapshot, memo, &request, &error)
+                                                 : fs_plan (snapshot, &request, &error);
+  if (answer == NULL)
+    fail_msg ("%s", error->message);
+  FsEmitter *emitter = fs_emitter_new_string ();
+  fs_render_plan (emitter, answer);
+  return fs_emitter_take_string (emitter);
+}
+
+/* Many hpaDesiredReplicas (and vpaWeights) on one snapshot, twice over, with one memo: every
+ * document is the one planned alone, byte for byte, and the second round is answered from
+ * what the first kept. */
+static void
+test_memo_same_bytes (void **state)
+{
+  g_autoptr (FsSnapshot) snapshot = test_load_valid_text (MEMO_CLUSTER (""));
+  g_autoptr (FsPlanMemo) memo = fs_plan_memo_new (snapshot);
+  static const char *const names[] = { "api", "web" };
+  static const double weights[] = { -1, 0, 0.5, 1 };
+  guint pending = 0;
+  for (int round = 0; round < 2; round++)
+    {
+      FsPlanMemoStats before = fs_plan_memo_stats (memo);
+      for (guint n = 0; n < G_N_ELEMENTS (names); n++)
+        for (guint w = 0; w < G_N_ELEMENTS (weights); w++)
+          for (int32_t desired = 1; desired <= 30; desired++)
+            {
+              g_autofree char *alone = memo_plan_json (snapshot, NULL, names[n], desired, weights[w]);
+              g_autofree char *shared = memo_plan_json (snapshot, memo, names[n], desired, weights[w]);
+              assert_string_equal (shared, alone);
+              pending += round == 0 && strstr (alone, "\"hvpaPendingMessage\":\"0/3") != NULL;
+            }
+      FsPlanMemoStats after = fs_plan_memo_stats (memo);
+      if (round == 0)
+        assert_true (after.misses > 0);
+      else
+        assert_true (after.misses == before.misses && after.hits > before.hits); /* all kept */
+    }
+  assert_true (pending > 20); /* the Pending path was compared, not only fitting ones */
+}
+
+/* A new snapshot gets a new memo; nothing planned on the old one is reused: a node added
+ * changes the answer, and the memo of the old snapshot is not used for the new one. */
+static void
+test_memo_new_snapshot (void **state)
+{
+  g_autoptr (FsSnapshot) old_snapshot = test_load_valid_text (MEMO_CLUSTER (""));
+  g_autoptr (FsSnapshot) new_snapshot = test_load_valid_text (MEMO_CLUSTER (NODE ("d", "16", "64Gi", "")));
+  FsPlanMemo *slot = NULL;
+  GMutex lock;
+  g_mutex_init (&lock);
+  g_autoptr (FsPlanMemo) old_memo = fs_plan_memo_for (&slot, &lock, old_snapshot);
+  g_autofree char *old_answer = memo_plan_json (old_snapshot, old_memo, "api", 12, -1);
+  g_autofree char *web_old = memo_plan_json (old_snapshot, old_memo, "web", 6, -1);
+  g_autoptr (FsPlanMemo) same = fs_plan_memo_for (&slot, &lock, old_snapshot);
+  assert_ptr_equal (same, old_memo);
+  g_autoptr (FsPlanMemo) new_memo = fs_plan_memo_for (&slot, &lock, new_snapshot);
+  assert_ptr_not_equal (new_memo, old_memo);
+  assert_ptr_equal (fs_plan_memo_snapshot (new_memo), new_snapshot);
+  g_autofree char *fresh = memo_plan_json (new_snapshot, NULL, "api", 12, -1);
+  g_autofree char *shared = memo_plan_json (new_snapshot, new_memo, "api", 12, -1);
+  g_autofree char *with_old = memo_plan_json (new_snapshot, old_memo, "api", 12, -1);
+  assert_string_equal (shared, fresh);
+  assert_string_equal (with_old, fresh);
+  assert_string_not_equal (fresh, old_answer); /* node d holds what did not fit */
+  g_autofree char *web_fresh = memo_plan_json (new_snapshot, NULL, "web", 6, -1);
+  g_autofree char *web_shared = memo_plan_json (new_snapshot, new_memo, "web", 6, -1);
+  assert_string_equal (web_shared, web_fresh);
+  assert_string_not_equal (web_fresh, web_old);
+  g_clear_pointer (&slot, fs_plan_memo_unref);
+  g_mutex_clear (&lock);
+}
+
 int
 main (void)
 {
@@ -600,6 +700,8 @@ main (void)
     cmocka_unit_test (test_hvpa_selector_expressions),
     cmocka_unit_test (test_rank_tie_fewer_replicas_first),
     cmocka_unit_test (test_target_wins_rank_tie),
+    cmocka_unit_test (test_memo_same_bytes),
+    cmocka_unit_test (test_memo_new_snapshot),
   };
   return cmocka_run_group_tests (tests, NULL, NULL);
 }

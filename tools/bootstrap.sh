@@ -4,7 +4,7 @@
 
 FS_PACKAGES="autoconf automake libtool pkg-config make gcc libc6-dev
  libcurl4-openssl-dev libyajl-dev libglib2.0-dev libcmocka-dev libyaml-dev
- libmicrohttpd-dev libgnutls28-dev libgmp-dev jq time python3 python3-yaml openssl"
+ libmicrohttpd-dev libgnutls28-dev libgmp-dev jq time python3 python3-yaml python3-jsonpatch openssl"
 
 fs_missing_packages() {
   local missing="" pkg

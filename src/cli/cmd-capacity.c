@@ -175,7 +175,9 @@ fs_cmd_capacity (int argc, char **argv)
   else if (argc > 1)
     status = fs_cli_usage (&error, "unexpected argument \"%s\"", argv[1]);
   else if ((snapshot = fs_cli_load (fs_cli_capacity.name, &options.common, FS_KUBE_NODES | FS_KUBE_PODS | FS_KUBE_NAMESPACES | FS_KUBE_WORKLOADS | FS_KUBE_STORAGE, &error)) == NULL
-           || (shape = build_shape (snapshot, &options, &error)) == NULL)
+           || (shape = build_shape (snapshot, &options, &error)) == NULL
+           || !fs_shape_check_scheduler (snapshot, fs_shape_pod (shape)->spec, fs_shape_describe (shape),
+                                         &error))
     status = FS_EXIT_ERROR;
   else if ((warn_spec (&options, shape), options.vary != NULL))
     status = run_vary (snapshot, shape, &options, format, &error);

@@ -26,6 +26,11 @@ open_service (FsCommonOptions *common, const FsKubeCacheOptions *watch, double m
                                         error);
   if (live == NULL)
     return NULL;
+  if (!fs_cli_scheduler_config (fs_cli_serve.name, common, live, error))
+    {
+      fs_kube_live_free (live);
+      return NULL;
+    }
   fs_cli_live_opened (fs_cli_serve.name, common, live);
   return fs_service_new_live (live, watch, max_staleness);
 }
@@ -48,7 +53,9 @@ const FsCliCommand fs_cli_serve = {
   .summary = "the planner, why and capacity as an HTTP JSON service",
   .description =
       "Answers POST /v1/plan (the fitscale plan -o json document, with the snapshot's\n"
-      "resourceVersion and age), POST /v1/capacity, GET /v1/why/NAMESPACE/POD, /healthz,\n"
+      "resourceVersion and age), POST /v1/admit (a mutating admission webhook that warns\n"
+      "about, adjusts or denies writes of replicas and requests that would leave pods\n"
+      "Pending: docs/admission.md), POST /v1/capacity, GET /v1/why/NAMESPACE/POD, /healthz,\n"
       "/livez, /readyz and /metrics (Prometheus), on --snapshot files or on the live cluster,\n"
       "which a watch cache keeps current (each request keeps the snapshot it started with).\n"
       "Errors are Kubernetes Status objects.  SIGTERM finishes the requests in flight and\n"
@@ -63,7 +70,10 @@ fs_cmd_serve (int argc, char **argv)
   g_autofree char *listen = NULL, *tls_cert = NULL, *tls_key = NULL;
   gint verbosity = 1, max_in_flight = 64, max_body_kib = 1024, threads = 0, watch_timeout = 300, client_timeout = 10;
   gint metrics_interval = 15, coalesce_ms = 30;
-  double max_staleness = 120;
+  double max_staleness = 120, admission_max_age = 120;
+  g_autofree char *admission_mode = NULL, *node_autoscaler = NULL;
+  g_auto (GStrv) exempt_users = NULL;
+  gboolean autoscaled_only = FALSE;
   GOptionEntry entries[] = {
     { "listen", 0, 0, G_OPTION_ARG_STRING, &listen, "Address to listen on: HOST:PORT, :PORT (default :8443), [IPV6]:PORT; port 0 picks one", "ADDR" },
     { "tls-cert", 0, 0, G_OPTION_ARG_FILENAME, &tls_cert, "Serve HTTPS with this certificate (PEM)", "FILE" },
@@ -76,6 +86,11 @@ fs_cmd_serve (int argc, char **argv)
     { "metrics-interval", 0, 0, G_OPTION_ARG_INT, &metrics_interval, "Live: seconds between PodMetrics lists (default 15)", "S" },
     { "coalesce", 0, 0, G_OPTION_ARG_INT, &coalesce_ms, "Live: milliseconds a batch of watch events waits for more before it is applied (default 30)", "MS" },
     { "max-staleness", 0, 0, G_OPTION_ARG_DOUBLE, &max_staleness, "Live: /readyz fails, and answers warn, when a resource has not been confirmed current (event, bookmark, list) for S seconds (default 120)", "S" },
+    { "admission-mode", 0, 0, G_OPTION_ARG_STRING, &admission_mode, "POST /v1/admit: what a write that leaves replicas Pending gets, unless its workload's annotation or its namespace's label fitscale.io/admission says otherwise: warn (default), adjust or deny", "MODE" },
+    { "admission-exempt-user", 0, 0, G_OPTION_ARG_STRING_ARRAY, &exempt_users, "POST /v1/admit: writes by this user are never judged (repeatable)", "USER" },
+    { "admission-max-age", 0, 0, G_OPTION_ARG_DOUBLE, &admission_max_age, "POST /v1/admit: writes are allowed unjudged (with a warning) while the snapshot is older than S seconds (default 120)", "S" },
+    { "admission-autoscaled-only", 0, 0, G_OPTION_ARG_NONE, &autoscaled_only, "POST /v1/admit: judge only workloads an HPA, a VPA or an Hvpa scales", NULL },
+    { "node-autoscaler", 0, 0, G_OPTION_ARG_STRING, &node_autoscaler, "POST /v1/admit: cluster-autoscaler, karpenter, none, or detect (default; from the nodes' and pods' labels): with one, Pending replicas are its signal, so writes are only warned about", "NAME" },
     { "verbosity", 'v', 0, G_OPTION_ARG_INT, &verbosity, "Log level: 0 errors, 1 start and stop (default), 2 every request", "N" },
     { NULL }
   };
@@ -83,8 +98,17 @@ fs_cmd_serve (int argc, char **argv)
   g_autoptr (FsService) service = NULL;
   g_autoptr (GError) error = NULL;
   int status = FS_EXIT_OK;
+  FsAdmitOptions admission = { .mode = FS_ADMIT_WARN, .node_autoscaler = FS_NODE_AUTOSCALER_DETECT };
   if (!g_option_context_parse (context, &argc, &argv, &error))
     status = fs_cli_fail (fs_cli_serve.name, error);
+  else if ((admission_mode != NULL && !fs_admit_mode_parse (admission_mode, &admission.mode))
+           || (node_autoscaler != NULL && !fs_node_autoscaler_parse (node_autoscaler, &admission.node_autoscaler))
+           || !(admission_max_age > 0))
+    {
+      fs_cli_usage (&error, "--admission-mode is warn, adjust or deny; --node-autoscaler cluster-autoscaler, karpenter, "
+                            "none or detect; --admission-max-age positive");
+      status = fs_cli_fail (fs_cli_serve.name, error);
+    }
   else if (common.output != NULL)
     {
       fs_cli_usage (&error, "-o does not apply: the service answers JSON (docs/api.md) and logs JSON lines");
@@ -104,6 +128,10 @@ fs_cmd_serve (int argc, char **argv)
     status = fs_cli_fail (fs_cli_serve.name, error);
   else
     {
+      admission.exempt_users = (const char *const *) exempt_users;
+      admission.max_age = admission_max_age;
+      admission.autoscaled_only = autoscaled_only;
+      fs_service_set_admission (service, &admission);
       const char *delay = g_getenv ("FS_SERVE_TEST_DELAY_MS"); /* tests: requests that stay in flight */
       FsServerOptions options = { listen, tls_cert, tls_key, (guint) threads, (guint) max_in_flight,
                                   (gsize) max_body_kib << 10, (guint) client_timeout, verbosity,

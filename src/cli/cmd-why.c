@@ -183,7 +183,7 @@ run_watch (WhyOptions *options, FsOutputFormat format, const char *argument)
   g_autoptr (GError) error = NULL;
   g_autoptr (FsKubeLive) live = fs_kube_live_open (&options->common.connection, WHY_RESOURCES,
                                                    fs_cli_live_progress (&options->common), NULL, &error);
-  if (live == NULL)
+  if (live == NULL || !fs_cli_scheduler_config (fs_cli_why.name, &options->common, live, &error))
     return fs_cli_fail (fs_cli_why.name, error);
   fs_cli_live_opened (fs_cli_why.name, &options->common, live);
   FsKubeCacheOptions watch = { options->watch_timeout > 0 ? (guint) options->watch_timeout : 300, 30, 15 };

@@ -8,6 +8,7 @@
 #include "fitscale/kube/client.h"
 #include "fitscale/kube/live.h"
 #include "fitscale/kube/watch.h"
+#include "fitscale/model/schedconfig.h"
 #include "fitscale/model/objects.h"
 #include "fitscale/render/output.h"
 
@@ -24,6 +25,8 @@ typedef struct {
   char *context_namespace; /* live: the namespace the kubeconfig context sets, NULL if none */
   GArray *warnings;       /* FsWarning (plan/completeness.h): what the snapshot lacks for the
                            * answer; printed on stderr once, and first in -o json|yaml */
+  char *scheduler_config_path;         /* --scheduler-config */
+  FsSchedulerConfig *scheduler_config; /* read from it by fs_cli_load / fs_cli_scheduler_config */
 } FsCommonOptions;
 
 /* A subcommand: what main lists and dispatches, and the text of its --help.  The summary is
@@ -52,6 +55,11 @@ void fs_cli_common_clear (FsCommonOptions *options);
  * to stderr for COMMAND unless -q. */
 FsSnapshot *fs_cli_load (const char *command, FsCommonOptions *options, guint resources,
                          GError **error);
+/* Reads --scheduler-config once (kube/schedconfig.h) into OPTIONS->scheduler_config (NULL
+ * without the flag), noting on stderr the filter plugins it enables that fitscale does not
+ * model; and gives it to LIVE's cache when LIVE is not NULL.  fs_cli_load calls it. */
+gboolean fs_cli_scheduler_config (const char *command, FsCommonOptions *options, FsKubeLive *live,
+                                  GError **error);
 /* What an answer for pods of SPEC (NAME: "pod default/web-0", "deployment/web") cannot say,
  * with OPTIONS' other warnings, on stderr for COMMAND (even with -q): a filter fitscale does
  * not model that SPEC needs (plan/completeness.h fs_pod_spec_warnings). */

@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "fitscale/kube/client.h"
 #include "fitscale/kube/decode.h"
+#include "fitscale/kube/schedconfig.h"
 #include "fitscale/model/error.h"
 #include "fitscale/model/selector.h"
 #include "fitscale/model/timeutil.h"
@@ -50,6 +51,9 @@ add_common (GOptionContext *context, FsCommonOptions *options, gboolean with_sna
       "The name to check the server's certificate against (and send as SNI)", "NAME" },
     { "request-timeout", 0, 0, G_OPTION_ARG_STRING, &flags->request_timeout,
       "How long one request may take: 30s, 2m, ... (0: no limit, the default)", "DURATION" },
+    { "scheduler-config", 0, 0, G_OPTION_ARG_FILENAME, &options->scheduler_config_path,
+      "The cluster's KubeSchedulerConfiguration (kube-scheduler --config): each pod is judged by "
+      "its schedulerName's profile (default: the default profile)", "FILE" },
     { NULL }
   };
   g_option_context_add_main_entries (context, connection, NULL);
@@ -78,6 +82,8 @@ fs_cli_common_clear (FsCommonOptions *options)
   g_free (options->output);
   g_free (options->context_namespace);
   g_clear_pointer (&options->warnings, g_array_unref);
+  g_free (options->scheduler_config_path);
+  g_clear_pointer (&options->scheduler_config, fs_scheduler_config_unref);
   fs_connection_flags_clear (&options->connection);
 }
 
@@ -141,13 +147,34 @@ fs_cli_live_opened (const char *command, FsCommonOptions *options, const FsKubeL
   fs_cli_warn (command, options, fs_listing_warnings (live->skipped));
 }
 
+gboolean
+fs_cli_scheduler_config (const char *command, FsCommonOptions *options, FsKubeLive *live,
+                         GError **error)
+{
+  if (options->scheduler_config == NULL && options->scheduler_config_path != NULL)
+    {
+      options->scheduler_config = fs_scheduler_config_load (options->scheduler_config_path, error);
+      if (options->scheduler_config == NULL)
+        return FALSE;
+      const FsSchedulerConfig *config = options->scheduler_config;
+      for (guint p = 0; p < config->n_profiles; p++)
+        for (guint i = 0; i < config->profiles[p].n_unmodelled; i++)
+          fprintf (stderr, "fitscale %s: warning: profile %s enables the plugin %s, which fitscale does "
+                   "not model: a filter of it is not applied\n", command,
+                   config->profiles[p].scheduler_name, config->profiles[p].unmodelled[i]);
+    }
+  if (live != NULL)
+    fs_kube_cache_set_scheduler_config (live->cache, options->scheduler_config);
+  return TRUE;
+}
+
 /* The cluster the connection flags point to, listed once. */
 static FsSnapshot *
 load_live (const char *command, FsCommonOptions *options, guint resources, GError **error)
 {
   g_autoptr (FsKubeLive) live = fs_kube_live_open (&options->connection, resources,
                                                    fs_cli_live_progress (options), NULL, error);
-  if (live == NULL)
+  if (live == NULL || !fs_cli_scheduler_config (command, options, live, error))
     return NULL;
   fs_cli_live_opened (command, options, live);
   return fs_kube_cache_snapshot (live->cache);
@@ -233,9 +260,13 @@ fs_cli_load (const char *command, FsCommonOptions *options, guint resources, GEr
   FsSnapshot *snapshot;
   if (options->snapshot_paths == NULL)
     snapshot = load_live (command, options, resources, error);
+  else if (!fs_cli_scheduler_config (command, options, NULL, error))
+    return NULL;
   else
     {
       snapshot = fs_load_snapshot ((const char *const *) options->snapshot_paths, error);
+      if (snapshot != NULL)
+        fs_snapshot_set_scheduler_config (snapshot, options->scheduler_config);
       if (snapshot != NULL && snapshot->n_skipped > 0 && !options->quiet)
         fprintf (stderr, "fitscale %s: note: %u object%s of kinds fitscale does not read were skipped\n",
                  command, snapshot->n_skipped, snapshot->n_skipped == 1 ? "" : "s");

@@ -6,6 +6,7 @@
 #include <yajl/yajl_tree.h>
 
 #include "fitscale/kube/body.h"
+#include "fitscale/kube/decode.h"
 #include "fitscale/model/error.h"
 
 /* The deepest nesting of brackets in TEXT, strings included (no parser needed). */
@@ -166,4 +167,53 @@ fs_json_body_parse (FsPool *pool, const char *text, gsize length, guint max_dept
   const FsTree *tree = tree_of (pool, root);
   yajl_tree_free (root);
   return tree;
+}
+
+/* ---- a tree through the decoders ---------------------------------------------------------- */
+
+static gboolean
+feed_tree (FsDecoder *decoder, const FsTree *tree)
+{
+  switch (tree->type)
+    {
+    case FS_TREE_NULL:
+      return fs_decoder_scalar (decoder, FS_SCALAR_NULL, "null", 4);
+    case FS_TREE_BOOL:
+      return fs_decoder_scalar (decoder, FS_SCALAR_BOOL, tree->text, strlen (tree->text));
+    case FS_TREE_NUMBER:
+      return fs_decoder_scalar (decoder, FS_SCALAR_NUMBER, tree->text, strlen (tree->text));
+    case FS_TREE_STRING:
+      return fs_decoder_scalar (decoder, FS_SCALAR_STRING, tree->text, strlen (tree->text));
+    case FS_TREE_MAP:
+      if (!fs_decoder_map_begin (decoder))
+        return FALSE;
+      for (guint i = 0; i < tree->n; i++)
+        if (!fs_decoder_map_key (decoder, tree->keys[i], strlen (tree->keys[i])) || !feed_tree (decoder, tree->values[i]))
+          return FALSE;
+      return fs_decoder_map_end (decoder);
+    case FS_TREE_LIST:
+      if (!fs_decoder_list_begin (decoder))
+        return FALSE;
+      for (guint i = 0; i < tree->n; i++)
+        if (!feed_tree (decoder, tree->values[i]))
+          return FALSE;
+      return fs_decoder_list_end (decoder);
+    default:
+      return FALSE;
+    }
+}
+
+gboolean
+fs_tree_decode_object (FsSnapshotBuilder *builder, const char *source, const FsTree *object, GError **error)
+{
+  g_autoptr (FsDecoder) decoder = fs_decoder_new (builder, source);
+  if (object->type != FS_TREE_MAP)
+    {
+      g_set_error (error, FS_ERROR, FS_ERROR_INVALID, "%s: not an object", source);
+      return FALSE;
+    }
+  if (feed_tree (decoder, object))
+    return TRUE;
+  g_propagate_error (error, fs_decoder_take_error (decoder));
+  return FALSE;
 }

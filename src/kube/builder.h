@@ -98,6 +98,7 @@ typedef struct {
   const char *strategy;
   FsIntOrPercent max_surge, max_unavailable;
   int32_t status_replicas, ready_replicas;
+  const char *admission;      /* annotation fitscale.io/admission */
   /* PodMetrics */
   int64_t timestamp, window_ms;
   FsContainerUsage current_usage;
@@ -208,7 +209,8 @@ kind_is_generic (const char *kind)
 {
   return strcmp (kind, "HorizontalPodAutoscaler") == 0
          || strcmp (kind, "VerticalPodAutoscaler") == 0 || strcmp (kind, "Hvpa") == 0
-         || strcmp (kind, "MetricValue") == 0 || strcmp (kind, "ExternalMetricValue") == 0;
+         || strcmp (kind, "MetricValue") == 0 || strcmp (kind, "ExternalMetricValue") == 0
+         || strcmp (kind, "KubeSchedulerConfiguration") == 0;
 }
 
 /* Strings: a YAML plain scalar such as `version: 1` arrives as a number and is taken as

@@ -92,9 +92,12 @@ metadata_scalar (FsObjectBuilder *builder, FsField field, const char *key,
       return TRUE;
     case F_ANNOTATION:
       {
-        /* Kept for generic objects only; the last-applied copy of the object is not. */
+        /* Kept for generic objects only (and of workloads, fitscale.io/admission); the
+         * last-applied copy of the object is not. */
         const char *kind = object_kind (builder);
         storage_annotation (builder, key, scalar);
+        if (strcmp (key, "fitscale.io/admission") == 0)
+          st->admission = scalar_intern (builder, field, scalar);
         if ((kind == NULL || kind_is_generic (kind))
             && strcmp (key, "kubectl.kubernetes.io/last-applied-configuration") != 0)
           label_append (builder, builder->annotations, key, scalar);

@@ -215,6 +215,7 @@ end_workload (FsObjectBuilder *builder, FsWorkloadKind kind, GError **error)
   workload.max_unavailable = st->max_unavailable;
   workload.status_replicas = st->status_replicas;
   workload.ready_replicas = st->ready_replicas;
+  workload.admission = st->admission;
   fs_snapshot_builder_add_workload (builder->snapshot_builder, &workload);
   return TRUE;
 }
@@ -280,6 +281,7 @@ end_generic (FsObjectBuilder *builder, const char *kind, const FsTree *tree)
     [FS_KIND_HPA] = "HorizontalPodAutoscaler", [FS_KIND_VPA] = "VerticalPodAutoscaler",
     [FS_KIND_HVPA] = "Hvpa", [FS_KIND_METRIC_VALUE] = "MetricValue",
     [FS_KIND_EXTERNAL_METRIC_VALUE] = "ExternalMetricValue",
+    [FS_KIND_SCHEDULER_CONFIGURATION] = "KubeSchedulerConfiguration",
   };
   ObjectState *st = &builder->st;
   FsGenericObject object;
@@ -436,7 +438,8 @@ fs_object_end (FsObjectBuilder *builder, const FsTree *tree, GError **error)
       fs_snapshot_builder_count_skipped (builder->snapshot_builder, kind);
       return TRUE;
     }
-  gboolean nameless = strcmp (kind, "MetricValue") == 0 || strcmp (kind, "ExternalMetricValue") == 0;
+  gboolean nameless = strcmp (kind, "MetricValue") == 0 || strcmp (kind, "ExternalMetricValue") == 0
+                      || strcmp (kind, "KubeSchedulerConfiguration") == 0; /* a config file's */
   if (nameless && builder->st.name == NULL)
     {
       /* metric values have no name of their own: number them, so that none replaces another */

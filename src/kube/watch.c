@@ -23,18 +23,24 @@
  * Batches.  The applier takes the first queued event, waits --coalesce (30 ms) for more,
  * and applies everything queued as one batch onto a builder made from the current snapshot
  * (objects.h fs_snapshot_builder_new_from): additions are decoded into the shared pool,
- * removals are binary searches; finish merges the batch into the sorted arrays and sums
- * the nodes again.  So a batch costs O(k log k) for its k events plus O(n) copying at
- * memory speed, whatever the number of snapshots before it: no chain of pools, no depth cap
- * and no relist to cut one.  Under load the batches grow, not their number.  Relists and
+ * removals are binary searches in the current snapshot's arrays; finish merges the batch
+ * into a copy of them and sums the nodes again.  So a batch costs O(k log n) for its k
+ * events plus O(n) copying and summing at memory speed, whatever the number of snapshots
+ * before it: no chain of pools, no depth cap and no relist to cut one.  (Per-object
+ * persistent structures would make it O(k log n) alone, but every reader in plan/ walks
+ * the flat arrays, and nodes point at their pods: this keeps every reader as it is.)  Under load the batches grow, not their number.  Relists and
  * the PodMetrics poll are batch items too, listed by the applier's own client into the
  * batch's builder, after every object of the resource was removed.  Each event carries its
  * listing's epoch: events queued before a relist of their resource are dropped. */
 #include "config.h"
 
 #include <string.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "fitscale/kube/decode.h"
+#include "fitscale/model/schedconfig.h"
 #include "fitscale/kube/watch.h"
 #include "fitscale/model/error.h"
 #include "jsontree.h"
@@ -114,6 +120,7 @@ struct FsKubeCache {
   FsKubeClient *lister;        /* the applier's: relists, PodMetrics */
   GThread *applier, *poller;
   GPtrArray *streams;          /* Stream */
+  FsSchedulerConfig *scheduler_config; /* stamped on every snapshot it makes */
 };
 
 FsKubeCache *
@@ -181,6 +188,7 @@ fs_kube_cache_free (FsKubeCache *cache)
   g_queue_clear_full (&cache->queue, item_free);
   fs_snapshot_unref (cache->current);
   g_ptr_array_unref (cache->streams);
+  fs_scheduler_config_unref (cache->scheduler_config);
   g_mutex_clear (&cache->lock);
   g_cond_clear (&cache->published);
   g_cond_clear (&cache->queued);
@@ -189,10 +197,24 @@ fs_kube_cache_free (FsKubeCache *cache)
   g_free (cache);
 }
 
+void
+fs_kube_cache_set_scheduler_config (FsKubeCache *cache, FsSchedulerConfig *config)
+{
+  g_mutex_lock (&cache->lock);
+  FsSchedulerConfig *old = cache->scheduler_config;
+  cache->scheduler_config = fs_scheduler_config_ref (config);
+  if (cache->current != NULL)
+    fs_snapshot_set_scheduler_config (cache->current, config);
+  g_mutex_unlock (&cache->lock);
+  fs_scheduler_config_unref (old);
+}
+
 /* Publishes SNAPSHOT; the lock is held. */
 static void
 publish_locked (FsKubeCache *cache, FsSnapshot *snapshot, gint64 first_received)
 {
+  /* not shared yet: the configuration goes on before anyone reads it */
+  fs_snapshot_set_scheduler_config (snapshot, cache->scheduler_config);
   FsSnapshot *old = cache->current;
   cache->current = snapshot;
   cache->stats.synced_at = g_get_real_time ();
@@ -753,6 +775,13 @@ fs_kube_cache_start (FsKubeCache *cache, const FsKubeCacheOptions *options, GErr
     cache->options.coalesce_ms = 30;
   if (cache->options.metrics_interval == 0)
     cache->options.metrics_interval = 15;
+#if defined(__GLIBC__) && defined(M_MMAP_THRESHOLD)
+  /* Each batch allocates the snapshot's arrays anew (megabytes) and frees the last's: from
+   * mmap they go back to the system when freed.  glibc's threshold otherwise grows to the
+   * size of the first such block freed, and later ones come from the heap, which fragments
+   * and keeps them (RSS grew by half in bench/live-churn). */
+  mallopt (M_MMAP_THRESHOLD, 1 << 20);
+#endif
   cache->lister = fs_kube_client_clone (cache->client, error);
   if (cache->lister == NULL)
     return FALSE;
@@ -833,4 +862,17 @@ fs_kube_cache_append_metrics (FsKubeCache *cache, GString *out)
                                "fitscale_watch_publish_delay_seconds_sum %.6f\n"
                                "fitscale_watch_publish_delay_seconds_count %" G_GUINT64_FORMAT "\n",
                           cumulative, stats.delay_sum, stats.delay_count);
+}
+
+double
+fs_kube_cache_listing_age (FsKubeCache *cache, const char *name)
+{
+  double age = -1;
+  gint64 now = g_get_monotonic_time ();
+  g_mutex_lock (&cache->lock);
+  for (guint i = 0; i < cache->n_listings; i++)
+    if (cache->states[i].active && strcmp (cache->listings[i].name, name) == 0)
+      age = (double) (now - cache->states[i].confirmed_at) / G_USEC_PER_SEC;
+  g_mutex_unlock (&cache->lock);
+  return age;
 }

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include "fitscale/model/fit.h"
+#include "fitscale/model/schedconfig.h"
 #include "fitscale/model/names.h"
 #include "fitscale/model/volumes.h"
 
@@ -309,6 +310,16 @@ node_selector_term_matches (const FsNodeSelectorTerm *term, const FsNode *node)
  * RequiredNodeAffinity.Match: spec.nodeSelector (labels.SelectorFromSet: every pair equal,
  * no validation) and, when present, the required terms (LazyErrorNodeSelector.Match: ORed;
  * an empty term or one that fails to parse matches nothing; no terms match nothing). */
+/* NodeSelector.Match: the terms ORed (none: nothing matches). */
+static gboolean
+node_selector_matches (const FsNodeSelector *selector, const FsNode *node)
+{
+  for (guint i = 0; i < selector->n; i++)
+    if (node_selector_term_matches (&selector->terms[i], node))
+      return TRUE;
+  return FALSE;
+}
+
 gboolean
 fs_node_affinity_matches (const FsNode *node, const FsPlacement *placement)
 {
@@ -325,12 +336,7 @@ fs_node_affinity_matches (const FsNode *node, const FsPlacement *placement)
           return FALSE;
       }
   const FsNodeSelector *required = placement->required_affinity;
-  if (required == NULL)
-    return TRUE;
-  for (guint i = 0; i < required->n; i++)
-    if (node_selector_term_matches (&required->terms[i], node))
-      return TRUE;
-  return FALSE;
+  return required == NULL || node_selector_matches (required, node);
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -368,6 +374,14 @@ gboolean
 fs_resources_fit (const FsResources *allocatable, const FsNodeLoad *load,
                   const FsResources *pod_request, FsVerdict *verdict)
 {
+  return fs_resources_fit_profile (allocatable, load, pod_request, NULL, verdict);
+}
+
+gboolean
+fs_resources_fit_profile (const FsResources *allocatable, const FsNodeLoad *load,
+                          const FsResources *pod_request, const FsSchedulerProfile *profile,
+                          FsVerdict *verdict)
+{
   g_return_val_if_fail (allocatable != NULL && load != NULL && pod_request != NULL
                           && verdict != NULL,
                         FALSE);
@@ -401,7 +415,8 @@ fs_resources_fit (const FsResources *allocatable, const FsNodeLoad *load,
     {
       const char *name = pod_request->extended[i].name;
       int64_t request = pod_request->extended[i].value;
-      if (request <= 0 || fs_resource_kind (name) != FS_RES_KIND_SCALAR)
+      if (request <= 0 || fs_resource_kind (name) != FS_RES_KIND_SCALAR
+          || fs_scheduler_profile_ignores (profile, name))
         continue;
       int64_t node_allocatable = fs_resources_get (allocatable, name);
       int64_t free_amount = fs_saturating_sub (node_allocatable, fs_resources_get (&load->requested, name));
@@ -445,9 +460,12 @@ fs_fit_node (const FsNode *node, const FsNodeLoad *load, const FsPodShape *pod, 
   if (!fs_volumes_prefilter (node->storage, node, pod, verdict))
     return FALSE;
 
+  const FsSchedulerProfile *profile = pod->profile;
+
   /* nodeunschedulable/node_unschedulable.go Filter: spec.unschedulable rejects unless the pod
    * tolerates {node.kubernetes.io/unschedulable, NoSchedule}; UnschedulableAndUnresolvable. */
-  if ((node->flags & FS_NODE_UNSCHEDULABLE) != 0
+  if (fs_scheduler_profile_runs (profile, FS_FILTER_NODE_UNSCHEDULABLE)
+      && (node->flags & FS_NODE_UNSCHEDULABLE) != 0
       && !fs_tolerations_tolerate (tolerations, &unschedulable_taint))
     {
       verdict->filter = FS_FILTER_NODE_UNSCHEDULABLE;
@@ -456,7 +474,8 @@ fs_fit_node (const FsNode *node, const FsNodeLoad *load, const FsPodShape *pod, 
     }
 
   /* nodename/node_name.go Fits: spec.nodeName empty or equal; UnschedulableAndUnresolvable. */
-  if (!str_empty (pod->node_name) && !str_eq (pod->node_name, node->name))
+  if (fs_scheduler_profile_runs (profile, FS_FILTER_NODE_NAME)
+      && !str_empty (pod->node_name) && !str_eq (pod->node_name, node->name))
     {
       verdict->filter = FS_FILTER_NODE_NAME;
       verdict->unresolvable = TRUE;
@@ -464,7 +483,8 @@ fs_fit_node (const FsNode *node, const FsNodeLoad *load, const FsPodShape *pod, 
     }
 
   /* tainttoleration/taint_toleration.go Filter; UnschedulableAndUnresolvable. */
-  const FsTaint *taint = fs_first_untolerated_taint (node->taints, tolerations);
+  const FsTaint *taint = fs_scheduler_profile_runs (profile, FS_FILTER_TAINT_TOLERATION)
+                             ? fs_first_untolerated_taint (node->taints, tolerations) : NULL;
   if (taint != NULL)
     {
       verdict->filter = FS_FILTER_TAINT_TOLERATION;
@@ -473,12 +493,24 @@ fs_fit_node (const FsNode *node, const FsNodeLoad *load, const FsPodShape *pod, 
       return FALSE;
     }
 
-  /* nodeaffinity/node_affinity.go Filter; UnschedulableAndUnresolvable. */
-  if (!fs_node_affinity_matches (node, placement))
+  /* nodeaffinity/node_affinity.go Filter; UnschedulableAndUnresolvable.  The profile's
+   * addedAffinity first (addedNodeSelector: ErrReasonEnforced), then the pod's own. */
+  if (fs_scheduler_profile_runs (profile, FS_FILTER_NODE_AFFINITY))
     {
-      verdict->filter = FS_FILTER_NODE_AFFINITY;
-      verdict->unresolvable = TRUE;
-      return FALSE;
+      if (profile != NULL && profile->added_affinity != NULL
+          && !node_selector_matches (profile->added_affinity, node))
+        {
+          verdict->filter = FS_FILTER_NODE_AFFINITY;
+          verdict->detail = FS_DETAIL_ENFORCED_AFFINITY;
+          verdict->unresolvable = TRUE;
+          return FALSE;
+        }
+      if (!fs_node_affinity_matches (node, placement))
+        {
+          verdict->filter = FS_FILTER_NODE_AFFINITY;
+          verdict->unresolvable = TRUE;
+          return FALSE;
+        }
     }
 
   FsNodeLoad own;
@@ -492,7 +524,7 @@ fs_fit_node (const FsNode *node, const FsNodeLoad *load, const FsPodShape *pod, 
     }
 
   /* nodeports/node_ports.go Filter (fitsPorts against NodeInfo.UsedPorts); Unschedulable. */
-  if (pod->spec != NULL
+  if (pod->spec != NULL && fs_scheduler_profile_runs (profile, FS_FILTER_NODE_PORTS)
       && !fs_host_ports_fit (pod->spec->host_ports, load->used_ports, load->released,
                              load->released_data))
     {
@@ -503,7 +535,8 @@ fs_fit_node (const FsNode *node, const FsNodeLoad *load, const FsPodShape *pod, 
   /* noderesources/fit.go Filter. */
   static const FsResources nothing;
   const FsResources *request = pod->spec != NULL ? &pod->spec->request : &nothing;
-  if (!fs_resources_fit (&node->allocatable, load, request, verdict))
+  if (fs_scheduler_profile_runs (profile, FS_FILTER_NODE_RESOURCES_FIT)
+      && !fs_resources_fit_profile (&node->allocatable, load, request, profile, verdict))
     return FALSE;
 
   /* VolumeRestrictions, NodeVolumeLimits, VolumeBinding, VolumeZone (model/volumes.h). */
@@ -635,8 +668,10 @@ fs_verdict_reasons (const FsVerdict *verdict, GPtrArray *reasons)
                                         verdict->taint != NULL ? str_or_empty (verdict->taint->value) : ""));
       return;
     case FS_FILTER_NODE_AFFINITY:
-      /* node_affinity.go ErrReasonPod */
-      g_ptr_array_add (reasons, g_strdup ("node(s) didn't match Pod's node affinity/selector"));
+      /* node_affinity.go ErrReasonEnforced, ErrReasonPod */
+      g_ptr_array_add (reasons, g_strdup (verdict->detail == FS_DETAIL_ENFORCED_AFFINITY
+                                              ? "node(s) didn't match scheduler-enforced node affinity"
+                                              : "node(s) didn't match Pod's node affinity/selector"));
       return;
     case FS_FILTER_NODE_PORTS:
       /* node_ports.go ErrReason */

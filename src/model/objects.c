@@ -6,6 +6,7 @@
 #include "fitscale/model/error.h"
 #include "fitscale/model/fit.h"
 #include "fitscale/model/objects.h"
+#include "fitscale/model/schedconfig.h"
 
 typedef struct {
   gsize offset_namespace; /* G_MAXSIZE when cluster-scoped */
@@ -28,10 +29,13 @@ struct FsSnapshotBuilder {
   guint n_skipped;
   const char *resource_version;
   char *continue_token;           /* the last list's metadata.continue (owned) */
-  /* fs_snapshot_builder_new_from: the objects of the base come first in each array, sorted
-   * and unique; SORTED[i] says how many (in the order of tracked_arrays), DEAD[i] marks the
-   * ones a remove took out (NULL until one is).  Finish merges the tail into them. */
+  /* fs_snapshot_builder_new_from: the base's arrays, sorted and unique, are read where they
+   * are (BASE_DATA[i], SORTED[i] elements, in the order of tracked_array; BASE keeps them),
+   * and the builder's own arrays hold only what was added since; DEAD[i] marks the base's
+   * elements a remove took out (NULL until one is).  Finish merges the two. */
   gboolean incremental;
+  FsSnapshot *base;
+  const char *base_data[N_TRACKED];
   guint sorted[N_TRACKED];
   guint8 *dead[N_TRACKED];
 };
@@ -122,26 +126,24 @@ fs_snapshot_builder_new_from (FsSnapshot *base)
   fs_pool_free (builder->pool);
   builder->pool = fs_pool_ref (base->pool); /* shared: no chain of pools, no depth */
   builder->incremental = TRUE;
+  builder->base = fs_snapshot_ref (base);
   builder->resource_version = base->resource_version;
-  g_array_append_vals (builder->nodes, base->nodes, base->n_nodes);
-  g_array_append_vals (builder->pods, base->pods, base->n_pods);
-  g_array_append_vals (builder->workloads, base->workloads, base->n_workloads);
-  g_array_append_vals (builder->namespaces, base->namespaces, base->n_namespaces);
-  g_array_append_vals (builder->pod_metrics, base->pod_metrics, base->n_pod_metrics);
-  g_array_append_vals (builder->events, base->events, base->n_events);
-  g_array_append_vals (builder->generic, base->generic, base->n_generic);
-  g_array_append_vals (builder->claims, base->claims, base->n_claims);
-  g_array_append_vals (builder->persistent_volumes, base->persistent_volumes,
-                       base->n_persistent_volumes);
-  g_array_append_vals (builder->storage_classes, base->storage_classes, base->n_storage_classes);
-  g_array_append_vals (builder->csi_nodes, base->csi_nodes, base->n_csi_nodes);
+  const void *data[N_TRACKED] = { base->nodes, base->pods, base->workloads, base->namespaces, base->pod_metrics,
+                                  base->events, base->generic, base->claims, base->persistent_volumes,
+                                  base->storage_classes, base->csi_nodes, base->pdbs };
+  guint counts[N_TRACKED] = { base->n_nodes, base->n_pods, base->n_workloads, base->n_namespaces,
+                              base->n_pod_metrics, base->n_events, base->n_generic, base->n_claims,
+                              base->n_persistent_volumes, base->n_storage_classes, base->n_csi_nodes,
+                              base->n_pdbs };
+  for (guint i = 0; i < N_TRACKED; i++)
+    {
+      builder->base_data[i] = data[i];
+      builder->sorted[i] = counts[i];
+    }
   builder->storage_kinds = base->storage_kinds;
-  g_array_append_vals (builder->pdbs, base->pdbs, base->n_pdbs);
   g_array_append_vals (builder->namespaced_lists, base->namespaced_lists, base->n_namespaced_lists);
   builder->n_cluster_pod_lists = base->n_cluster_pod_lists;
   builder->n_skipped = base->n_skipped;
-  for (guint i = 0; i < N_TRACKED; i++)
-    builder->sorted[i] = tracked_array (builder, i)->len;
   return builder;
 }
 
@@ -193,6 +195,7 @@ remove_matching (FsSnapshotBuilder *builder, guint which, const void *probe, gbo
   GArray *array = tracked_array (builder, which);
   const KeyLayout *layout = tracked_layout (which);
   gsize size = g_array_get_element_size (array);
+  const char *base = builder->incremental ? builder->base_data[which] : NULL;
   guint sorted = builder->incremental ? builder->sorted[which] : 0;
   guint removed = 0;
   if (every)
@@ -200,7 +203,7 @@ remove_matching (FsSnapshotBuilder *builder, guint which, const void *probe, gbo
       for (guint i = 0; i < sorted; i++)
         if ((builder->dead[which] == NULL || !builder->dead[which][i])
             && (layout->offset_kind == G_MAXSIZE
-                || *(const int *) (array->data + (gsize) i * size + layout->offset_kind)
+                || *(const int *) (base + (gsize) i * size + layout->offset_kind)
                        == *(const int *) ((const char *) probe + layout->offset_kind)))
           {
             mark_dead (builder, which, i);
@@ -213,19 +216,19 @@ remove_matching (FsSnapshotBuilder *builder, guint which, const void *probe, gbo
       while (low < high)
         {
           guint middle = low + (high - low) / 2;
-          if (compare_elements (array->data + (gsize) middle * size, probe, (gpointer) layout) < 0)
+          if (compare_elements (base + (gsize) middle * size, probe, (gpointer) layout) < 0)
             low = middle + 1;
           else
             high = middle;
         }
-      if (low < sorted && compare_elements (array->data + (gsize) low * size, probe, (gpointer) layout) == 0
+      if (low < sorted && compare_elements (base + (gsize) low * size, probe, (gpointer) layout) == 0
           && (builder->dead[which] == NULL || !builder->dead[which][low]))
         {
           mark_dead (builder, which, low);
           removed++;
         }
     }
-  for (guint i = array->len; i-- > sorted;)
+  for (guint i = array->len; i-- > 0;) /* what was added (all of a fresh builder's) */
     {
       const char *element = array->data + (gsize) i * size;
       gboolean same = every ? layout->offset_kind == G_MAXSIZE
@@ -284,6 +287,7 @@ fs_snapshot_builder_free (FsSnapshotBuilder *builder)
     return;
   for (guint i = 0; i < N_TRACKED; i++)
     g_free (builder->dead[i]);
+  fs_snapshot_unref (builder->base);
   builder_free_arrays (builder);
   fs_pool_free (builder->pool);
   g_free (builder->continue_token);
@@ -514,39 +518,55 @@ sort_all (FsSnapshotBuilder *builder)
 static void
 merge_tail (FsSnapshotBuilder *builder, guint which)
 {
-  GArray *array = tracked_array (builder, which);
+  GArray *tail = tracked_array (builder, which);
   const KeyLayout *layout = tracked_layout (which);
+  const char *base = builder->base_data[which];
   guint sorted = builder->sorted[which];
   const guint8 *dead = builder->dead[which];
-  if (array->len == sorted && dead == NULL)
-    return;
-  gsize size = g_array_get_element_size (array);
-  GArray *tail = g_array_sized_new (FALSE, FALSE, (guint) size, array->len - sorted);
-  g_array_append_vals (tail, array->data + (gsize) sorted * size, array->len - sorted);
+  gsize size = g_array_get_element_size (tail);
   sort_and_dedupe (tail, layout);
   GArray *merged = g_array_sized_new (FALSE, FALSE, (guint) size, sorted + tail->len);
   guint i = 0, j = 0;
   while (i < sorted || j < tail->len)
     {
+      /* the base up to the next removal or the place of the next addition, in one copy:
+       * O(log n) compares an addition, whatever the size of the base */
+      const char *added = j < tail->len ? tail->data + (gsize) j * size : NULL;
+      guint stop = sorted;
+      if (dead != NULL && i < sorted)
+        {
+          const guint8 *next = memchr (dead + i, 1, sorted - i);
+          stop = next != NULL ? (guint) (next - dead) : sorted;
+        }
+      if (added != NULL)
+        {
+          guint low = i, high = stop;
+          while (low < high)
+            {
+              guint middle = low + (high - low) / 2;
+              if (compare_elements (base + (gsize) middle * size, added, (gpointer) layout) < 0)
+                low = middle + 1;
+              else
+                high = middle;
+            }
+          stop = low;
+        }
+      if (stop > i)
+        {
+          g_array_append_vals (merged, base + (gsize) i * size, stop - i);
+          i = stop;
+          continue;
+        }
       if (i < sorted && dead != NULL && dead[i])
         {
           i++;
           continue;
         }
-      const char *base = i < sorted ? array->data + (gsize) i * size : NULL;
-      const char *added = j < tail->len ? tail->data + (gsize) j * size : NULL;
-      int order = base == NULL ? 1 : added == NULL ? -1 : compare_elements (base, added, (gpointer) layout);
-      if (order < 0)
-        {
-          g_array_append_vals (merged, base, 1);
-          i++;
-          continue;
-        }
       g_array_append_vals (merged, added, 1);
       j++;
-      i += order == 0; /* the added copy replaces the base's */
+      if (i < sorted && compare_elements (base + (gsize) i * size, added, (gpointer) layout) == 0)
+        i++; /* the added copy replaces the base's */
     }
-  g_array_free (tail, TRUE);
   set_tracked_array (builder, which, merged);
 }
 
@@ -621,13 +641,20 @@ account_pods (FsSnapshot *snapshot, gboolean *any_ports, GError **error)
 {
   FsNode *nodes = (FsNode *) snapshot->nodes;
   FsPod *pods = (FsPod *) snapshot->pods;
+  /* a pod's node name is interned with the node's own: usually one pointer, found without
+   * hashing the text (the table by text is for the rest) */
+  g_autoptr (GHashTable) by_pointer = g_hash_table_new (NULL, NULL);
+  for (guint n = 0; n < snapshot->n_nodes; n++)
+    g_hash_table_insert (by_pointer, (gpointer) nodes[n].name, GINT_TO_POINTER (n + 1));
   for (guint i = 0; i < snapshot->n_pods; i++)
     {
       FsPod *pod = &pods[i];
       pod->node_index = -1;
       if (pod->node_name == NULL)
         continue;
-      gpointer slot = g_hash_table_lookup (snapshot->node_index, pod->node_name);
+      gpointer slot = g_hash_table_lookup (by_pointer, pod->node_name);
+      if (slot == NULL)
+        slot = g_hash_table_lookup (snapshot->node_index, pod->node_name);
       if (slot == NULL)
         continue;
       pod->node_index = GPOINTER_TO_INT (slot) - 1;
@@ -758,8 +785,11 @@ FsSnapshot *
 fs_snapshot_builder_finish (FsSnapshotBuilder *builder, GError **error)
 {
   if (builder->incremental)
-    for (guint i = 0; i < N_TRACKED; i++)
-      merge_tail (builder, i);
+    {
+      for (guint i = 0; i < N_TRACKED; i++)
+        merge_tail (builder, i);
+      g_clear_pointer (&builder->base, fs_snapshot_unref); /* what is kept is in the shared pool */
+    }
   else
     sort_all (builder);
   g_autoptr (FsSnapshot) snapshot = g_new0 (FsSnapshot, 1);
@@ -804,6 +834,14 @@ fs_snapshot_ref (FsSnapshot *snapshot)
 }
 
 void
+fs_snapshot_set_scheduler_config (FsSnapshot *snapshot, FsSchedulerConfig *config)
+{
+  FsSchedulerConfig *old = snapshot->scheduler_config;
+  snapshot->scheduler_config = fs_scheduler_config_ref (config);
+  fs_scheduler_config_unref (old);
+}
+
+void
 fs_snapshot_unref (FsSnapshot *snapshot)
 {
   if (snapshot == NULL || !g_atomic_int_dec_and_test (&snapshot->ref_count))
@@ -826,6 +864,7 @@ fs_snapshot_unref (FsSnapshot *snapshot)
   if (snapshot->derived != NULL)
     g_ptr_array_unref (snapshot->derived);
   fs_pool_free (snapshot->pool);
+  fs_scheduler_config_unref (snapshot->scheduler_config);
   g_free (snapshot);
 }
 
@@ -839,12 +878,19 @@ fs_snapshot_find_node (const FsSnapshot *snapshot, const char *name)
 const FsPod *
 fs_snapshot_find_pod (const FsSnapshot *snapshot, const char *namespace, const char *name)
 {
-  for (guint i = 0; i < snapshot->n_pods; i++)
+  /* the pods are sorted by namespace and name (finish: sort_all or merge_tail) */
+  guint low = 0, high = snapshot->n_pods;
+  while (low < high)
     {
-      const FsPod *pod = &snapshot->pods[i];
-      if (g_strcmp0 (pod->namespace, namespace) == 0 && strcmp (pod->name, name) == 0)
-        return pod;
+      guint middle = low + (high - low) / 2;
+      const FsPod *pod = &snapshot->pods[middle];
+      if (compare_names (pod->namespace, pod->name, namespace, name) < 0)
+        low = middle + 1;
+      else
+        high = middle;
     }
+  if (low < snapshot->n_pods && compare_names (snapshot->pods[low].namespace, snapshot->pods[low].name, namespace, name) == 0)
+    return &snapshot->pods[low];
   return NULL;
 }
 

@@ -1,10 +1,12 @@
 /* fitscale — placing identical replicas (see include/fitscale/pack.h). */
 #include "config.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include "fitscale/model/names.h"
 #include "fitscale/model/pack.h"
+#include "fitscale/model/schedconfig.h"
 
 FsNodeLoad
 fs_node_load (const FsNode *node)
@@ -27,6 +29,15 @@ int64_t
 fs_resources_capacity (const FsResources *allocatable, const FsNodeLoad *load,
                        const FsResources *pod_request)
 {
+  return fs_resources_capacity_profile (allocatable, load, pod_request, NULL);
+}
+
+int64_t
+fs_resources_capacity_profile (const FsResources *allocatable, const FsNodeLoad *load,
+                               const FsResources *pod_request, const FsSchedulerProfile *profile)
+{
+  if (!fs_scheduler_profile_runs (profile, FS_FILTER_NODE_RESOURCES_FIT))
+    return FS_PACK_UNLIMITED;
   int64_t count = MAX (allocatable->pods - load->pod_count, 0);
   Amount amounts[3 + FS_RES_MAX_EXTENDED];
   guint n = 0;
@@ -39,6 +50,8 @@ fs_resources_capacity (const FsResources *allocatable, const FsNodeLoad *load,
   for (guint i = 0; i < pod_request->n_extended; i++)
     {
       const FsExtendedAmount *want = &pod_request->extended[i];
+      if (fs_scheduler_profile_ignores (profile, want->name))
+        continue;
       amounts[n++] = (Amount){ want->value, fs_resources_get (allocatable, want->name)
                                                 - fs_resources_get (&load->requested, want->name) };
     }
@@ -176,6 +189,24 @@ domain_set_holds (DomainSet *set, const FsNode *node)
   return FALSE;
 }
 
+/* The pod's topology spread constraints as its profile applies them: none when the profile
+ * turns PodTopologySpread off, else the pod's own, else the profile's List defaults the
+ * planner gave the shape (podtopologyspread/common.go buildDefaultConstraints). */
+static const FsSpreadList *
+spread_of (const FsPodShape *pod)
+{
+  if (!fs_scheduler_profile_runs (pod->profile, FS_FILTER_POD_TOPOLOGY_SPREAD))
+    return NULL;
+  return pod->spec->placement->spread != NULL ? pod->spec->placement->spread : pod->default_spread;
+}
+
+/* Whether the pod's profile runs InterPodAffinity. */
+static gboolean
+inter_pod_affinity_runs (const FsPodShape *pod)
+{
+  return fs_scheduler_profile_runs (pod->profile, FS_FILTER_INTER_POD_AFFINITY);
+}
+
 /* InterPodAffinity (interpodaffinity/filtering.go satisfyPodAntiAffinity and
  * satisfyExistingPodsAntiAffinity): nodes in a domain holding a pod that the incoming
  * pod's anti-affinity selects, or whose own anti-affinity selects the incoming pod. */
@@ -185,7 +216,7 @@ apply_anti_affinity (const Packing *packing)
   const FsSnapshot *snapshot = packing->snapshot;
   const FsPodShape *pod = packing->pod;
   const FsPodAffinityTermList *terms = pod->spec->placement->pod_anti_affinity;
-  if (terms == NULL && snapshot->n_pods_with_anti_affinity == 0)
+  if ((terms == NULL && snapshot->n_pods_with_anti_affinity == 0) || !inter_pod_affinity_runs (pod))
     return;
   g_autoptr (GHashTable) own = domain_set_new ();
   g_autoptr (GHashTable) existing = domain_set_new ();
@@ -226,7 +257,8 @@ apply_affinity (const Packing *packing)
 {
   const FsSnapshot *snapshot = packing->snapshot;
   const FsPodShape *pod = packing->pod;
-  const FsPodAffinityTermList *terms = pod->spec->placement->pod_affinity;
+  const FsPodAffinityTermList *terms = inter_pod_affinity_runs (pod) ? pod->spec->placement->pod_affinity
+                                                                     : NULL;
   const char *co_locate_key = NULL;
   for (guint t = 0; terms != NULL && t < terms->n; t++)
     {
@@ -289,7 +321,8 @@ best_single_domain (const Packing *packing, const char *key)
 const char *
 fs_pack_self_anti_affinity_key (const FsSnapshot *snapshot, const FsPodShape *pod)
 {
-  const FsPodAffinityTermList *terms = pod->spec->placement->pod_anti_affinity;
+  const FsPodAffinityTermList *terms = inter_pod_affinity_runs (pod)
+                                          ? pod->spec->placement->pod_anti_affinity : NULL;
   for (guint t = 0; terms != NULL && t < terms->n; t++)
     if (term_matches_pod (snapshot, &terms->items[t], pod->namespace, pod->namespace, pod->labels))
       return terms->items[t].topology_key;
@@ -300,9 +333,10 @@ gboolean
 fs_pack_needs_pods (const FsSnapshot *snapshot, const FsPodShape *pod)
 {
   const FsPlacement *placement = pod->spec->placement;
-  return placement->pod_affinity != NULL || placement->pod_anti_affinity != NULL
-         || placement->spread != NULL || snapshot->n_pods_with_anti_affinity > 0
-         || pod->spec->host_ports != NULL;
+  return ((placement->pod_affinity != NULL || placement->pod_anti_affinity != NULL
+           || snapshot->n_pods_with_anti_affinity > 0)
+          && inter_pod_affinity_runs (pod))
+         || spread_of (pod) != NULL || pod->spec->host_ports != NULL;
 }
 
 void
@@ -543,7 +577,7 @@ static int64_t
 distribute_spread (const Packing *packing, int64_t wanted)
 {
   const FsSnapshot *snapshot = packing->snapshot;
-  const FsSpreadList *spread = packing->pod->spec->placement->spread;
+  const FsSpreadList *spread = spread_of (packing->pod);
   SpreadState states[8];
   const FsSpreadConstraint *constraints[8];
   guint n = 0;
@@ -617,7 +651,7 @@ distribute_spread (const Packing *packing, int64_t wanted)
 static gboolean
 placement_follows_spread (const Packing *packing, int64_t wanted)
 {
-  const FsSpreadList *spread = packing->pod->spec->placement->spread;
+  const FsSpreadList *spread = spread_of (packing->pod);
   if (spread == NULL || wanted <= 0 || wanted > 100000
       || (double) wanted * packing->snapshot->n_nodes > 2e7)
     return FALSE;
@@ -633,7 +667,17 @@ fs_pack_base_loads (const FsSnapshot *snapshot, const FsPackOptions *options, Fs
 {
   for (guint i = 0; i < snapshot->n_nodes; i++)
     {
-      loads[i] = options->loads != NULL ? options->loads[i] : fs_node_load (&snapshot->nodes[i]);
+      /* the resources up to their last extended entry: most nodes have none or few of the
+       * FS_RES_MAX_EXTENDED, and these loads are copied for every packing */
+      const FsNode *node = &snapshot->nodes[i];
+      const FsNodeLoad *given = options->loads != NULL ? &options->loads[i] : NULL;
+      const FsResources *requested = given != NULL ? &given->requested : &node->requested;
+      memcpy (&loads[i].requested, requested,
+              offsetof (FsResources, extended) + requested->n_extended * sizeof requested->extended[0]);
+      loads[i].pod_count = given != NULL ? given->pod_count : node->pod_count;
+      loads[i].used_ports = given != NULL ? given->used_ports : node->used_ports;
+      loads[i].released = given != NULL ? given->released : NULL;
+      loads[i].released_data = given != NULL ? given->released_data : NULL;
       if (options->exclude != NULL)
         {
           /* their host ports go with them */
@@ -696,7 +740,8 @@ base_verdicts (const Packing *packing, gboolean *held_by_volumes)
           continue;
         }
       const FsResources *request = &packing->pod->spec->request;
-      fit->capacity = fs_resources_capacity (&snapshot->nodes[i].allocatable, &loads[i], request);
+      fit->capacity = fs_resources_capacity_profile (&snapshot->nodes[i].allocatable, &loads[i], request,
+                                                     packing->pod->profile);
       if (fit->capacity > 0 && packing->pod->spec->host_ports != NULL)
         {
           /* NodePorts, before NodeResourcesFit: a placed replica holds its host ports, and
@@ -709,7 +754,8 @@ base_verdicts (const Packing *packing, gboolean *held_by_volumes)
         }
       /* capacity * request cannot overflow: each product is at most the node's free amount */
       FsNodeLoad full = load_with (&loads[i], request, fit->capacity);
-      fs_resources_fit (&snapshot->nodes[i].allocatable, &full, request, &fit->limit);
+      fs_resources_fit_profile (&snapshot->nodes[i].allocatable, &full, request, packing->pod->profile,
+                                &fit->limit);
     }
   return held_by_ports;
 }
@@ -750,16 +796,16 @@ fs_pack (const FsSnapshot *snapshot, const FsPodShape *pod, const FsPackOptions 
   result->limited_by = held_by_ports     ? FS_PACK_LIMIT_HOST_PORTS
                        : held_by_volumes ? FS_PACK_LIMIT_VOLUMES
                                          : FS_PACK_LIMIT_RESOURCES;
-  const FsPlacement *placement = pod->spec->placement;
+  const FsSpreadList *spread = spread_of (pod);
   /* a node the skew rejects now may take replicas once other domains caught up */
   g_autofree int64_t *room = g_new (int64_t, snapshot->n_nodes + 1);
   for (guint i = 0; i < snapshot->n_nodes; i++)
     room[i] = nodes[i].capacity;
   packing.room = room;
   /* PodTopologySpread comes before InterPodAffinity in the default profile */
-  for (guint c = 0; placement->spread != NULL && c < placement->spread->n; c++)
+  for (guint c = 0; spread != NULL && c < spread->n; c++)
     {
-      const FsSpreadConstraint *constraint = &placement->spread->items[c];
+      const FsSpreadConstraint *constraint = &spread->items[c];
       if (constraint->when_unsatisfiable != FS_SPREAD_DO_NOT_SCHEDULE)
         continue;
       SpreadState state;
@@ -789,9 +835,9 @@ fs_pack (const FsSnapshot *snapshot, const FsPodShape *pod, const FsPackOptions 
     for (guint i = 0; i < snapshot->n_nodes; i++)
       total += nodes[i].capacity;
 
-  for (guint c = 0; placement->spread != NULL && c < placement->spread->n; c++)
+  for (guint c = 0; spread != NULL && c < spread->n; c++)
     {
-      const FsSpreadConstraint *constraint = &placement->spread->items[c];
+      const FsSpreadConstraint *constraint = &spread->items[c];
       if (constraint->when_unsatisfiable != FS_SPREAD_DO_NOT_SCHEDULE)
         continue;
       int64_t spread_total = spread_capacity (&packing, constraint, options->replicas);
@@ -895,14 +941,18 @@ typedef struct {
   int64_t added;              /* new nodes of this template kept so far */
   gboolean shadowed;          /* an earlier template of the shape has its zone and per_node:
                                * the packing cannot tell their nodes apart, so only it is tried */
+  gboolean borrowed;          /* TAINTS and PORTS are an FsNodeGroups' */
 } Template;
 
 static void
 template_clear (gpointer data)
 {
   Template *template = data;
-  g_free (template->taints);
-  g_free (template->ports);
+  if (!template->borrowed)
+    {
+      g_free (template->taints);
+      g_free (template->ports);
+    }
   g_free (template->trial_labels);
 }
 
@@ -923,11 +973,11 @@ labels_with_hostname (const FsLabelSet *labels, const char *hostname)
   return copy;
 }
 
-/* What a new node copied from node EXAMPLE_INDEX carries before any replica: its DaemonSet
- * pods' requests and host ports (cluster-autoscaler adds them to node templates), and the
- * taints of its pool (a new node is Ready and schedulable, whatever the example's state). */
+/* What a new node copied from node EXAMPLE_INDEX carries before any replica: the taints of
+ * its pool (a new node is Ready and schedulable, whatever the example's state) and its
+ * DaemonSet pods' host ports; their requests are added by collect_templates (daemon_loads). */
 static void
-template_init (const FsSnapshot *snapshot, const FsPodShape *pod, guint example_index, Template *template)
+template_init (const FsSnapshot *snapshot, guint example_index, Template *template)
 {
   const FsNode *example = &snapshot->nodes[example_index];
   FsNode *fresh = &template->fresh;
@@ -944,16 +994,6 @@ template_init (const FsSnapshot *snapshot, const FsPodShape *pod, guint example_
     if (!fs_taint_is_cordon (&example->taints->items[t]) && !fs_taint_is_node_state (&example->taints->items[t]))
       template->taints->items[template->taints->n++] = example->taints->items[t];
   fresh->taints = template->taints;
-  for (guint p = 0; p < snapshot->n_pods; p++)
-    {
-      const FsPod *other = &snapshot->pods[p];
-      if (other->node_index == (int32_t) example_index && fs_pod_counts_on_node (other)
-          && is_daemon_pod (other))
-        {
-          fs_resources_add (&fresh->requested, fs_pod_request (other), NULL);
-          fresh->pod_count++;
-        }
-    }
   guint n_ports = example->used_ports != NULL ? example->used_ports->n : 0;
   fresh->used_ports = NULL;
   for (guint u = 0; u < n_ports; u++)
@@ -964,9 +1004,41 @@ template_init (const FsSnapshot *snapshot, const FsPodShape *pod, guint example_
         template->ports->items[template->ports->n++] = example->used_ports->items[u];
       }
   fresh->used_ports = template->ports;
+}
+
+/* Adds to each template's new node the requests of its example's DaemonSet pods
+ * (cluster-autoscaler adds them to node templates): one pass over the pods for all of them. */
+static void
+daemon_loads (const FsSnapshot *snapshot, GArray *templates)
+{
+  g_autofree gint *template_of = g_new (gint, snapshot->n_nodes + 1);
+  for (guint i = 0; i < snapshot->n_nodes; i++)
+    template_of[i] = -1;
+  for (guint t = 0; t < templates->len; t++)
+    template_of[g_array_index (templates, Template, t).example_index] = (gint) t;
+  for (guint p = 0; p < snapshot->n_pods; p++)
+    {
+      const FsPod *other = &snapshot->pods[p];
+      if (other->node_index < 0 || template_of[other->node_index] < 0 || !fs_pod_counts_on_node (other)
+          || !is_daemon_pod (other))
+        continue;
+      FsNode *fresh = &g_array_index (templates, Template, template_of[other->node_index]).fresh;
+      fs_resources_add (&fresh->requested, fs_pod_request (other), NULL);
+      fresh->pod_count++;
+    }
+}
+
+/* One replica of POD on TEMPLATE's new node: its verdict, and how many it takes. */
+static void
+template_fit (const FsSnapshot *snapshot, const FsPodShape *pod, Template *template)
+{
+  const FsNode *example = &snapshot->nodes[template->example_index];
+  FsNode *fresh = &template->fresh;
+  guint n_taints = example->taints != NULL ? example->taints->n : 0;
   FsNodeLoad load = fs_node_load (fresh);
   if (fs_fit_node (fresh, &load, pod, &template->verdict))
-    template->per_node = fs_resources_capacity (&fresh->allocatable, &load, &pod->spec->request);
+    template->per_node = fs_resources_capacity_profile (&fresh->allocatable, &load, &pod->spec->request,
+                                                        pod->profile);
   /* the verdict outlives the template: name the example's own taint (the same position
    * among the taints kept) */
   for (guint t = 0, kept = 0; template->verdict.taint != NULL && t < n_taints; t++)
@@ -1340,11 +1412,21 @@ compare_estimates (gconstpointer a, gconstpointer b, gpointer unused)
   return strcmp (((const FsNodeShapeEstimate *) a)->shape, ((const FsNodeShapeEstimate *) b)->shape);
 }
 
-/* One estimate per shape and one template per shape, pool and zone, in node order. */
-static void
-collect_templates (Growth *growth, GArray *out, guint first)
+/* The node groups of a snapshot: one per shape, pool and zone, in node order, with the new
+ * node copied from its first (what does not depend on the pod), and the shapes. */
+struct FsNodeGroups {
+  GArray *shapes;             /* FsNodeShapeEstimate: shape, example and existing only */
+  GArray *templates;          /* Template: estimate, example, zone, pool, fresh, taints, ports */
+};
+
+FsNodeGroups *
+fs_node_groups_new (const FsSnapshot *snapshot)
 {
-  const FsSnapshot *snapshot = growth->snapshot;
+  FsNodeGroups *groups_out = g_new0 (FsNodeGroups, 1);
+  groups_out->shapes = fs_node_shape_estimates_new ();
+  groups_out->templates = g_array_new (FALSE, TRUE, sizeof (Template));
+  g_array_set_clear_func (groups_out->templates, template_clear);
+  GArray *out = groups_out->shapes;
   g_autoptr (GHashTable) shapes = g_hash_table_new (g_str_hash, g_str_equal);    /* shape -> i + 1 */
   g_autoptr (GHashTable) groups = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   for (guint i = 0; i < snapshot->n_nodes; i++)
@@ -1354,14 +1436,14 @@ collect_templates (Growth *growth, GArray *out, guint first)
       gpointer slot = g_hash_table_lookup (shapes, name);
       if (slot == NULL)
         {
-          FsNodeShapeEstimate estimate = { .example = node, .additions = g_array_new (FALSE, TRUE, sizeof (FsNodeAddition)) };
+          FsNodeShapeEstimate estimate = { .example = node };
           estimate.shape = g_strdup (name);
           g_array_append_val (out, estimate);
-          slot = GUINT_TO_POINTER (out->len - first);
+          slot = GUINT_TO_POINTER (out->len);
           g_hash_table_insert (shapes, estimate.shape, slot);
         }
       guint e = GPOINTER_TO_UINT (slot) - 1;
-      g_array_index (out, FsNodeShapeEstimate, first + e).existing++;
+      g_array_index (out, FsNodeShapeEstimate, e).existing++;
       const char *pool_key;
       const char *pool = node_pool (node, &pool_key);
       const char *zone = node_zone (node);
@@ -1370,16 +1452,62 @@ collect_templates (Growth *growth, GArray *out, guint first)
         continue;
       Template template = { .estimate = e, .example_index = i, .zone = zone, .pool = pool,
                             .pool_key = pool_key };
-      template_init (snapshot, growth->pod, i, &template);
-      for (guint t = 0; t < growth->templates->len && template.per_node > 0; t++)
-        {
-          const Template *earlier = &g_array_index (growth->templates, Template, t);
-          template.shadowed = template.shadowed
-                              || (earlier->estimate == e && earlier->per_node == template.per_node
-                                  && g_strcmp0 (earlier->zone, template.zone) == 0);
-        }
-      template.trial_labels = labels_with_hostname (template.fresh.labels, "new-node-tried");
+      template_init (snapshot, i, &template);
+      g_array_append_val (groups_out->templates, template);
+    }
+  daemon_loads (snapshot, groups_out->templates);
+  return groups_out;
+}
+
+void
+fs_node_groups_free (FsNodeGroups *groups)
+{
+  if (groups == NULL)
+    return;
+  g_array_unref (groups->shapes);
+  g_array_unref (groups->templates);
+  g_free (groups);
+}
+
+/* One estimate per shape and one template per shape, pool and zone, in node order, from
+ * GROUPS (made here when NULL). */
+static void
+collect_templates (Growth *growth, const FsNodeGroups *given, GArray *out, guint first)
+{
+  const FsSnapshot *snapshot = growth->snapshot;
+  g_autoptr (FsNodeGroups) made = given == NULL ? fs_node_groups_new (snapshot) : NULL;
+  /* taints and ports point into a template's own lists: borrowed from GIVEN, taken from MADE */
+  FsNodeGroups *groups = given != NULL ? (FsNodeGroups *) given : made;
+  for (guint e = 0; e < groups->shapes->len; e++)
+    {
+      const FsNodeShapeEstimate *shape = &g_array_index (groups->shapes, FsNodeShapeEstimate, e);
+      FsNodeShapeEstimate estimate = { .example = shape->example, .existing = shape->existing,
+                                       .shape = g_strdup (shape->shape),
+                                       .additions = g_array_new (FALSE, TRUE, sizeof (FsNodeAddition)) };
+      g_array_append_val (out, estimate);
+    }
+  for (guint t = 0; t < groups->templates->len; t++)
+    {
+      Template *group = &g_array_index (groups->templates, Template, t);
+      Template template = *group;
+      template.trial_labels = NULL;
+      template.borrowed = made == NULL;
+      if (made != NULL)
+        group->taints = NULL, group->ports = NULL; /* the growth's now: MADE goes at the end */
       g_array_append_val (growth->templates, template);
+    }
+  for (guint t = 0; t < growth->templates->len; t++)
+    {
+      Template *template = &g_array_index (growth->templates, Template, t);
+      template_fit (snapshot, growth->pod, template);
+      for (guint u = 0; u < t && template->per_node > 0; u++)
+        {
+          const Template *earlier = &g_array_index (growth->templates, Template, u);
+          template->shadowed = template->shadowed
+                               || (earlier->estimate == template->estimate && earlier->per_node == template->per_node
+                                   && g_strcmp0 (earlier->zone, template->zone) == 0);
+        }
+      template->trial_labels = labels_with_hostname (template->fresh.labels, "new-node-tried");
     }
 }
 
@@ -1406,6 +1534,13 @@ void
 fs_estimate_new_nodes (const FsSnapshot *snapshot, const FsPodShape *pod,
                        const FsPackOptions *options, GArray *out)
 {
+  fs_estimate_new_nodes_grouped (snapshot, NULL, pod, options, out);
+}
+
+void
+fs_estimate_new_nodes_grouped (const FsSnapshot *snapshot, const FsNodeGroups *groups, const FsPodShape *pod,
+                               const FsPackOptions *options, GArray *out)
+{
   if (options->replicas <= 0)
     return;
   Growth growth = { .snapshot = snapshot, .pod = pod, .options = *options, .grown = *snapshot };
@@ -1426,7 +1561,7 @@ fs_estimate_new_nodes (const FsSnapshot *snapshot, const FsPodShape *pod,
   int64_t placed_now = growth_pack (&growth, &result);
   guint first = out->len;
   if (placed_now < options->replicas)
-    collect_templates (&growth, out, first);
+    collect_templates (&growth, groups, out, first);
   gboolean independent = !fs_pack_needs_pods (snapshot, pod);
   for (guint e = 0; first + e < out->len; e++)
     {

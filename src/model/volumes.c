@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "fitscale/model/volumes.h"
+#include "fitscale/model/schedconfig.h"
 #include "fitscale/model/names.h"
 
 #include <string.h>
@@ -371,15 +372,20 @@ fs_volumes_prefilter (const FsSnapshot *snapshot, const FsNode *node, const FsPo
   if (snapshot == NULL || pod->spec == NULL || pod->spec->volumes == NULL
       || !has (snapshot, FS_STORAGE_CLAIMS))
     return TRUE;
-  if (!restrictions_prefilter (snapshot, pod, verdict) || !binding_prefilter (snapshot, pod, verdict))
+  /* a plugin the pod's profile turns off runs neither its PreFilter nor its Filter */
+  gboolean restrictions = fs_scheduler_profile_runs (pod->profile, FS_FILTER_VOLUME_RESTRICTIONS);
+  gboolean binding = fs_scheduler_profile_runs (pod->profile, FS_FILTER_VOLUME_BINDING);
+  if ((restrictions && !restrictions_prefilter (snapshot, pod, verdict))
+      || (binding && !binding_prefilter (snapshot, pod, verdict)))
     return FALSE;
   if (!has (snapshot, FS_STORAGE_VOLUMES))
     return TRUE;
-  gboolean node_in;
-  if (!eligible_nodes (snapshot, pod, node, &node_in))
+  gboolean node_in = TRUE;
+  if (binding && !eligible_nodes (snapshot, pod, node, &node_in))
     return reject_all (verdict, FS_FILTER_VOLUME_BINDING, FS_DETAIL_NO_ELIGIBLE_NODE, NULL, NULL,
                        pod->name);
-  if (!zone_prefilter (snapshot, pod, verdict))
+  if (fs_scheduler_profile_runs (pod->profile, FS_FILTER_VOLUME_ZONE)
+      && !zone_prefilter (snapshot, pod, verdict))
     return FALSE;
   if (!node_in)
     {
@@ -915,6 +921,13 @@ fs_volumes_filter (const FsSnapshot *snapshot, const FsNode *node, const FsPodSh
 {
   if (pod->spec == NULL || pod->spec->volumes == NULL)
     return TRUE;
-  return volume_restrictions (snapshot, node, pod, verdict) && csi_limits (snapshot, node, pod, verdict)
-         && volume_binding (snapshot, node, pod, verdict) && volume_zone (snapshot, node, pod, verdict);
+  const FsSchedulerProfile *profile = pod->profile;
+  return (!fs_scheduler_profile_runs (profile, FS_FILTER_VOLUME_RESTRICTIONS)
+          || volume_restrictions (snapshot, node, pod, verdict))
+         && (!fs_scheduler_profile_runs (profile, FS_FILTER_NODE_VOLUME_LIMITS)
+             || csi_limits (snapshot, node, pod, verdict))
+         && (!fs_scheduler_profile_runs (profile, FS_FILTER_VOLUME_BINDING)
+             || volume_binding (snapshot, node, pod, verdict))
+         && (!fs_scheduler_profile_runs (profile, FS_FILTER_VOLUME_ZONE)
+             || volume_zone (snapshot, node, pod, verdict));
 }

@@ -6,6 +6,7 @@
 #include "fitscale/plan/capacity.h"
 #include "fitscale/model/error.h"
 #include "fitscale/plan/why.h"
+#include "fitscale/plan/shape.h"
 
 void
 fs_capacity_answer_free (FsCapacityAnswer *answer)
@@ -123,6 +124,10 @@ FsCapacityAnswer *
 fs_capacity_answer (const FsSnapshot *snapshot, const FsPodShape *pod, int64_t replicas,
                     const FsWorkload *replacing)
 {
+  g_autofree FsSpreadList *default_spread = NULL;
+  FsPodShape judged = fs_shape_judged (snapshot, pod, replacing != NULL ? replacing->selector : NULL,
+                                       &default_spread);
+  pod = &judged;
   FsCapacityAnswer *answer = g_new0 (FsCapacityAnswer, 1);
   answer->n_nodes = snapshot->n_nodes;
   answer->nodes = g_new0 (FsNodeFit, snapshot->n_nodes + 1);
@@ -150,6 +155,10 @@ fs_capacity_frontier (const FsSnapshot *snapshot, const FsPodShape *pod,
                    "a range FROM..TO/STEP needs 0 <= FROM <= TO, STEP > 0 and at most 100000 steps");
       return FALSE;
     }
+  g_autofree FsSpreadList *default_spread = NULL;
+  FsPodShape judged = fs_shape_judged (snapshot, pod, replacing != NULL ? replacing->selector : NULL,
+                                       &default_spread);
+  pod = &judged;
   FsPodSpec spec = *pod->spec;
   FsPodShape varied = *pod;
   varied.spec = &spec;
@@ -171,8 +180,8 @@ fs_capacity_frontier (const FsSnapshot *snapshot, const FsPodShape *pod,
           {
             if (!usable[i])
               continue;
-            point.capacity += fs_resources_capacity (&snapshot->nodes[i].allocatable, &loads[i],
-                                                     &spec.request);
+            point.capacity += fs_resources_capacity_profile (&snapshot->nodes[i].allocatable, &loads[i],
+                                                             &spec.request, pod->profile);
           }
       else
         {

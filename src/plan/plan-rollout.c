@@ -86,13 +86,14 @@ place_new (Planner *planner, RolloutRun *run, int64_t want)
       gpointer data[2] = { run, (gpointer) snapshot };
       FsPackOptions options = { .loads = with_new, .exclude = removed_pod, .exclude_data = data, .replicas = -1 };
       FsPackResult result;
-      fs_pack (snapshot, &planner->shape, &options, planner->fits, &result);
+      fs_pack (snapshot, &planner->shape, &options, fs_planner_fits (planner), &result);
     }
   int64_t placed = 0;
   for (guint i = 0; i < snapshot->n_nodes && placed < want; i++)
     {
       int64_t room = planner->simple
-          ? (planner->usable[i] ? fs_resources_capacity (&snapshot->nodes[i].allocatable, &run->loads[i], request) : 0)
+          ? (planner->usable[i] ? fs_resources_capacity_profile (&snapshot->nodes[i].allocatable, &run->loads[i], request,
+                                                                      planner->shape.profile) : 0)
           : planner->fits[i].capacity;
       /* the new replicas repel each other too, which fs_pack cannot see */
       if (planner->self_anti_key != NULL && strcmp (planner->self_anti_key, FS_LABEL_HOSTNAME) == 0)
@@ -123,7 +124,7 @@ rollout_run_init (const Planner *planner, RolloutRun *run)
   run->new_on_node = g_new0 (int64_t, n_nodes + 1);
   run->old_on_node = g_new0 (int64_t, n_nodes + 1);
   run->removed = g_new0 (gboolean, planner->snapshot->n_pods + 1);
-  run->old_left = g_array_copy (planner->old_pods);
+  run->old_left = g_array_copy ((GArray *) planner->old_pods);
   run->pending_left = planner->old_pending;
   for (guint i = 0; i < run->old_left->len; i++)
     run->old_on_node[g_array_index (run->old_left, OldPod, i).node_index]++;
@@ -234,9 +235,20 @@ fs_planner_check_rollout (Planner *planner, FsPlanCandidate *candidate, FsPlanRo
   rollout->completes = candidate->schedulable;
   if (!rollout->needed || !candidate->schedulable || strcmp (rollout->strategy, "RollingUpdate") != 0)
     return;
+  /* the run depends on the snapshot, the workload, the requests and the replicas only */
+  FsPlanMemoKey key;
+  if (planner->memo != NULL)
+    {
+      fs_planner_memo_key (planner, candidate, candidate->replicas, &key);
+      key.flags = with_fix;
+      if (fs_plan_memo_rollout (planner->memo, &key, rollout))
+        return;
+    }
   fs_planner_shape_candidate (planner, candidate);
   rollout->completes = simulate_rollout (planner, candidate->replicas, rollout->limits, &rollout->stuck,
                                          &rollout->syncs);
   if (!rollout->completes && with_fix)
     find_rollout_fix (planner, candidate->replicas, rollout);
+  if (planner->memo != NULL)
+    fs_plan_memo_store_rollout (planner->memo, &key, rollout);
 }

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fitscale/plan/capacity.h"
@@ -11,6 +12,7 @@
 #include "fitscale/kube/hpaspec.h"
 #include "fitscale/model/names.h"
 #include "fitscale/plan/plan.h"
+#include "fitscale/plan/shape.h"
 #include "planner.h"
 
 #define MiB (1024 * 1024)
@@ -19,85 +21,146 @@
 
 static const char *const resource_names[FS_HVPA_N_RESOURCES] = { "cpu", "memory" };
 
-/* ---- the workload's pods ----------------------------------------------------------- */
+/* ---- what depends on the workload alone (PlanBase) ------------------------------------ */
 
 static void
-find_old_pods (Planner *planner)
+find_old_pods (const FsSnapshot *snapshot, PlanBase *base)
 {
-  const FsSnapshot *snapshot = planner->snapshot;
-  planner->old_pods = g_array_new (FALSE, FALSE, sizeof (OldPod));
+  base->old_pods = g_array_new (FALSE, FALSE, sizeof (OldPod));
   for (guint p = 0; p < snapshot->n_pods; p++)
     {
       const FsPod *pod = &snapshot->pods[p];
-      if (!fs_pod_counts_on_node (pod) || !fs_workload_owns_pod (pod, (gpointer) planner->workload))
+      if (!fs_pod_counts_on_node (pod) || !fs_workload_owns_pod (pod, (gpointer) base->workload))
         continue;
       if (pod->node_index < 0)
         {
-          planner->old_pending++;
+          base->old_pending++;
           continue;
         }
       OldPod old = { p, pod->node_index, (pod->flags & FS_POD_READY) != 0 };
-      g_array_append_val (planner->old_pods, old);
+      g_array_append_val (base->old_pods, old);
     }
 }
 
 static int32_t
-template_priority (const Planner *planner)
+template_priority (const FsSnapshot *snapshot, const PlanBase *base)
 {
-  for (guint i = 0; i < planner->old_pods->len; i++)
-    return planner->snapshot->pods[g_array_index (planner->old_pods, OldPod, i).pod_index].priority;
+  for (guint i = 0; i < base->old_pods->len; i++)
+    return snapshot->pods[g_array_index (base->old_pods, OldPod, i).pod_index].priority;
   return 0;
 }
 
+PlanBase *
+fs_plan_base_new (const FsSnapshot *snapshot, const FsWorkload *workload, const FsNodeLoad *loads_now)
+{
+  PlanBase *base = g_atomic_rc_box_new0 (PlanBase);
+  guint n_nodes = snapshot->n_nodes;
+  base->workload = workload;
+  find_old_pods (snapshot, base);
+  base->priority = template_priority (snapshot, base);
+  FsPodShape unjudged = { .namespace = workload->namespace, .labels = workload->template_labels,
+                          .spec = workload->template, .priority = base->priority };
+  FsPodShape shape = fs_shape_judged (snapshot, &unjudged, workload->selector, &base->default_spread);
+  base->profile = shape.profile;
+  base->simple = !fs_pack_needs_pods (snapshot, &shape);
+  base->self_anti_key = fs_pack_self_anti_affinity_key (snapshot, &shape);
+  base->usable = g_new0 (gboolean, n_nodes + 1);
+  base->loads_without = g_new0 (FsNodeLoad, n_nodes + 1);
+  if (loads_now == NULL)
+    {
+      base->loads_now_owned = g_new0 (FsNodeLoad, n_nodes + 1);
+      for (guint i = 0; i < n_nodes; i++)
+        base->loads_now_owned[i] = fs_node_load (&snapshot->nodes[i]);
+      loads_now = base->loads_now_owned;
+    }
+  base->loads_now = loads_now;
+  FsPackOptions options = { .exclude = fs_workload_owns_pod, .exclude_data = (gpointer) workload };
+  fs_pack_base_loads (snapshot, &options, base->loads_without);
+  fs_pack_usable_nodes (snapshot, &shape, base->loads_without, base->usable);
+  for (guint i = 0; i < n_nodes; i++)
+    if (base->usable[i])
+      {
+        base->alloc_cpu += (double) snapshot->nodes[i].allocatable.cpu_milli;
+        base->alloc_memory += (double) snapshot->nodes[i].allocatable.memory_bytes;
+      }
+  base->unmodelled = g_ptr_array_new_with_free_func (g_free);
+  base->recorded_pod = fs_workload_unmodelled (snapshot, workload, base->unmodelled);
+  return base;
+}
+
+PlanBase *
+fs_plan_base_ref (PlanBase *base)
+{
+  return g_atomic_rc_box_acquire (base);
+}
+
 static void
-planner_init (Planner *planner, const FsSnapshot *snapshot, FsPlanAnswer *answer)
+plan_base_clear (gpointer data)
+{
+  PlanBase *base = data;
+  g_free (base->usable);
+  g_free (base->loads_now_owned);
+  g_free (base->loads_without);
+  g_array_unref (base->old_pods);
+  g_ptr_array_unref (base->unmodelled);
+  g_free (base->default_spread);
+}
+
+void
+fs_plan_base_unref (PlanBase *base)
+{
+  if (base != NULL)
+    g_atomic_rc_box_release_full (base, plan_base_clear);
+}
+
+static void
+planner_init (Planner *planner, const FsSnapshot *snapshot, FsPlanAnswer *answer, FsPlanMemo *memo)
 {
   memset (planner, 0, sizeof *planner);
   const FsWorkload *workload = answer->workload;
-  guint n_nodes = snapshot->n_nodes;
   planner->snapshot = snapshot;
   planner->answer = answer;
   planner->workload = workload;
-  find_old_pods (planner);
-  answer->own_pods = planner->old_pods->len;
+  planner->memo = memo;
+  planner->base = memo != NULL ? fs_plan_memo_base (memo, workload) : fs_plan_base_new (snapshot, workload, NULL);
+  const PlanBase *base = planner->base;
+  planner->simple = base->simple;
+  planner->usable = base->usable;
+  planner->loads_now = base->loads_now;
+  planner->loads_without = base->loads_without;
+  planner->old_pods = base->old_pods;
+  planner->old_pending = base->old_pending;
+  planner->self_anti_key = base->self_anti_key;
+  planner->alloc_cpu = base->alloc_cpu;
+  planner->alloc_memory = base->alloc_memory;
+  answer->own_pods = base->old_pods->len;
   const FsContainerSet *set = workload->template->containers;
   planner->containers = g_new0 (FsContainer, set->n_containers + 1);
-  memcpy (planner->containers, set->containers, set->n_containers * sizeof (FsContainer));
+  if (set->n_containers > 0)
+    memcpy (planner->containers, set->containers, set->n_containers * sizeof (FsContainer));
   planner->container_set = *set;
   planner->container_set.containers = planner->containers;
   planner->spec = *workload->template;
   planner->spec.containers = &planner->container_set;
   planner->shape = (FsPodShape){ .namespace = workload->namespace, .labels = workload->template_labels,
-                                 .spec = &planner->spec, .priority = template_priority (planner) };
-  planner->simple = !fs_pack_needs_pods (snapshot, &planner->shape);
-  planner->self_anti_key = fs_pack_self_anti_affinity_key (snapshot, &planner->shape);
-  planner->usable = g_new0 (gboolean, n_nodes + 1);
-  planner->loads_now = g_new0 (FsNodeLoad, n_nodes + 1);
-  planner->loads_without = g_new0 (FsNodeLoad, n_nodes + 1);
-  planner->fits = g_new0 (FsNodeFit, n_nodes + 1);
-  FsPackOptions options = { .exclude = fs_workload_owns_pod, .exclude_data = (gpointer) workload };
-  fs_pack_base_loads (snapshot, &options, planner->loads_without);
-  fs_pack_usable_nodes (snapshot, &planner->shape, planner->loads_without, planner->usable);
-  for (guint i = 0; i < n_nodes; i++)
-    {
-      planner->loads_now[i] = fs_node_load (&snapshot->nodes[i]);
-      if (planner->usable[i])
-        {
-          planner->alloc_cpu += (double) snapshot->nodes[i].allocatable.cpu_milli;
-          planner->alloc_memory += (double) snapshot->nodes[i].allocatable.memory_bytes;
-        }
-    }
+                                 .spec = &planner->spec, .priority = base->priority,
+                                 .profile = base->profile, .default_spread = base->default_spread };
+}
+
+FsNodeFit *
+fs_planner_fits (Planner *planner)
+{
+  if (planner->fits == NULL)
+    planner->fits = g_new0 (FsNodeFit, planner->snapshot->n_nodes + 1);
+  return planner->fits;
 }
 
 static void
 planner_clear (Planner *planner)
 {
-  g_free (planner->usable);
-  g_free (planner->loads_now);
-  g_free (planner->loads_without);
   g_free (planner->fits);
   g_free (planner->containers);
-  g_array_unref (planner->old_pods);
+  fs_plan_base_unref (planner->base);
 }
 
 /* ---- one candidate's shape and capacity -------------------------------------------- */
@@ -147,7 +210,8 @@ shape_capacity (Planner *planner, gboolean same_template)
       int64_t total = kept;
       for (guint i = 0; i < snapshot->n_nodes; i++)
         if (planner->usable[i])
-          total += fs_resources_capacity (&snapshot->nodes[i].allocatable, &loads[i], &planner->spec.request);
+          total += fs_resources_capacity_profile (&snapshot->nodes[i].allocatable, &loads[i],
+                                                  &planner->spec.request, planner->shape.profile);
       return total;
     }
   FsPackOptions options = { .replicas = -1 };
@@ -157,7 +221,7 @@ shape_capacity (Planner *planner, gboolean same_template)
       options.exclude_data = (gpointer) planner->workload;
     }
   FsPackResult result;
-  fs_pack (snapshot, &planner->shape, &options, planner->fits, &result);
+  fs_pack (snapshot, &planner->shape, &options, fs_planner_fits (planner), &result);
   return kept + result.capacity;
 }
 
@@ -226,9 +290,10 @@ served_fraction (const FsPlanAnswer *answer, const FsPlanCandidate *candidate)
   return served;
 }
 
-/* Replicas of the current size that hold what CANDIDATE holds, by the HPA's resources. */
+/* What one replica of CANDIDATE holds in replicas of the current size, by the HPA's
+ * resources (capacity_equivalent without the replicas: the same for every replica count). */
 static double
-capacity_equivalent (const FsPlanAnswer *answer, const FsPlanCandidate *candidate)
+equivalent_ratio (const FsPlanAnswer *answer, const FsPlanCandidate *candidate)
 {
   double ratio = G_MAXDOUBLE;
   for (int r = 0; r < FS_HVPA_N_RESOURCES; r++)
@@ -239,7 +304,14 @@ capacity_equivalent (const FsPlanAnswer *answer, const FsPlanCandidate *candidat
     }
   if (answer->demand.replicas_metric || ratio == G_MAXDOUBLE)
     ratio = MIN (ratio, 1.0);
-  return candidate->replicas * ratio;
+  return ratio;
+}
+
+/* Replicas of the current size that hold what CANDIDATE holds, by the HPA's resources. */
+static double
+capacity_equivalent (const FsPlanAnswer *answer, const FsPlanCandidate *candidate)
+{
+  return candidate->replicas * equivalent_ratio (answer, candidate);
 }
 
 static double
@@ -259,6 +331,18 @@ vpa_distance (const FsPlanAnswer *answer, const FsPlanCandidate *candidate)
   return n > 0 ? sum / n : 0;
 }
 
+/* One replica's requests as a share of the eligible allocatable. */
+static double
+size_unit (const Planner *planner, const FsPlanCandidate *candidate)
+{
+  double size = 0;
+  if (planner->alloc_cpu > 0)
+    size += (double) candidate->pod_request.cpu_milli / planner->alloc_cpu;
+  if (planner->alloc_memory > 0)
+    size += (double) candidate->pod_request.memory_bytes / planner->alloc_memory;
+  return size;
+}
+
 static void
 score (const Planner *planner, FsPlanCandidate *candidate)
 {
@@ -270,12 +354,7 @@ score (const Planner *planner, FsPlanCandidate *candidate)
   candidate->hpa_distance = equivalent > 0 ? fabs (log (equivalent / desired)) : G_MAXDOUBLE;
   candidate->vpa_distance = vpa_distance (answer, candidate);
   candidate->distance = (1 - w) * candidate->hpa_distance + w * candidate->vpa_distance;
-  double size = 0;
-  if (planner->alloc_cpu > 0)
-    size += (double) candidate->pod_request.cpu_milli / planner->alloc_cpu;
-  if (planner->alloc_memory > 0)
-    size += (double) candidate->pod_request.memory_bytes / planner->alloc_memory;
-  candidate->size = size * candidate->replicas;
+  candidate->size = size_unit (planner, candidate) * candidate->replicas;
   candidate->pending = MAX (0, candidate->replicas - candidate->capacity);
   candidate->schedulable = candidate->pending == 0;
 }
@@ -352,12 +431,30 @@ scale_limits (const FsPlanAnswer *answer, FsPlanCandidate *candidate)
       }
 }
 
+void
+fs_planner_memo_key (const Planner *planner, const FsPlanCandidate *candidate, int64_t replicas, FsPlanMemoKey *key)
+{
+  memset (key, 0, sizeof *key);
+  key->workload = planner->workload;
+  key->replicas = replicas;
+  key->n_containers = planner->answer->hvpa.input.n_containers;
+  memcpy (key->request, candidate->request, key->n_containers * sizeof key->request[0]);
+}
+
 static void
 measure (Planner *planner, FsPlanCandidate *candidate)
 {
   fs_planner_shape_candidate (planner, candidate);
   scale_limits (planner->answer, candidate);
-  candidate->capacity = shape_capacity (planner, candidate->same_template);
+  FsPlanMemoKey key;
+  if (planner->memo != NULL)
+    fs_planner_memo_key (planner, candidate, -1, &key);
+  if (planner->memo == NULL || !fs_plan_memo_capacity (planner->memo, &key, &candidate->capacity))
+    {
+      candidate->capacity = shape_capacity (planner, candidate->same_template);
+      if (planner->memo != NULL)
+        fs_plan_memo_store_capacity (planner->memo, &key, candidate->capacity);
+    }
   score (planner, candidate);
 }
 
@@ -410,11 +507,12 @@ pending_message (Planner *planner, FsPlanCandidate *candidate)
   fs_planner_shape_candidate (planner, candidate);
   FsPackOptions options = candidate_pack_options (planner, candidate);
   FsPackResult result;
-  fs_pack (snapshot, &planner->shape, &options, planner->fits, &result);
+  FsNodeFit *fits = fs_planner_fits (planner);
+  fs_pack (snapshot, &planner->shape, &options, fits, &result);
   g_autoptr (FsReasonCounts) counts = fs_reason_counts_new ();
   for (guint i = 0; i < snapshot->n_nodes; i++)
     {
-      const FsNodeFit *fit = &planner->fits[i];
+      const FsNodeFit *fit = &fits[i];
       FsVerdict verdict = fit->capacity > 0 ? fit->limit : fit->verdict;
       if (verdict.filter == FS_FILTER_PASS)
         {
@@ -428,6 +526,50 @@ pending_message (Planner *planner, FsPlanCandidate *candidate)
       fs_reason_counts_add_verdict (counts, &verdict);
     }
   return fs_fit_error_message (snapshot->n_nodes, counts, NULL);
+}
+
+/* For P* when replicas of it stay Pending: the message of the first, and the new nodes that
+ * would hold them (from the memo when a request before asked the same). */
+static void
+target_pending (Planner *planner)
+{
+  FsPlanAnswer *answer = planner->answer;
+  FsPlanMemoKey key;
+  if (planner->memo != NULL)
+    {
+      fs_planner_memo_key (planner, &answer->target, answer->target.replicas, &key);
+      if (fs_plan_memo_pending (planner->memo, &key, &answer->target_message, answer->nodes_needed))
+        return;
+    }
+  answer->target_message = pending_message (planner, &answer->target);
+  fs_planner_shape_candidate (planner, &answer->target);
+  FsPackOptions options = candidate_pack_options (planner, &answer->target);
+  fs_estimate_new_nodes_grouped (planner->snapshot, planner->memo != NULL ? fs_plan_memo_node_groups (planner->memo) : NULL,
+                                 &planner->shape, &options, answer->nodes_needed);
+  if (planner->memo != NULL)
+    fs_plan_memo_store_pending (planner->memo, &key, answer->target_message, answer->nodes_needed);
+}
+
+/* The proposed write (admission): the current pair with the replicas and the requests it gives,
+ * measured and scored as every candidate is, and why its first Pending replica would wait. */
+static void
+measure_proposal (Planner *planner)
+{
+  FsPlanAnswer *answer = planner->answer;
+  const FsPlanRequest *request = &answer->request;
+  const FsHvpaInput *in = &answer->hvpa.input;
+  FsPlanCandidate *proposal = &answer->proposal;
+  *proposal = answer->current;
+  proposal->replicas = request->proposal_replicas;
+  for (guint t = 0; t < request->n_proposal_requests; t++)
+    for (guint i = 0; i < in->n_containers; i++)
+      if (g_strcmp0 (in->containers[i].name, request->proposal_requests[t].container) == 0)
+        for (int r = 0; r < FS_HVPA_N_RESOURCES; r++)
+          if (request->proposal_requests[t].has[r])
+            proposal->request[i][r] = request->proposal_requests[t].amount[r];
+  measure (planner, proposal);
+  if (!proposal->schedulable)
+    answer->proposal_message = pending_message (planner, proposal);
 }
 
 /* ---- gathering ------------------------------------------------------------------------ */
@@ -459,7 +601,9 @@ gather_inputs (const FsSnapshot *snapshot, FsPlanAnswer *answer, GError **error)
                        "\"%s\": plan a hvpa/NAME, deployment/NAME or statefulset/NAME", request->kind);
           return FALSE;
         }
-      answer->workload = fs_snapshot_find_workload (snapshot, request->namespace, kind, request->name);
+      answer->workload = request->workload != NULL ? request->workload
+                                                   : fs_snapshot_find_workload (snapshot, request->namespace, kind,
+                                                                                request->name);
       if (answer->workload == NULL)
         {
           g_set_error (error, FS_ERROR, FS_ERROR_NOT_FOUND, "%s \"%s\" not found in namespace \"%s\" of the snapshot",
@@ -516,6 +660,13 @@ apply_overrides (const FsSnapshot *snapshot, FsPlanAnswer *answer, GError **erro
             container->lower_bound[r] = 0; /* the flag gives a target, no bounds */
         }
     }
+  if (request->has_proposal)
+    {
+      /* a write of replicas (admission) is planned over a range that holds them: a workload
+       * without an HPA has only its current count */
+      in->spec.min_replicas = MIN (in->spec.min_replicas, MAX (request->proposal_replicas, 1));
+      in->spec.max_replicas = MAX (in->spec.max_replicas, request->proposal_replicas);
+    }
   answer->hpa_desired_from = "status.desiredReplicas";
   if (request->has_hpa_desired)
     {
@@ -559,12 +710,6 @@ typedef struct {
   guint step;
 } Ranked;
 
-static int
-compare_ranked (gconstpointer a, gconstpointer b)
-{
-  return compare_ranks (&((const Ranked *) a)->rank, &((const Ranked *) b)->rank);
-}
-
 static FsPlanCandidate
 materialize (Planner *planner, const Ranked *ranked)
 {
@@ -574,8 +719,145 @@ materialize (Planner *planner, const Ranked *ranked)
   return candidate;
 }
 
+/* What score computes of a step that does not depend on the replica count, so that each
+ * (replicas, step) pair costs one logarithm; the arithmetic is score's, operation for
+ * operation, so the ranks are the same doubles. */
+typedef struct {
+  int64_t capacity;
+  int64_t amount[FS_HVPA_N_RESOURCES]; /* the pod's request per resource */
+  double ratio;                        /* equivalent_ratio */
+  double vpa_distance;
+  double size_unit;
+} StepScore;
+
+static Rank
+rank_pair (const FsPlanAnswer *answer, const StepScore *step, int32_t n, guint k)
+{
+  const FsPlanDemand *demand = &answer->demand;
+  int64_t running = MIN ((int64_t) n, MAX (step->capacity, 0));
+  double served = 1.0;
+  if (demand->replicas_metric && demand->replicas > 0)
+    served = MIN (served, (double) running / demand->replicas);
+  for (int r = 0; r < FS_HVPA_N_RESOURCES; r++)
+    if (demand->resource[r] && demand->amount[r] > 0)
+      {
+        double provided = (double) running * (double) step->amount[r];
+        served = MIN (served, provided / (double) demand->amount[r]);
+      }
+  double w = answer->stage_weight;
+  double equivalent = n * step->ratio;
+  double desired = MAX (answer->hpa_desired, 1);
+  double hpa_distance = equivalent > 0 ? fabs (log (equivalent / desired)) : G_MAXDOUBLE;
+  double distance = (1 - w) * hpa_distance + w * step->vpa_distance;
+  return (Rank){ MIN (served, 1.0), distance, step->size_unit * n, n, k };
+}
+
+/* The ranked pairs, best first.  The first RANKING_TOP come from one pass that keeps the best
+ * of them (a bounded heap: most pairs cost one comparison); only a reader that goes further
+ * than that has every pair generated again and heap-sorted as far as it reads.  compare_ranks
+ * is a total order over the pairs, so either gives the full sort's order. */
+#define RANKING_TOP 64
+
+typedef struct {
+  Ranked top[RANKING_TOP];  /* sorted */
+  guint n_top;
+  guint len;                /* pairs in all */
+  const FsPlanAnswer *answer;
+  StepScore *steps;         /* per request step, to generate the pairs again */
+  int32_t from, to;
+  GArray *heap;             /* Ranked: the pairs not yet sorted, when a reader went past TOP */
+  GArray *sorted;           /* Ranked: then the first ones, in order */
+} Ranking;
+
+static void
+ranking_free (Ranking *ranking)
+{
+  if (ranking->heap != NULL)
+    g_array_unref (ranking->heap);
+  if (ranking->sorted != NULL)
+    g_array_unref (ranking->sorted);
+  g_free (ranking->steps);
+  g_free (ranking);
+}
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Ranking, ranking_free)
+
+/* Sifts entry I of HEAP down; BEFORE (SIGN 1) or after (SIGN -1) first at the root. */
+static void
+sift_down (Ranked *heap, guint len, guint i, int sign)
+{
+  for (;;)
+    {
+      guint best = i, left = 2 * i + 1, right = left + 1;
+      if (left < len && sign * compare_ranks (&heap[left].rank, &heap[best].rank) < 0)
+        best = left;
+      if (right < len && sign * compare_ranks (&heap[right].rank, &heap[best].rank) < 0)
+        best = right;
+      if (best == i)
+        return;
+      Ranked swap = heap[i];
+      heap[i] = heap[best];
+      heap[best] = swap;
+      i = best;
+    }
+}
+
+static void
+sift_up (Ranked *heap, guint i, int sign)
+{
+  while (i > 0 && sign * compare_ranks (&heap[i].rank, &heap[(i - 1) / 2].rank) < 0)
+    {
+      Ranked swap = heap[i];
+      heap[i] = heap[(i - 1) / 2];
+      heap[(i - 1) / 2] = swap;
+      i = (i - 1) / 2;
+    }
+}
+
+/* Every pair again, as a heap (best at the root): for a reader past the first RANKING_TOP. */
+static void
+ranking_expand (Ranking *ranking)
+{
+  const FsPlanAnswer *answer = ranking->answer;
+  ranking->heap = g_array_sized_new (FALSE, FALSE, sizeof (Ranked), ranking->len);
+  ranking->sorted = g_array_new (FALSE, FALSE, sizeof (Ranked));
+  for (guint k = 0; k < answer->n_steps; k++)
+    for (int32_t n = ranking->from; n <= ranking->to && n <= ranking->steps[k].capacity; n++)
+      {
+        Ranked entry = { rank_pair (answer, &ranking->steps[k], n, k), k };
+        g_array_append_val (ranking->heap, entry);
+      }
+  for (guint i = ranking->heap->len / 2; i-- > 0;)
+    sift_down ((Ranked *) ranking->heap->data, ranking->heap->len, i, 1);
+}
+
+/* The I-th best pair (I < ranking->len). */
+static const Ranked *
+ranking_at (Ranking *ranking, guint i)
+{
+  if (i < ranking->n_top)
+    return &ranking->top[i];
+  if (ranking->heap == NULL)
+    ranking_expand (ranking);
+  while (ranking->sorted->len <= i)
+    {
+      Ranked *heap = (Ranked *) ranking->heap->data;
+      guint len = ranking->heap->len;
+      g_array_append_val (ranking->sorted, heap[0]);
+      heap[0] = heap[len - 1];
+      g_array_set_size (ranking->heap, len - 1);
+      sift_down (heap, len - 1, 0, 1);
+    }
+  return &g_array_index (ranking->sorted, Ranked, i);
+}
+
+static int
+compare_ranked (gconstpointer a, gconstpointer b)
+{
+  return compare_ranks (&((const Ranked *) a)->rank, &((const Ranked *) b)->rank);
+}
+
 /* Every (replicas, step) pair that fits, ranked. */
-static GArray *
+static Ranking *
 rank_grid (Planner *planner)
 {
   FsPlanAnswer *answer = planner->answer;
@@ -587,35 +869,52 @@ rank_grid (Planner *planner)
       to = MIN (to, from + FS_PLAN_MAX_REPLICA_COUNTS - 1);
       from = MAX (spec->min_replicas, to - FS_PLAN_MAX_REPLICA_COUNTS + 1);
     }
-  GArray *ranked = g_array_sized_new (FALSE, FALSE, sizeof (Ranked), (to - from + 1) * answer->n_steps);
+  Ranking *ranking = g_new0 (Ranking, 1);
+  ranking->answer = answer;
+  ranking->from = from;
+  ranking->to = to;
+  ranking->steps = g_new0 (StepScore, answer->n_steps + 1);
+  guint n_containers = answer->hvpa.input.n_containers;
+  Ranked *top = ranking->top; /* while filling: the worst kept at the root */
   for (guint k = 0; k < answer->n_steps; k++)
     {
-      FsPlanCandidate candidate = answer->steps[k];
-      for (int32_t n = from; n <= to && n <= candidate.capacity; n++)
+      const FsPlanCandidate *candidate = &answer->steps[k];
+      StepScore *step = &ranking->steps[k];
+      *step = (StepScore){ .capacity = candidate->capacity, .ratio = equivalent_ratio (answer, candidate),
+                           .vpa_distance = vpa_distance (answer, candidate), .size_unit = size_unit (planner, candidate) };
+      for (int r = 0; r < FS_HVPA_N_RESOURCES; r++)
+        step->amount[r] = pod_amount (candidate, n_containers, r);
+      for (int32_t n = from; n <= to && n <= candidate->capacity; n++)
         {
-          candidate.replicas = n;
-          score (planner, &candidate);
-          Ranked entry = { rank_of (&candidate), k };
-          entry.rank.weight = k;
-          g_array_append_val (ranked, entry);
+          Ranked entry = { rank_pair (answer, step, n, k), k };
+          answer->n_serving += entry.rank.served >= 1.0;
+          ranking->len++;
+          if (ranking->n_top < RANKING_TOP)
+            {
+              top[ranking->n_top] = entry;
+              sift_up (top, ranking->n_top++, -1);
+            }
+          else if (compare_ranks (&entry.rank, &top[0].rank) < 0)
+            {
+              top[0] = entry;
+              sift_down (top, RANKING_TOP, 0, -1);
+            }
         }
       answer->n_candidates += (guint) MAX (0, to - from + 1);
     }
-  g_array_sort (ranked, compare_ranked);
-  for (guint i = 0; i < ranked->len; i++)
-    answer->n_serving += g_array_index (ranked, Ranked, i).rank.served >= 1.0;
-  return ranked;
+  qsort (top, ranking->n_top, sizeof (Ranked), compare_ranked);
+  return ranking;
 }
 
 static void
-pick_alternatives (Planner *planner, GArray *ranked)
+pick_alternatives (Planner *planner, Ranking *ranking)
 {
   FsPlanAnswer *answer = planner->answer;
   g_autoptr (GHashTable) seen = g_hash_table_new (NULL, NULL);
   g_hash_table_add (seen, GINT_TO_POINTER (answer->plan.replicas));
-  for (guint i = 0; i < ranked->len && answer->alternatives->len < N_ALTERNATIVES; i++)
+  for (guint i = 0; i < ranking->len && answer->alternatives->len < N_ALTERNATIVES; i++)
     {
-      const Ranked *entry = &g_array_index (ranked, Ranked, i);
+      const Ranked *entry = ranking_at (ranking, i);
       if (!g_hash_table_add (seen, GINT_TO_POINTER (entry->rank.replicas)))
         continue;
       FsPlanCandidate candidate = materialize (planner, entry);
@@ -631,7 +930,7 @@ choose (Planner *planner)
 {
   FsPlanAnswer *answer = planner->answer;
   fs_planner_check_rollout (planner, &answer->target, &answer->target_rollout, TRUE);
-  g_autoptr (GArray) ranked = rank_grid (planner);
+  g_autoptr (Ranking) ranked = rank_grid (planner);
   gboolean target_fits = answer->target.schedulable;
   if (target_fits && answer->target_rollout.completes)
     {
@@ -643,7 +942,7 @@ choose (Planner *planner)
     }
   FsPlanCandidate best = answer->current;
   if (ranked->len > 0)
-    best = materialize (planner, &g_array_index (ranked, Ranked, 0));
+    best = materialize (planner, ranking_at (ranked, 0));
   Rank target_rank = rank_of (&answer->target), best_rank = rank_of (&best);
   gboolean is_target = target_fits && (ranked->len == 0 || compare_ranks (&target_rank, &best_rank) <= 0);
   answer->plan = is_target ? answer->target : best;
@@ -655,7 +954,7 @@ choose (Planner *planner)
                     : is_target ? FS_PLAN_UNCHANGED : FS_PLAN_ADJUSTED;
   for (guint i = 0; i < ranked->len && i < ROLLOUT_TRIES && !answer->rollout.completes && !answer->has_steady; i++)
     {
-      FsPlanCandidate candidate = materialize (planner, &g_array_index (ranked, Ranked, i));
+      FsPlanCandidate candidate = materialize (planner, ranking_at (ranked, i));
       FsPlanRollout rollout;
       fs_planner_check_rollout (planner, &candidate, &rollout, FALSE);
       if (rollout.completes)
@@ -782,6 +1081,7 @@ fs_plan_answer_free (FsPlanAnswer *answer)
   if (answer == NULL)
     return;
   g_free (answer->target_message);
+  g_free (answer->proposal_message);
   g_free (answer->reason);
   g_free (answer->steps);
   if (answer->alternatives != NULL)
@@ -794,8 +1094,9 @@ fs_plan_answer_free (FsPlanAnswer *answer)
   g_free (answer);
 }
 
-FsPlanAnswer *
-fs_plan (const FsSnapshot *snapshot, const FsPlanRequest *request, GError **error)
+/* The plan, sharing with MEMO (NULL: nothing) what depends on the snapshot and the workload. */
+static FsPlanAnswer *
+plan (const FsSnapshot *snapshot, FsPlanMemo *memo, const FsPlanRequest *request, GError **error)
 {
   g_autoptr (FsPlanAnswer) answer = g_new0 (FsPlanAnswer, 1);
   answer->request = *request;
@@ -804,7 +1105,10 @@ fs_plan (const FsSnapshot *snapshot, const FsPlanRequest *request, GError **erro
   answer->unmodelled = g_ptr_array_new_with_free_func (g_free);
   if (!gather_inputs (snapshot, answer, error) || !apply_overrides (snapshot, answer, error))
     return NULL;
-  answer->recorded_pod = fs_workload_unmodelled (snapshot, answer->workload, answer->unmodelled);
+  g_autofree char *what = g_strdup_printf ("%s/%s", fs_workload_kind_name (answer->workload->kind),
+                                           answer->workload->name);
+  if (!fs_shape_check_scheduler (snapshot, answer->workload->template, what, error))
+    return NULL;
   FsHvpaOutput *out = &answer->hvpa.output;
   out->containers = answer->hvpa.results;
   fs_hvpa_decide (&answer->hvpa.input, request->semantics, out);
@@ -815,9 +1119,22 @@ fs_plan (const FsSnapshot *snapshot, const FsPlanRequest *request, GError **erro
     }
   answer->stage_weight = out->vertical_weight; /* 1 at maxReplicas when the HPA wants more */
   Planner planner;
-  planner_init (&planner, snapshot, answer);
+  planner_init (&planner, snapshot, answer, memo);
+  answer->recorded_pod = planner.base->recorded_pod;
+  for (guint i = 0; i < planner.base->unmodelled->len; i++)
+    g_ptr_array_add (answer->unmodelled, g_strdup (planner.base->unmodelled->pdata[i]));
   set_from_output (answer, &answer->current, FALSE);
   measure (&planner, &answer->current);
+  if (request->has_proposal)
+    {
+      measure_proposal (&planner);
+      if (request->proposal_first && answer->proposal.schedulable)
+        {
+          answer->partial = TRUE;
+          planner_clear (&planner);
+          return g_steal_pointer (&answer);
+        }
+    }
   set_from_output (answer, &answer->target, TRUE);
   measure (&planner, &answer->target);
   measure_demand (answer);
@@ -826,14 +1143,26 @@ fs_plan (const FsSnapshot *snapshot, const FsPlanRequest *request, GError **erro
   build_steps (&planner);
   choose (&planner);
   if (!answer->target.schedulable)
-    {
-      answer->target_message = pending_message (&planner, &answer->target);
-      fs_planner_shape_candidate (&planner, &answer->target);
-      FsPackOptions options = candidate_pack_options (&planner, &answer->target);
-      fs_estimate_new_nodes (snapshot, &planner.shape, &options, answer->nodes_needed);
-    }
+    target_pending (&planner);
+  if (request->has_proposal)
+    score (&planner, &answer->proposal);
   explain (answer);
   planner_clear (&planner);
   fs_plan_resize (snapshot, answer); /* in-place updates (issue 21, plan/resize.c) */
   return g_steal_pointer (&answer);
+}
+
+FsPlanAnswer *
+fs_plan (const FsSnapshot *snapshot, const FsPlanRequest *request, GError **error)
+{
+  return plan (snapshot, NULL, request, error);
+}
+
+FsPlanAnswer *
+fs_plan_shared (const FsSnapshot *snapshot, FsPlanMemo *memo, const FsPlanRequest *request, GError **error)
+{
+  /* a memo answers for its own snapshot only: another one's packings are stale here */
+  if (memo != NULL && fs_plan_memo_snapshot (memo) != snapshot)
+    memo = NULL;
+  return plan (snapshot, memo, request, error);
 }

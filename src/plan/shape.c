@@ -8,6 +8,7 @@
 #include "fitscale/model/names.h"
 #include "fitscale/model/quantity.h"
 #include "fitscale/plan/shape.h"
+#include "fitscale/model/schedconfig.h"
 
 struct FsShape {
   FsPool *pool;              /* what this shape built */
@@ -27,6 +28,33 @@ fs_shape_free (FsShape *shape)
     fs_snapshot_unref (shape->snapshot);
   g_free (shape->description);
   g_free (shape);
+}
+
+FsPodShape
+fs_shape_judged (const FsSnapshot *snapshot, const FsPodShape *pod, const FsLabelSelector *selector,
+                 FsSpreadList **owned)
+{
+  FsPodShape judged = *pod;
+  judged.profile = fs_snapshot_profile (snapshot, pod->spec);
+  *owned = fs_scheduler_default_spread (judged.profile, pod->spec != NULL ? pod->spec->placement : NULL,
+                                        selector);
+  judged.default_spread = *owned;
+  return judged;
+}
+
+gboolean
+fs_shape_check_scheduler (const FsSnapshot *snapshot, const FsPodSpec *spec, const char *what,
+                          GError **error)
+{
+  if (fs_snapshot_knows_scheduler (snapshot, spec))
+    return TRUE;
+  g_set_error (error, FS_ERROR, FS_ERROR_INVALID,
+               "%s: its pods' schedulerName \"%s\" has no profile in %s: no scheduler of that "
+               "configuration places them, and fitscale does not judge them by another profile",
+               what, spec->placement->scheduler_name != NULL && spec->placement->scheduler_name[0] != '\0'
+                         ? spec->placement->scheduler_name : FS_DEFAULT_SCHEDULER_NAME,
+               snapshot->scheduler_config->source);
+  return FALSE;
 }
 
 const FsPodShape *

@@ -8,6 +8,7 @@
 #include "fitscale/model/error.h"
 #include "fitscale/model/fit.h"
 #include "fitscale/model/hpa.h"
+#include "fitscale/plan/shape.h"
 #include "fitscale/model/pack.h"
 #include "fitscale/plan/simulate.h"
 
@@ -120,8 +121,10 @@ room_for_more (const FsSimulateOptions *options)
   if (options->snapshot == NULL || options->workload == NULL)
     return G_MAXINT64;
   const FsWorkload *workload = options->workload;
-  FsPodShape shape = { .namespace = workload->namespace, .labels = workload->template_labels,
-                       .spec = workload->template };
+  FsPodShape unjudged = { .namespace = workload->namespace, .labels = workload->template_labels,
+                          .spec = workload->template };
+  g_autofree FsSpreadList *default_spread = NULL;
+  FsPodShape shape = fs_shape_judged (options->snapshot, &unjudged, workload->selector, &default_spread);
   g_autofree FsNodeFit *fits = g_new0 (FsNodeFit, options->snapshot->n_nodes + 1);
   FsPackOptions pack = { .replicas = -1 };
   FsPackResult result;

@@ -8,6 +8,8 @@
 #include "fitscale/plan/completeness.h"
 #include "fitscale/model/volumes.h"
 #include "fitscale/plan/why.h"
+#include "fitscale/plan/shape.h"
+#include "fitscale/model/schedconfig.h"
 #include "fitscale/kube/hpaspec.h"
 
 static void
@@ -36,6 +38,7 @@ fs_diagnosis_free (FsDiagnosis *diagnosis)
   g_ptr_array_unref (diagnosis->unmodelled);
   g_ptr_array_unref (diagnosis->unmodelled_filters);
   fs_resize_diagnosis_free (diagnosis->resize);
+  g_free (diagnosis->default_spread);
   g_free (diagnosis);
 }
 
@@ -592,9 +595,13 @@ fs_diagnose (const FsSnapshot *snapshot, const FsPod *pod)
 {
   FsDiagnosis *diagnosis = g_new0 (FsDiagnosis, 1);
   diagnosis->pod = pod;
-  diagnosis->shape = (FsPodShape){ .namespace = pod->namespace, .labels = pod->labels,
-                                   .spec = pod->spec, .priority = pod->priority,
-                                   .name = pod->name };
+  FsPodShape unjudged = { .namespace = pod->namespace, .labels = pod->labels, .spec = pod->spec,
+                          .priority = pod->priority, .name = pod->name };
+  const FsLabelSelector *owner_selector = NULL;
+  for (guint i = 0; i < snapshot->n_workloads && owner_selector == NULL; i++)
+    if (fs_workload_owns_pod (pod, (gpointer) &snapshot->workloads[i]))
+      owner_selector = snapshot->workloads[i].selector;
+  diagnosis->shape = fs_shape_judged (snapshot, &unjudged, owner_selector, &diagnosis->default_spread);
   diagnosis->n_nodes = snapshot->n_nodes;
   diagnosis->nodes = g_new0 (FsNodeFit, snapshot->n_nodes + 1);
   diagnosis->fixes = g_array_new (FALSE, TRUE, sizeof (FsFix));
@@ -609,6 +616,13 @@ fs_diagnose (const FsSnapshot *snapshot, const FsPod *pod)
       diagnosis->node = fs_snapshot_find_node (snapshot, pod->node_name);
       fs_kubelet_wait (pod, diagnosis->node, fs_kubelet_event (snapshot, pod), &diagnosis->kubelet);
       diagnosis->resize = fs_resize_diagnose (snapshot, pod);
+      return diagnosis;
+    }
+  if (!fs_snapshot_knows_scheduler (snapshot, pod->spec))
+    {
+      const char *name = pod->spec->placement->scheduler_name;
+      diagnosis->unknown_scheduler = name != NULL && name[0] != '\0' ? name : FS_DEFAULT_SCHEDULER_NAME;
+      diagnosis->recorded = recorded_message (snapshot, pod);
       return diagnosis;
     }
 

@@ -48,6 +48,9 @@ struct FsEmitter {
   guint depth;         /* open maps and lists, in either format */
   GArray *warnings;    /* an answer's FsWarning values (a reference), else NULL */
   gboolean wrapped;    /* an answer's top-level list is open inside {"warnings", "items"} */
+  gboolean has_snapshot; /* fs_emitter_set_snapshot: "snapshot" follows the warnings */
+  char *snapshot_version;
+  double snapshot_age, metrics_age;
 };
 
 #define JSON_FLUSH_BYTES (64 * 1024)
@@ -146,6 +149,7 @@ fs_emitter_take_string (FsEmitter *emitter)
   free (emitter->memory);
   yajl_gen_free (emitter->json);
   g_clear_pointer (&emitter->warnings, g_array_unref);
+  g_free (emitter->snapshot_version);
   g_free (emitter);
   return text;
 }
@@ -177,6 +181,7 @@ fs_emitter_free (FsEmitter *emitter)
     }
   fflush (emitter->out);
   g_clear_pointer (&emitter->warnings, g_array_unref);
+  g_free (emitter->snapshot_version);
   g_free (emitter);
 }
 
@@ -287,6 +292,31 @@ emit_warnings (FsEmitter *emitter)
       map_close (emitter);
     }
   list_close (emitter);
+  if (emitter->has_snapshot)
+    {
+      fs_emit_key (emitter, "snapshot");
+      map_open (emitter);
+      fs_emit_key (emitter, "resourceVersion");
+      fs_emit_string (emitter, emitter->snapshot_version);
+      fs_emit_key (emitter, "ageSeconds");
+      fs_emit_decimal (emitter, emitter->snapshot_age, 3);
+      fs_emit_key (emitter, "metricsAgeSeconds");
+      if (emitter->metrics_age >= 0)
+        fs_emit_decimal (emitter, emitter->metrics_age, 3);
+      else
+        fs_emit_null (emitter);
+      map_close (emitter);
+    }
+}
+
+void
+fs_emitter_set_snapshot (FsEmitter *emitter, const char *resource_version, double age, double metrics_age)
+{
+  emitter->has_snapshot = TRUE;
+  g_free (emitter->snapshot_version);
+  emitter->snapshot_version = g_strdup (resource_version);
+  emitter->snapshot_age = age;
+  emitter->metrics_age = metrics_age;
 }
 
 /* Every document of an answer emitter opens with its warnings: a map gets them as its first

@@ -368,6 +368,18 @@ fs_render_diagnosis (FsEmitter *emitter, const FsSnapshot *snapshot, const FsDia
       fs_emit_map_close (emitter);
       return;
     }
+  if (diagnosis->unknown_scheduler != NULL)
+    {
+      /* no profile of --scheduler-config takes it: not judged by the default profile */
+      fs_emit_key (emitter, "unknownScheduler");
+      fs_emit_string (emitter, diagnosis->unknown_scheduler);
+      fs_emit_key (emitter, "recordedMessage");
+      fs_emit_string (emitter, diagnosis->recorded);
+      fs_emit_key (emitter, "effectiveRequest");
+      fs_emit_resources (emitter, &pod->spec->request, FALSE);
+      fs_emit_map_close (emitter);
+      return;
+    }
   fs_emit_key (emitter, "fits");
   fs_emit_bool (emitter, diagnosis->fits);
   fs_emit_key (emitter, "message");
@@ -852,6 +864,14 @@ fs_render_diagnosis_table (FILE *out, const FsSnapshot *snapshot, const FsDiagno
       return;
     }
   print_pod (out, diagnosis->pod, similar);
+  if (diagnosis->unknown_scheduler != NULL)
+    {
+      g_autofree char *name = fs_terminal_safe (diagnosis->unknown_scheduler);
+      fprintf (out, "No profile of the scheduler configuration is named %s: no scheduler it "
+                    "configures takes this pod, so fitscale does not judge it (kube-scheduler leaves "
+                    "it to a scheduler called %s).\n", name, name);
+      return;
+    }
   if (disagrees (diagnosis))
     print_disagreement (out, snapshot, diagnosis);
   if (diagnosis->fits)

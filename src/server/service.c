@@ -3,6 +3,9 @@
 
 #include <glib-unix.h>
 #include <string.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 #include "fitscale/kube/body.h"
 #include "fitscale/kube/tree.h"
@@ -17,6 +20,7 @@
 #include "fitscale/render/capacity.h"
 #include "fitscale/render/plan.h"
 #include "fitscale/render/why.h"
+#include "fitscale/server/admit.h"
 #include "fitscale/server/service.h"
 
 #define MAX_JSON_DEPTH 32
@@ -57,6 +61,11 @@ struct FsService {
   FsSnapshot *warned;          /* the snapshot SNAPSHOT_WARNINGS were found for (a reference: its
                                 * address is not reused while the cache holds it) */
   GArray *snapshot_warnings;   /* fs_snapshot_warnings of WARNED: found once per snapshot */
+  FsPlanMemo *memo;            /* what plans on the current snapshot share (plan/memo.h): the
+                                * service owns it, guarded by cache_lock; fs_plan_memo_for
+                                * replaces it, and so drops the old snapshot's, when a request
+                                * comes for a new snapshot (requests in flight keep theirs) */
+  FsAdmitter *admitter;        /* POST /v1/admit (server/admit.h) */
 };
 
 static char *
@@ -95,6 +104,13 @@ current_snapshot (FsService *service)
 /* Live: how long the least recently confirmed listing has gone without an event, a
  * bookmark or a list (kube/watch.h fs_kube_cache_staleness); offline: since the files were
  * read. */
+/* Live: seconds since the PodMetrics were last listed (-1: not listed); offline: -1. */
+static double
+metrics_age (FsService *service)
+{
+  return service->live != NULL ? fs_kube_cache_listing_age (service->live->cache, "pods.metrics.k8s.io") : -1;
+}
+
 static double
 snapshot_age (FsService *service)
 {
@@ -162,7 +178,9 @@ answer_emitter (FsService *service, FsSnapshot *snapshot, const FsPodSpec *spec,
   g_autoptr (GArray) warnings = answer_warnings (service, snapshot);
   if (spec != NULL)
     fs_pod_spec_warnings (spec, name, warnings);
-  return fs_emitter_new_answer_string (warnings);
+  FsEmitter *emitter = fs_emitter_new_answer_string (warnings);
+  fs_emitter_set_snapshot (emitter, snapshot->resource_version, snapshot_age (service), metrics_age (service));
+  return emitter;
 }
 
 /* ---- JSON bodies ------------------------------------------------------------------------- */
@@ -362,6 +380,11 @@ plan_body (FsService *service, FsSnapshot *snapshot, const FsPlanAnswer *answer)
   fs_emit_string (emitter, snapshot->resource_version);
   fs_emit_key (emitter, "ageSeconds");
   fs_emit_decimal (emitter, snapshot_age (service), 3);
+  fs_emit_key (emitter, "metricsAgeSeconds");
+  if (metrics_age (service) >= 0)
+    fs_emit_decimal (emitter, metrics_age (service), 3);
+  else
+    fs_emit_null (emitter);
   fs_emit_map_close (emitter);
   fs_render_plan_fields (emitter, answer);
   fs_emit_map_close (emitter);
@@ -373,6 +396,8 @@ static void
 answer_plan (FsService *service, const FsHttpRequest *http, const FsPlanRequest *request, FsHttpResponse *response)
 {
   g_autoptr (FsSnapshot) snapshot = current_snapshot (service);
+  g_autoptr (FsPlanMemo) memo = snapshot != NULL ? fs_plan_memo_for (&service->memo, &service->cache_lock, snapshot)
+                                                 : NULL;
   g_autofree char *key = g_strdup_printf ("%p|%s", (void *) snapshot, http->body);
   FsPlanOutcome outcome;
   g_autoptr (GError) error = NULL;
@@ -382,7 +407,7 @@ answer_plan (FsService *service, const FsHttpRequest *http, const FsPlanRequest 
       g_atomic_int_inc (&service->cache_hits);
       g_atomic_int_inc (&service->plans[outcome]);
     }
-  else if ((answer = fs_plan (snapshot, request, &error)) == NULL)
+  else if ((answer = fs_plan_shared (snapshot, memo, request, &error)) == NULL)
     answer_error (response, error);
   else
     {
@@ -440,7 +465,8 @@ answer_capacity (FsService *service, const char *from, const FsShapeFlags *flags
   g_autoptr (GError) error = NULL;
   g_autoptr (FsShape) shape = from != NULL ? fs_shape_from_object (snapshot, from, flags, &error)
                                            : fs_shape_from_flags (flags, &error);
-  if (shape == NULL)
+  if (shape == NULL
+      || !fs_shape_check_scheduler (snapshot, fs_shape_pod (shape)->spec, fs_shape_describe (shape), &error))
     {
       answer_error (response, error);
       return;
@@ -477,6 +503,22 @@ handle_capacity (const FsHttpRequest *request, FsHttpResponse *response, gpointe
       FsShapeFlags flags = { .request = shape_request, .namespace = namespace };
       answer_capacity (data, from, &flags, has_replicas ? replicas : -1, response);
     }
+}
+
+/* ---- POST /v1/admit (server/admit.h) ---------------------------------------------------- */
+
+static void
+handle_admit (const FsHttpRequest *request, FsHttpResponse *response, gpointer data)
+{
+  FsService *service = data;
+  g_autoptr (FsPool) pool = fs_pool_new ();
+  const FsTree *body = parse_body (request, pool, response);
+  if (body == NULL)
+    return;
+  g_autoptr (FsSnapshot) snapshot = current_snapshot (service);
+  g_autofree char *stale = snapshot != NULL && service->live != NULL ? stale_reason (service) : NULL;
+  FsAdmitSnapshot state = { snapshot, snapshot != NULL ? snapshot_age (service) : 0, stale };
+  fs_admitter_answer (service->admitter, &state, body, response);
 }
 
 /* ---- health and metrics ------------------------------------------------------------------ */
@@ -553,6 +595,7 @@ handle_metrics (const FsHttpRequest *request, FsHttpResponse *response, gpointer
   GString *out = g_string_new (NULL);
   fs_server_metrics (service->server, out);
   append_plan_metrics (service, out);
+  fs_admitter_append_metrics (service->admitter, out);
   append_snapshot_metrics (service, out);
   if (service->live != NULL)
     append_watch_metrics (service, out);
@@ -568,6 +611,7 @@ service_new (void)
   FsService *service = g_new0 (FsService, 1);
   g_mutex_init (&service->cache_lock);
   service->plan_cache = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, cached_plan_free);
+  service->admitter = fs_admitter_new (&(FsAdmitOptions){ .mode = FS_ADMIT_WARN, .max_age = 120 });
   return service;
 }
 
@@ -600,9 +644,11 @@ fs_service_free (FsService *service)
   g_hash_table_unref (service->plan_cache);
   g_mutex_clear (&service->cache_lock);
   fs_snapshot_unref (service->warned);
+  fs_plan_memo_unref (service->memo);
   if (service->snapshot_warnings != NULL)
     g_array_unref (service->snapshot_warnings);
   fs_kube_live_free (service->live);
+  fs_admitter_free (service->admitter);
   g_free (service);
 }
 
@@ -611,6 +657,7 @@ add_routes (FsService *service)
 {
   fs_server_route (service->server, "POST", "/v1/plan", "plan", handle_plan, service);
   fs_server_route (service->server, "POST", "/v1/capacity", "capacity", handle_capacity, service);
+  fs_server_route (service->server, "POST", "/v1/admit", "admit", handle_admit, service);
   fs_server_route (service->server, "GET", "/v1/why", "why", handle_why, service);
   fs_server_route (service->server, "GET", "/healthz", "healthz", handle_health, service);
   fs_server_route (service->server, "GET", "/livez", "livez", handle_health, service);
@@ -618,9 +665,25 @@ add_routes (FsService *service)
   fs_server_route (service->server, "GET", "/metrics", "metrics", handle_metrics, service);
 }
 
+/* A plan the memo has not seen allocates arrays of a few MB per packing (per-node loads and
+ * fits, the estimator's node arrays).  glibc gives blocks that large back to the kernel on
+ * free (mmap, or trimming the worker threads' arenas), and the next request takes every page
+ * again as a page fault that the kernel zeroes: on 5,000 nodes that doubled the time of such
+ * a plan under load.  Kept in the arenas instead, they are reused; what is kept is bounded by
+ * the largest request's working set per worker thread. */
+static void
+keep_freed_memory (void)
+{
+#if defined(__GLIBC__)
+  mallopt (M_MMAP_THRESHOLD, 64 * 1024 * 1024);
+  mallopt (M_TRIM_THRESHOLD, 256 * 1024 * 1024);
+#endif
+}
+
 gboolean
 fs_service_start (FsService *service, const FsServerOptions *options, GError **error)
 {
+  keep_freed_memory ();
   service->verbosity = options->verbosity;
   service->server = fs_server_new (options);
   add_routes (service);
@@ -628,6 +691,13 @@ fs_service_start (FsService *service, const FsServerOptions *options, GError **e
     return TRUE;
   g_clear_pointer (&service->server, fs_server_free);
   return FALSE;
+}
+
+void
+fs_service_set_admission (FsService *service, const FsAdmitOptions *options)
+{
+  fs_admitter_free (service->admitter);
+  service->admitter = fs_admitter_new (options);
 }
 
 guint16

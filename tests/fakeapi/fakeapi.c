@@ -773,14 +773,18 @@ log_event (const ResourceType *type, const char *kind, yajl_val before, yajl_val
   LoggedEvent *event = g_new0 (LoggedEvent, 1);
   *event = (LoggedEvent){ server.rv, type, kind, before, after, g_strdup (json), g_strdup (namespace) };
   g_ptr_array_add (server.events, event);
-  while (server.events->len > server.history)
+  if (server.events->len > server.history + server.history / 4) /* trimmed in steps, not per event */
     {
-      LoggedEvent *oldest = server.events->pdata[0];
-      server.oldest_rv = oldest->rv + 1;
-      g_free (oldest->json);
-      g_free (oldest->namespace);
-      g_free (oldest);
-      g_ptr_array_remove_index (server.events, 0);
+      guint drop = server.events->len - server.history;
+      for (guint i = 0; i < drop; i++)
+        {
+          LoggedEvent *oldest = server.events->pdata[i];
+          server.oldest_rv = oldest->rv + 1;
+          g_free (oldest->json);
+          g_free (oldest->namespace);
+          g_free (oldest);
+        }
+      g_ptr_array_remove_range (server.events, 0, drop);
     }
   if (queries != NULL)
     g_hash_table_remove_all (queries);
@@ -789,15 +793,23 @@ log_event (const ResourceType *type, const char *kind, yajl_val before, yajl_val
 
 /* The stored object TYPE NAMESPACE/NAME: its index, or -1.  The store lock is held. */
 static int
-find_object (const ResourceType *type, const char *namespace, const char *name)
+find_object (const ResourceType *type, const char *namespace, const char *name, guint *insert_at)
 {
-  for (guint i = 0; i < server.objects->len; i++)
+  Object key = { .type = type, .namespace = (char *) (type->namespaced ? namespace : NULL), .name = (char *) name };
+  const Object *probe = &key;
+  guint low = 0, high = server.objects->len;
+  while (low < high) /* the objects are sorted by type, namespace, name (compare_objects) */
     {
-      const Object *object = server.objects->pdata[i];
-      if (object->type == type && g_strcmp0 (object->name, name) == 0
-          && (!type->namespaced || g_strcmp0 (object->namespace, namespace) == 0))
-        return (int) i;
+      guint middle = low + (high - low) / 2;
+      if (compare_objects (&server.objects->pdata[middle], &probe) < 0)
+        low = middle + 1;
+      else
+        high = middle;
     }
+  if (insert_at != NULL)
+    *insert_at = low;
+  if (low < server.objects->len && compare_objects (&server.objects->pdata[low], &probe) == 0)
+    return (int) low;
   return -1;
 }
 
@@ -815,7 +827,9 @@ write_object (const char *method, const Target *target, const char *body, char *
   g_mutex_lock (&server.store);
   int code = 200;
   const char *name = target->name != NULL ? target->name : fs_json_tree_string (tree, "metadata", "name");
-  int at = name != NULL ? find_object (target->type, target->namespace, name) : -1;
+  guint insert_at = 0;
+  const char *in_namespace = target->namespace != NULL ? target->namespace : fs_json_tree_string (tree, "metadata", "namespace");
+  int at = name != NULL ? find_object (target->type, in_namespace, name, &insert_at) : -1;
   if (name == NULL || (strcmp (method, "POST") == 0 && target->name != NULL))
     code = 400, *text = status_json (400, "BadRequest", "name or body missing");
   else if (strcmp (method, "POST") == 0 && at >= 0)
@@ -827,7 +841,7 @@ write_object (const char *method, const Target *target, const char *body, char *
   else
     {
       server.rv++;
-      const char *namespace = target->type->namespaced ? target->namespace : NULL;
+      const char *namespace = target->type->namespaced ? in_namespace : NULL;
       if (strcmp (method, "DELETE") == 0)
         {
           Object *object = server.objects->pdata[at];
@@ -850,8 +864,7 @@ write_object (const char *method, const Target *target, const char *body, char *
               object->type = target->type;
               object->namespace = g_strdup (fs_json_tree_string (after, "metadata", "namespace"));
               object->name = g_strdup (name);
-              g_ptr_array_add (server.objects, object);
-              g_ptr_array_sort (server.objects, compare_objects);
+              g_ptr_array_insert (server.objects, (gint) insert_at, object);
               code = 201;
             }
           object->object = after;
@@ -865,6 +878,147 @@ write_object (const char *method, const Target *target, const char *body, char *
   if (tree != NULL)
     yajl_tree_free (tree);
   return code;
+}
+
+
+/* ---- churn: a scripted stream of writes, for bench/live-churn ------------------------------ */
+
+static struct {
+  GMutex lock;
+  GString *probes;             /* "NAMESPACE/NAME SENT_US\n" (g_get_real_time) */
+  gboolean running;
+} churn;
+
+typedef struct {
+  double rate;                 /* writes a second */
+  double seconds;
+  guint probe_every;           /* every Nth create is a Pending probe pod */
+} ChurnPlan;
+
+static const ResourceType *
+type_named (const char *resource)
+{
+  for (gsize i = 0; i < G_N_ELEMENTS (types); i++)
+    if (strcmp (types[i].resource, resource) == 0 && types[i].group[0] == '\0')
+      return &types[i];
+  return NULL;
+}
+
+/* Creates, modifies and deletes pods of namespace "churn" (bound to random nodes), and
+ * cordons and uncordons nodes: 35 % ADDED, 30 % MODIFIED, 30 % DELETED, 5 % node changes, at
+ * RATE writes a second, each a write as a client's would be (write_object). */
+static gpointer
+churn_thread (gpointer data)
+{
+  ChurnPlan *plan = data;
+  const ResourceType *pods = type_named ("pods"), *nodes = type_named ("nodes");
+  g_autoptr (GPtrArray) node_names = g_ptr_array_new_with_free_func (g_free);
+  g_mutex_lock (&server.store);
+  for (guint i = 0; i < server.objects->len; i++)
+    if (((Object *) server.objects->pdata[i])->type == nodes)
+      g_ptr_array_add (node_names, g_strdup (((Object *) server.objects->pdata[i])->name));
+  g_mutex_unlock (&server.store);
+  GQueue live = G_QUEUE_INIT;  /* names of the churn pods there now, oldest first */
+  GRand *rand = g_rand_new_with_seed (18);
+  gint64 start = g_get_monotonic_time ();
+  guint64 done = 0, created = 0;
+  while ((double) (g_get_monotonic_time () - start) < plan->seconds * G_USEC_PER_SEC)
+    {
+      gint64 due = start + (gint64) ((double) done / plan->rate * G_USEC_PER_SEC);
+      gint64 now = g_get_monotonic_time ();
+      if (due > now)
+        g_usleep ((gulong) (due - now));
+      int roll = g_rand_int_range (rand, 0, 100);
+      char *text = NULL;
+      Target target = { pods, "churn", NULL, FALSE };
+      if (roll < 5 && node_names->len > 0)
+        {
+          target = (Target){ nodes, NULL, node_names->pdata[g_rand_int_range (rand, 0, (gint32) node_names->len)], FALSE };
+          write_object ("PATCH", &target, g_rand_boolean (rand) ? "{\"spec\":{\"unschedulable\":true}}"
+                                                                : "{\"spec\":{\"unschedulable\":null}}", &text);
+        }
+      else if (roll < 35 && !g_queue_is_empty (&live))
+        {
+          g_autofree char *name = g_queue_pop_head (&live);
+          target.name = name;
+          write_object ("DELETE", &target, NULL, &text);
+        }
+      else if (roll < 65 && !g_queue_is_empty (&live))
+        {
+          target.name = g_queue_peek_nth (&live, (guint) g_rand_int_range (rand, 0, (gint32) g_queue_get_length (&live)));
+          g_autofree char *patch = g_strdup_printf ("{\"metadata\":{\"labels\":{\"generation\":\"%" G_GUINT64_FORMAT "\"}}}", done);
+          write_object ("PATCH", &target, patch, &text);
+        }
+      else
+        {
+          gboolean probe = plan->probe_every > 0 && created % plan->probe_every == 0;
+          char *name = g_strdup_printf ("%s-%" G_GUINT64_FORMAT, probe ? "probe" : "churn", created++);
+          g_autofree char *node = !probe && node_names->len > 0
+              ? g_strdup_printf ("\"nodeName\":\"%s\",", (char *) node_names->pdata[g_rand_int_range (rand, 0, (gint32) node_names->len)])
+              : g_strdup ("");
+          g_autofree char *body = g_strdup_printf (
+              "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"%s\",\"namespace\":\"churn\",\"labels\":{\"app\":\"churn\"}},"
+              "\"spec\":{%s\"containers\":[{\"name\":\"c\",\"resources\":{\"requests\":{\"cpu\":\"10m\",\"memory\":\"16Mi\"}}}]},"
+              "\"status\":{\"phase\":\"%s\"}}", name, node, probe ? "Pending" : "Running");
+          gint64 sent = g_get_real_time ();
+          write_object ("POST", &target, body, &text);
+          if (probe)
+            {
+              g_mutex_lock (&churn.lock);
+              g_string_append_printf (churn.probes, "churn/%s %" G_GINT64_FORMAT "\n", name, sent);
+              g_mutex_unlock (&churn.lock);
+              g_free (name);
+            }
+          else
+            g_queue_push_tail (&live, name);
+        }
+      g_free (text);
+      done++;
+    }
+  g_queue_clear_full (&live, g_free);
+  g_rand_free (rand);
+  g_mutex_lock (&churn.lock);
+  churn.running = FALSE;
+  g_mutex_unlock (&churn.lock);
+  g_free (plan);
+  return NULL;
+}
+
+/* POST /fakeapi/churn?rate=R&seconds=S&probe-every=N starts a churn; GET /fakeapi/probes
+ * lists the probe pods that churn created so far with when (unix microseconds). */
+static char *
+churn_endpoint (struct MHD_Connection *connection, const char *url, const char *method, int *code)
+{
+  *code = 200;
+  if (strcmp (url, "/fakeapi/probes") == 0)
+    {
+      g_mutex_lock (&churn.lock);
+      char *text = g_strdup (churn.probes != NULL ? churn.probes->str : "");
+      g_mutex_unlock (&churn.lock);
+      return text;
+    }
+  const char *rate = MHD_lookup_connection_value (connection, MHD_GET_ARGUMENT_KIND, "rate");
+  const char *seconds = MHD_lookup_connection_value (connection, MHD_GET_ARGUMENT_KIND, "seconds");
+  const char *probe = MHD_lookup_connection_value (connection, MHD_GET_ARGUMENT_KIND, "probe-every");
+  ChurnPlan plan = { rate != NULL ? g_ascii_strtod (rate, NULL) : 0, seconds != NULL ? g_ascii_strtod (seconds, NULL) : 0,
+                     probe != NULL ? (guint) g_ascii_strtoull (probe, NULL, 10) : 0 };
+  g_mutex_lock (&churn.lock);
+  gboolean busy = churn.running;
+  if (!busy && strcmp (method, "POST") == 0 && plan.rate > 0 && plan.seconds > 0)
+    {
+      churn.running = TRUE;
+      if (churn.probes == NULL)
+        churn.probes = g_string_new (NULL);
+      g_string_truncate (churn.probes, 0); /* the probes of this churn only */
+      g_thread_unref (g_thread_new ("churn", churn_thread, g_memdup2 (&plan, sizeof plan)));
+    }
+  g_mutex_unlock (&churn.lock);
+  if (busy || strcmp (method, "POST") != 0 || plan.rate <= 0 || plan.seconds <= 0)
+    {
+      *code = busy ? 409 : 400;
+      return status_json (*code, busy ? "Conflict" : "BadRequest", busy ? "a churn is running" : "POST with rate and seconds");
+    }
+  return g_strdup ("{\"started\":true}");
 }
 
 /* ---- watches ------------------------------------------------------------------------------- */
@@ -899,11 +1053,18 @@ tree_matches (const ResourceType *type, yajl_val tree, const char *fields)
 static void
 collect_events (WatchBody *watch)
 {
-  for (guint i = 0; i < server.events->len; i++)
+  guint low = 0, high = server.events->len; /* the log is in version order */
+  while (low < high)
+    {
+      guint middle = low + (high - low) / 2;
+      if (((const LoggedEvent *) server.events->pdata[middle])->rv <= watch->cursor)
+        low = middle + 1;
+      else
+        high = middle;
+    }
+  for (guint i = low; i < server.events->len; i++)
     {
       const LoggedEvent *event = server.events->pdata[i];
-      if (event->rv <= watch->cursor)
-        continue;
       watch->cursor = event->rv;
       if (event->type != watch->type || (watch->namespace != NULL && g_strcmp0 (event->namespace, watch->namespace) != 0))
         continue;
@@ -1129,6 +1290,12 @@ on_request (void *cls, struct MHD_Connection *connection, const char *url, const
                    status_json (fault, fault == 429 ? "TooManyRequests" : "InternalError",
                                 fault == 429 ? "the server has received too many requests" : "injected fault"),
                    FALSE, fault == 429 ? server.retry_after : 0);
+  if (g_str_has_prefix (url, "/fakeapi/"))
+    {
+      int code;
+      char *churned = churn_endpoint (connection, url, method, &code);
+      return answer (connection, url, query->str, code, churned, FALSE, 0);
+    }
   char *text = discovery (url);
   if (text != NULL)
     return answer (connection, url, query->str, 200, text, FALSE, 0);

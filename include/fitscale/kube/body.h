@@ -20,4 +20,10 @@ G_BEGIN_DECLS
 const FsTree *fs_json_body_parse (FsPool *pool, const char *text, gsize length, guint max_depth,
                                   GError **error);
 
+/* Decodes OBJECT, one Kubernetes object held as a tree (an AdmissionReview's request.object),
+ * into BUILDER with the decoders of kube/decode.h, as they read it from JSON: the same fields,
+ * limits and errors, SOURCE naming the input ("request.object"). */
+gboolean fs_tree_decode_object (FsSnapshotBuilder *builder, const char *source, const FsTree *object,
+                                GError **error);
+
 G_END_DECLS

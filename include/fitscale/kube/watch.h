@@ -15,6 +15,8 @@
 
 #include <glib.h>
 
+#include "fitscale/model/schedconfig.h"
+
 #include "fitscale/kube/client.h"
 
 G_BEGIN_DECLS
@@ -67,6 +69,9 @@ gboolean fs_kube_cache_sync (FsKubeCache *cache, gboolean progress, GPtrArray *s
 /* Starts the watches (one thread per stream, one that applies) and the PodMetrics poll.
  * Call after a sync; FALSE when a stream's client cannot be made.  Free stops them. */
 gboolean fs_kube_cache_start (FsKubeCache *cache, const FsKubeCacheOptions *options, GError **error);
+/* Gives the cache's snapshots (the current one and every later one) CONFIG, the
+ * --scheduler-config profiles (NULL: none).  Call it before taking a snapshot. */
+void fs_kube_cache_set_scheduler_config (FsKubeCache *cache, FsSchedulerConfig *config);
 
 /* The current snapshot, a new reference (NULL before the first sync). */
 FsSnapshot *fs_kube_cache_snapshot (FsKubeCache *cache);
@@ -85,6 +90,10 @@ void fs_kube_listing_status_free (FsKubeListingStatus *status, guint n);
 /* The longest time, in seconds, any watched listing has gone unconfirmed, and its name
  * (PodMetrics, polled, are as old as their last list: fs_kube_cache_listing_status). */
 double fs_kube_cache_staleness (FsKubeCache *cache, const char **listing);
+
+/* Seconds since the listing NAME ("pods.metrics.k8s.io", ...) was last confirmed current;
+ * -1 when it is not listed. */
+double fs_kube_cache_listing_age (FsKubeCache *cache, const char *name);
 
 /* Prometheus text of the cache: per-resource last-sync age, events and relists, bookmarks,
  * watch requests, publishes, and the publish-delay histogram. */

@@ -4,7 +4,8 @@
  * string the caller frees).  The node side is passed as FsNodeLoad so that packing can add
  * placed replicas to a copy of the node's load without touching the snapshot.  Each filter
  * follows the kube-scheduler plugin named beside it; fs_fit_node applies them in the default
- * profile's order and stops at the first that rejects, as the scheduler does. */
+ * profile's order and stops at the first that rejects, as the scheduler does; the pod's
+ * profile (model/schedconfig.h) turns filters off and gives their arguments. */
 #pragma once
 
 #include <glib.h>
@@ -13,6 +14,9 @@
 #include "fitscale/model/ports.h"
 
 G_BEGIN_DECLS
+
+/* A profile of the scheduler configuration (model/schedconfig.h). */
+typedef struct FsSchedulerProfile FsSchedulerProfile;
 
 /* The pod being placed: what the filters read of it. */
 typedef struct {
@@ -23,6 +27,11 @@ typedef struct {
   int32_t priority;
   const char *name;           /* the pod's name (its ephemeral volumes' claims are named after
                                * it), NULL for a replica not created yet */
+  const FsSchedulerProfile *profile; /* the profile that judges it (its schedulerName's in
+                               * --scheduler-config), NULL: the default profile */
+  const FsSpreadList *default_spread; /* PROFILE's List defaultConstraints for a pod without
+                               * constraints of its own, with the selector of the workload
+                               * that owns it (fs_scheduler_default_spread), else NULL */
 } FsPodShape;
 
 /* What is on a node right now (for packing: plus the replicas placed so far). */
@@ -90,6 +99,8 @@ typedef enum {
   FS_DETAIL_UNBOUND_IMMEDIATE,       /* pod has unbound immediate PersistentVolumeClaims */
   FS_DETAIL_NO_ELIGIBLE_NODE,        /* node(s) didn't satisfy plugin VolumeBinding */
   FS_DETAIL_PV_NOT_FOUND,            /* persistentvolume "x" not found */
+  FS_DETAIL_ENFORCED_AFFINITY,       /* NODE_AFFINITY: "node(s) didn't match scheduler-enforced
+                                      * node affinity" (NodeAffinityArgs.addedAffinity) */
 } FsVerdictDetail;
 
 /* VolumeBinding's Filter reasons (volumebinding/binder.go FindPodVolumes), in its order. */
@@ -141,6 +152,11 @@ gboolean fs_node_affinity_matches (const FsNode *node, const FsPlacement *placem
  * short_by; TRUE when the pod fits. */
 gboolean fs_resources_fit (const FsResources *allocatable, const FsNodeLoad *load,
                            const FsResources *pod_request, FsVerdict *verdict);
+/* The same with PROFILE's NodeResourcesFitArgs: the extended resources it ignores
+ * (ignoredResources, ignoredResourceGroups) are not checked.  PROFILE NULL: none. */
+gboolean fs_resources_fit_profile (const FsResources *allocatable, const FsNodeLoad *load,
+                                   const FsResources *pod_request, const FsSchedulerProfile *profile,
+                                   FsVerdict *verdict);
 
 /* The filters that depend on the node alone and the pod, in order: the volume plugins'
  * PreFilter checks (model/volumes.h), then NodeUnschedulable, NodeName, TaintToleration,

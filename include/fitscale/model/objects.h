@@ -519,6 +519,7 @@ typedef struct {
   FsIntOrPercent max_unavailable;
   int32_t status_replicas;
   int32_t ready_replicas;
+  const char *admission;          /* annotation fitscale.io/admission (plan/admit.h), or NULL */
 } FsWorkload;
 
 typedef struct {
@@ -591,6 +592,7 @@ typedef enum {
   FS_KIND_HVPA,
   FS_KIND_METRIC_VALUE,           /* custom.metrics.k8s.io MetricValue */
   FS_KIND_EXTERNAL_METRIC_VALUE,  /* external.metrics.k8s.io ExternalMetricValue */
+  FS_KIND_SCHEDULER_CONFIGURATION, /* kubescheduler.config.k8s.io KubeSchedulerConfiguration */
   FS_KIND_N_GENERIC,
 } FsGenericKind;
 
@@ -651,6 +653,9 @@ struct FsSnapshot {
   const FsNamespacedList *namespaced_lists; /* Lists from one-namespace queries */
   guint n_namespaced_lists;
   guint n_cluster_pod_lists;      /* Lists holding the pods of more than one namespace */
+  /* --scheduler-config (model/schedconfig.h), a reference; NULL: the default profile.  Set
+   * with fs_snapshot_set_scheduler_config before the snapshot is shared. */
+  struct FsSchedulerConfig *scheduler_config;
   /* private */
   FsPool *pool;                   /* shared with the snapshots built on this one */
   GPtrArray *derived;             /* what the build derived (used ports, volume pods) */
@@ -659,12 +664,14 @@ struct FsSnapshot {
 };
 
 FsSnapshot *fs_snapshot_ref (FsSnapshot *snapshot);
+/* Gives SNAPSHOT (not yet shared) a reference to CONFIG (NULL: none), replacing its own. */
+void fs_snapshot_set_scheduler_config (FsSnapshot *snapshot, struct FsSchedulerConfig *config);
 void fs_snapshot_unref (FsSnapshot *snapshot);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FsSnapshot, fs_snapshot_unref)
 
 /* The node called NAME, or NULL. */
 const FsNode *fs_snapshot_find_node (const FsSnapshot *snapshot, const char *name);
-/* The pod NAMESPACE/NAME, or NULL (linear: fine for one lookup per command). */
+/* The pod NAMESPACE/NAME, or NULL (a binary search: the pods are sorted by namespace and name). */
 const FsPod *fs_snapshot_find_pod (const FsSnapshot *snapshot, const char *namespace,
                                    const char *name);
 /* The workload of KIND ("Deployment", "StatefulSet", "ReplicaSet", as an ownerReference or a

@@ -69,6 +69,13 @@ void fs_pack (const FsSnapshot *snapshot, const FsPodShape *pod, const FsPackOpt
  * (NodeResourcesFit applied after each placed replica). */
 int64_t fs_resources_capacity (const FsResources *allocatable, const FsNodeLoad *load,
                                const FsResources *pod_request);
+/* The same under PROFILE (NULL: the default profile): the extended resources its
+ * NodeResourcesFitArgs ignore are not counted, and with NodeResourcesFit off nothing limits
+ * the count but FS_PACK_UNLIMITED. */
+#define FS_PACK_UNLIMITED ((int64_t) G_MAXINT32)
+int64_t fs_resources_capacity_profile (const FsResources *allocatable, const FsNodeLoad *load,
+                                       const FsResources *pod_request,
+                                       const FsSchedulerProfile *profile);
 
 /* The loads fs_pack starts from: OPTIONS' loads or the snapshot's, less excluded pods.
  * LOADS has snapshot->n_nodes entries. */
@@ -145,5 +152,17 @@ GArray *fs_node_shape_estimates_new (void);
  * fs_pack takes them; replicas >= 0).  Nothing is appended when they all fit already. */
 void fs_estimate_new_nodes (const FsSnapshot *snapshot, const FsPodShape *pod,
                             const FsPackOptions *options, GArray *out);
+
+/* The snapshot's node groups (shape, pool and zone) and the new node of each, as the
+ * estimate builds them before it looks at the pod: made once per snapshot, they can be given
+ * to every estimate on it (plan/memo.h keeps one).  Immutable once made; points into SNAPSHOT. */
+typedef struct FsNodeGroups FsNodeGroups;
+FsNodeGroups *fs_node_groups_new (const FsSnapshot *snapshot);
+void fs_node_groups_free (FsNodeGroups *groups);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (FsNodeGroups, fs_node_groups_free)
+
+/* fs_estimate_new_nodes with GROUPS of SNAPSHOT (NULL: made for this call); the same answer. */
+void fs_estimate_new_nodes_grouped (const FsSnapshot *snapshot, const FsNodeGroups *groups, const FsPodShape *pod,
+                                    const FsPackOptions *options, GArray *out);
 
 G_END_DECLS

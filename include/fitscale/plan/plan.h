@@ -14,6 +14,7 @@
 
 #include "fitscale/model/hpa.h"
 #include "fitscale/plan/hvpaexplain.h"
+#include "fitscale/plan/memo.h"
 #include "fitscale/plan/request.h"
 #include "fitscale/plan/resize.h"
 #include "fitscale/model/pack.h"
@@ -100,11 +101,19 @@ typedef struct {
                                  * the whole demand */
   FsResizePlan *resize;         /* the plan's requests applied in place (plan/resize.h); NULL
                                  * when the update recreates the pods */
+  FsPlanCandidate proposal;     /* request.has_proposal: the write, measured as a candidate */
+  char *proposal_message;       /* the FailedScheduling message of its first Pending replica */
+  gboolean partial;             /* request.proposal_first and the proposal schedules: only
+                                 * current and proposal are measured, nothing is planned */
 } FsPlanAnswer;
 
 /* Plans REQUEST on SNAPSHOT.  NULL with an error naming the object or field when the
  * workload or its autoscalers cannot be read. */
 FsPlanAnswer *fs_plan (const FsSnapshot *snapshot, const FsPlanRequest *request, GError **error);
+/* The same answer, byte for byte, sharing with MEMO (plan/memo.h) what depends on the
+ * snapshot and the workload only; a memo of another snapshot (or NULL) is not used. */
+FsPlanAnswer *fs_plan_shared (const FsSnapshot *snapshot, FsPlanMemo *memo, const FsPlanRequest *request,
+                              GError **error);
 void fs_plan_answer_free (FsPlanAnswer *answer);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FsPlanAnswer, fs_plan_answer_free)
 

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "fitscale/model/hvpa.h"
+#include "fitscale/model/objects.h"
 
 G_BEGIN_DECLS
 
@@ -48,6 +49,15 @@ typedef struct {
   guint steps;                  /* request steps from current to target; 0 = default */
   int update;                   /* FsUpdateMode (plan/resize.h): --update, field update */
   int64_t now_ms;
+  /* Admission (plan/admit.h): the workload to plan when the snapshot has none yet (a CREATE;
+   * NULL: the snapshot's), and a proposed write measured beside the plan: its replicas and,
+   * per container named, the requests it gives (those not given stay as the template has them). */
+  const FsWorkload *workload;
+  gboolean has_proposal;
+  gboolean proposal_first;      /* stop once the proposal schedules (the answer is partial) */
+  int32_t proposal_replicas;
+  guint n_proposal_requests;
+  FsPlanVpaTarget proposal_requests[FS_PLAN_MAX_TARGETS];
 } FsPlanRequest;
 
 /* ---- the request as given ------------------------------------------------------------ */

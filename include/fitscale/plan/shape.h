@@ -36,6 +36,18 @@ const FsPodShape *fs_shape_pod (const FsShape *shape);
 const char *fs_shape_describe (const FsShape *shape);
 /* The workload the shape came from, or NULL. */
 const FsWorkload *fs_shape_workload (const FsShape *shape);
+/* POD as SNAPSHOT's scheduler configuration (--scheduler-config) judges it: with its
+ * schedulerName's profile and, under PodTopologySpread's List defaulting, the profile's
+ * default constraints selecting what SELECTOR (its workload's selector, NULL for none)
+ * selects.  *OWNED (NULL when none) is the default constraint list, for the caller to
+ * g_free once done with the result. */
+FsPodShape fs_shape_judged (const FsSnapshot *snapshot, const FsPodShape *pod,
+                            const FsLabelSelector *selector, FsSpreadList **owned);
+/* FALSE with FS_ERROR_INVALID naming WHAT ("deployment/web") when SNAPSHOT's scheduler
+ * configuration has no profile for the schedulerName of SPEC's pods: no scheduler of it would
+ * place them, and fitscale does not judge them by the default profile instead. */
+gboolean fs_shape_check_scheduler (const FsSnapshot *snapshot, const FsPodSpec *spec,
+                                   const char *what, GError **error);
 /* Parses "cpu=500m,memory=3Gi" into RESOURCES (names interned in POOL). */
 gboolean fs_parse_resource_list (const char *text, FsPool *pool, FsResources *resources,
                                  GError **error);

@@ -74,6 +74,10 @@ typedef struct {
   int64_t sibling_usage_cpu;
   GPtrArray *unmodelled_filters; /* filters the pod needs that fitscale does not model
                                  * ("DynamicResources"; static strings) */
+  FsSpreadList *default_spread; /* SHAPE's List default constraints (--scheduler-config), owned */
+  /* A pod whose schedulerName no profile of --scheduler-config names gets no answer: no
+   * scheduler of the configuration takes it (scheduler.go frameworkForPod). */
+  const char *unknown_scheduler; /* that name, else NULL */
   /* A bound pod (spec.nodeName set) gets no scheduling answer, only these: */
   gboolean bound;
   const FsNode *node;           /* its node, NULL when the snapshot does not hold it */

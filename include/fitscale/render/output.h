@@ -45,6 +45,10 @@ FsEmitter *fs_emitter_new_string (void);
  * are written by one of these; other documents (a patch, a log line) are not. */
 FsEmitter *fs_emitter_new_answer (FsOutputFormat format, FILE *out, GArray *warnings);
 FsEmitter *fs_emitter_new_answer_string (GArray *warnings);
+/* An answer emitter's document says, after its warnings, what it was answered on (serve):
+ * "snapshot": {"resourceVersion", "ageSeconds", "metricsAgeSeconds"}; METRICS_AGE < 0 is
+ * null (no PodMetrics listed). */
+void fs_emitter_set_snapshot (FsEmitter *emitter, const char *resource_version, double age, double metrics_age);
 /* Frees EMITTER and returns its document, without a newline at the end (caller frees). */
 char *fs_emitter_take_string (FsEmitter *emitter);
 
