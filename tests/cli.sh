@@ -137,7 +137,7 @@ contains "simulate: names the line" "bad.csv:3" err
 
 # one formatter of quantities for people (issue 20): no "0Ki", no bytes, units kept
 check "nodes: quantities for people" 0 "$bin" nodes -q -S "$data/plan/tight-nodes.yaml"
-contains "nodes: nothing requested is 0" "0/3.9Gi (0%)" out
+contains "nodes: nothing requested is 0, memory as written" "0/4000Mi (0%)" out
 lacks "nodes: no 0Ki" "0Ki" out
 # ---- hvpa ----
 check "hvpa: the design's Example 1" 0 "$bin" hvpa -q -S "$data/hvpa-design" default/hvpa-sample --now 2026-12-02T12:00:00Z -o json
@@ -326,7 +326,7 @@ expect "why: no room in total for GPUs that do not exist" '.roomInTotal == false
 check "why: the 5-GPU pod in words" 0 "$bin" why -q -S "$gpu_room" ml/gpu-5
 lacks "why: no room-in-total sentence" 'Room in total' out
 check "nodes: free lines count GPUs" 0 "$bin" nodes -q -S "$gpu_room"
-contains "nodes: free GPUs in total and in the largest piece" 'Free in total: cpu 16, memory 71.0Gi, nvidia.com/gpu 2; largest free piece on one node: cpu 8, memory 32.0Gi, nvidia.com/gpu 1.' out
+contains "nodes: free GPUs in total and in the largest piece" 'Free in total: cpu 16, memory 71Gi, nvidia.com/gpu 2; largest free piece on one node: cpu 8, memory 32Gi, nvidia.com/gpu 1.' out
 check "nodes: no zero hugepages line on nodes that offer none" 0 "$bin" nodes -q -S "$ex"
 lacks "nodes: hugepages left out" 'hugepages' out
 check "why: a pod and no node, in words" 0 "$bin" why -q -S "$fixtures/eks-arm64-podlist.json" -S "$fixtures/pod-pending-node-affinity.json" --all -A
