@@ -217,14 +217,34 @@ contains "plan --curve: the table" "LARGEST THAT FITS" out
 contains "plan --curve: 6 replicas at 6Gi do not fit" "6          0.00         6Gi            3917Mi              no" out
 check "plan --apply-patch" 0 "$bin" plan -q -S "$ex" deployment/rag-api -n production --apply-patch
 contains "plan patch: a kubectl patch command" "kubectl patch deployment rag-api -n production --type strategic -p '" out
+# a limit scaled with its request, in the units it was written in; the strategy change with
+# the patch that reverts it; the HPA's bounds when it would set another count (issue 20)
+contains "plan patch: the limit in Mi, as 8Gi was written" '"limits":{"cpu":"2","memory":"5223Mi"}' out
+lacks "plan patch: no limit in bytes" '5476363' out
+contains "plan patch: the revert of the strategy, after the rollout" "# once the rollout completes, the strategy as it was:" out
+contains "plan patch: the strategy's defaults restored" "-p '{\"spec\":{\"strategy\":{\"rollingUpdate\":{\"maxSurge\":\"25%\",\"maxUnavailable\":\"25%\"}}}}'" out
+contains "plan patch: the HPA agrees" "# the HPA rag-api-hpa owns spec.replicas: it sets 6 at its next sync, as the plan does." out
 if command -v kubectl >/dev/null && command -v jq >/dev/null; then
-  patch=$(sed -n "s/^kubectl patch .* -p '\(.*\)'$/\1/p" "$tmp/out")
+  patch=$(sed -n "s/^kubectl patch .* -p '\(.*\)'$/\1/p" "$tmp/out" | sed -n 1p)
+  revert=$(sed -n "s/^kubectl patch .* -p '\(.*\)'$/\1/p" "$tmp/out" | sed -n 2p)
   jq '.items[] | select(.kind == "Deployment" and .metadata.name == "rag-api")' "$ex/workloads.json" > "$tmp/rag-api.json"
   check "plan patch: kubectl applies it (--local)" 0 kubectl patch --local -f "$tmp/rag-api.json" --type strategic -p "$patch" -o json
   expect "plan patch: the patched Deployment has the plan's requests" '.spec.template.spec.containers[0].resources.requests.memory | test("Mi$")'
+  cp "$tmp/out" "$tmp/rag-api-patched.json"
+  check "plan patch: kubectl applies the strategy's revert (--local)" 0 kubectl patch --local -f "$tmp/rag-api-patched.json" --type strategic -p "$revert" -o json
+  expect "plan patch: the strategy as it was, the plan's requests kept" '.spec.strategy.rollingUpdate == {"maxSurge":"25%","maxUnavailable":"25%"} and .spec.template.spec.containers[0].resources.limits.memory == "5223Mi"'
 else
   skip "plan patch: kubectl applies it" "kubectl or jq not installed"
 fi
+check "plan --apply-patch: an HPA that would set fewer" 0 "$bin" plan -q -S "$ex" deployment/rag-api -n production --hpa-desired 4 --apply-patch
+contains "plan patch: what the HPA sets, and the bounds that hold the plan" "# the HPA rag-api-hpa sets 4 replicas at its next sync, not the plan's 6; to hold 6:" out
+contains "plan patch: the minReplicas that holds it" "kubectl patch hpa rag-api-hpa -n production --type merge -p '{\"spec\":{\"minReplicas\":6}}'" out
+check "plan: the commands in the text" 0 "$bin" plan -q -S "$ex" deployment/rag-api -n production --hpa-desired 4
+contains "plan: to apply it" "To apply it:" out
+contains "plan: the hold in the text" "  kubectl patch hpa rag-api-hpa -n production --type merge -p '{\"spec\":{\"minReplicas\":6}}'" out
+check "plan -o json: the commands" 0 "$bin" plan -q -S "$ex" deployment/rag-api -n production --hpa-desired 4 -o json
+expect "plan -o json: apply, revertStrategy, holdReplicas" '(.commands.apply | startswith("kubectl patch deployment rag-api -n production --type strategic -p ")) and (.commands.revertStrategy | test("25%")) and .commands.holdReplicas == "kubectl patch hpa rag-api-hpa -n production --type merge -p '"'"'{\"spec\":{\"minReplicas\":6}}'"'"'"'
+expect "plan -o json: the limit as written" '.plan.containers[0].limits.memory == "5223Mi"'
 check "plan: the Hvpa sample (real) on kind's nodes (real), design semantics" 0 "$bin" plan -q -S "$fixtures/hvpa-v1alpha1-sample.yaml" -S "$data/hvpa-design/cluster.yaml" -S "$fixtures/kind-3node-nodes.json" hvpa/hvpa-sample -o json
 expect "plan: three kind nodes hold the HVPA point: unchanged" '.outcome == "unchanged" and .plan == .hvpa and .sources.hvpa == "hvpa-sample"'
 check "plan: the same under the released controller's rules" 0 "$bin" plan -q -S "$fixtures/hvpa-v1alpha1-sample.yaml" -S "$data/hvpa-design/cluster.yaml" -S "$fixtures/kind-3node-nodes.json" hvpa/hvpa-sample --semantics hvpa -o json

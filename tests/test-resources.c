@@ -1140,12 +1140,32 @@ test_format_for_people (void **state)
   assert_string_equal (fs_format_for_people ("pods", 110, buf), "110");
 }
 
+/* A limit scaled with its request, in the units the user wrote it in (issue 20). */
+static void
+test_format_like (void **state)
+{
+  (void) state;
+  char buf[32];
+  assert_string_equal (fs_format_like ("memory", 5476363000LL, 8LL << 30, 0, buf), "5223Mi");
+  assert_string_equal (fs_format_like ("memory", 4294968000LL, 8LL << 30, 0, buf), "4Gi");
+  assert_string_equal (fs_format_like ("memory", 4294968000LL, 8LL << 30, 4294967297LL, buf), "4097Mi");
+  assert_string_equal (fs_format_like ("memory", 5476363000LL, 8000000000LL, 0, buf), "5476M");
+  assert_string_equal (fs_format_like ("memory", 5476363000LL, 8388608LL * 1024 + 1024, 0, buf), "5348011Ki");
+  assert_string_equal (fs_format_like ("memory", 5476363000LL, 8000000001LL, 0, buf), "5476363000");
+  assert_string_equal (fs_format_like ("memory", 6LL << 30, 8LL << 30, 0, buf), "6Gi");
+  char top[32]; /* saturated: a whole Mi, never a wrapped negative */
+  assert_string_equal (fs_format_like ("memory", G_MAXINT64, 8LL << 30, 0, buf),
+                       fs_format_amount ("memory", G_MAXINT64 - G_MAXINT64 % (1 << 20), top));
+  assert_string_equal (fs_format_like ("cpu", 1333, 2000, 0, buf), "1333m");
+}
+
 int
 main (void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test (test_rounding_at_int64_edges),
     cmocka_unit_test (test_format_for_people),
+    cmocka_unit_test (test_format_like),
     cmocka_unit_test (test_kind_fixed),
     cmocka_unit_test (test_kind_scalar),
     cmocka_unit_test (test_kind_ignored),

@@ -679,6 +679,32 @@ fs_format_for_people (const char *name, int64_t amount, char buf[32])
     }
 }
 
+char *
+fs_format_like (const char *name, int64_t amount, int64_t written, int64_t at_least, char buf[32])
+{
+  FsResourceKind kind = fs_resource_kind (name);
+  gboolean bytes = kind == FS_RES_KIND_MEMORY || kind == FS_RES_KIND_EPHEMERAL
+                   || (kind == FS_RES_KIND_SCALAR && g_str_has_prefix (name, "hugepages-"));
+  if (!bytes || amount <= 0 || written <= 0)
+    return fs_format_amount (name, amount, buf);
+  /* the finest unit the written amount is whole in, at most Mi (or M): "8Gi" gives Mi */
+  int64_t unit = written % (1 << 20) == 0 ? (1 << 20)
+                 : written % 1000000 == 0 ? 1000000
+                 : written % 1024 == 0    ? 1024
+                 : written % 1000 == 0    ? 1000
+                                          : 1;
+  int64_t rest = amount % unit;
+  int64_t down = amount - rest;
+  int64_t up = rest == 0 ? amount : fs_saturating_add (down, unit);
+  if (up % unit != 0) /* saturated: the largest whole unit */
+    up = down;
+  int64_t rounded = rest * 2 < unit ? down : up;
+  if (rounded < at_least)
+    rounded = up >= at_least ? up : amount;
+  return fs_quantity_format_int (rounded, 0, unit == 1000000 || unit == 1000 ? FS_QUANTITY_DECIMAL_SI
+                                                                              : FS_QUANTITY_BINARY_SI, buf);
+}
+
 gboolean
 fs_resource_amount_valid (int64_t amount, const char *text, gsize text_len, GError **error)
 {

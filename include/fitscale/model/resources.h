@@ -121,5 +121,12 @@ char *fs_format_amount (const char *name, int64_t amount, char buf[32]);
  * the largest unit that holds it: "15.5Gi", "5.1Gi" (one decimal under 100Gi), "95Mi", "900Ki";
  * counts (pods, GPUs) as plain numbers.  Writes into BUF and returns it. */
 char *fs_format_for_people (const char *name, int64_t amount, char buf[32]);
+/* AMOUNT of resource NAME as a quantity in the units of WRITTEN, an amount the user wrote
+ * (a limit scaled with its request): memory written in Mi/Gi/... rounds to the nearest whole
+ * Mi, in M/G/... to a whole M, in Ki or k to those, so a patch reads "5223Mi", not
+ * "5476363000", and "4Gi", not "4294968000"; never below AT_LEAST (the request: then it
+ * rounds up), saturating.  cpu and counts are exact already and print as fs_format_amount
+ * does.  Writes into BUF and returns it. */
+char *fs_format_like (const char *name, int64_t amount, int64_t written, int64_t at_least, char buf[32]);
 
 G_END_DECLS
