@@ -135,6 +135,10 @@ printf 't_seconds,value\n10,5\n5,3\n' > "$tmp/bad.csv"
 check "simulate: a bad trace" 2 "$bin" simulate --hpa "$ex/hpa.json" --trace "$tmp/bad.csv"
 contains "simulate: names the line" "bad.csv:3" err
 
+# one formatter of quantities for people (issue 20): no "0Ki", no bytes, units kept
+check "nodes: quantities for people" 0 "$bin" nodes -q -S "$data/plan/tight-nodes.yaml"
+contains "nodes: nothing requested is 0, memory as written" "0/4000Mi (0%)" out
+lacks "nodes: no 0Ki" "0Ki" out
 # ---- hvpa ----
 check "hvpa: the design's Example 1" 0 "$bin" hvpa -q -S "$data/hvpa-design" default/hvpa-sample --now 2026-12-02T12:00:00Z -o json
 expect "hvpa: stage 3..7, weight 0.6, 5 replicas" '.stage == 1 and .vpaWeight == 0.6 and .replicas == 5 and .hpaDesiredReplicas == 6'
@@ -213,14 +217,34 @@ contains "plan --curve: the table" "LARGEST THAT FITS" out
 contains "plan --curve: 6 replicas at 6Gi do not fit" "6          0.00         6Gi            3917Mi              no" out
 check "plan --apply-patch" 0 "$bin" plan -q -S "$ex" deployment/rag-api -n production --apply-patch
 contains "plan patch: a kubectl patch command" "kubectl patch deployment rag-api -n production --type strategic -p '" out
+# a limit scaled with its request, in the units it was written in; the strategy change with
+# the patch that reverts it; the HPA's bounds when it would set another count (issue 20)
+contains "plan patch: the limit in Mi, as 8Gi was written" '"limits":{"cpu":"2","memory":"5223Mi"}' out
+lacks "plan patch: no limit in bytes" '5476363' out
+contains "plan patch: the revert of the strategy, after the rollout" "# once the rollout completes, the strategy as it was:" out
+contains "plan patch: the strategy's defaults restored" "-p '{\"spec\":{\"strategy\":{\"rollingUpdate\":{\"maxSurge\":\"25%\",\"maxUnavailable\":\"25%\"}}}}'" out
+contains "plan patch: the HPA agrees" "# the HPA rag-api-hpa owns spec.replicas: it sets 6 at its next sync, as the plan does." out
 if command -v kubectl >/dev/null && command -v jq >/dev/null; then
-  patch=$(sed -n "s/^kubectl patch .* -p '\(.*\)'$/\1/p" "$tmp/out")
+  patch=$(sed -n "s/^kubectl patch .* -p '\(.*\)'$/\1/p" "$tmp/out" | sed -n 1p)
+  revert=$(sed -n "s/^kubectl patch .* -p '\(.*\)'$/\1/p" "$tmp/out" | sed -n 2p)
   jq '.items[] | select(.kind == "Deployment" and .metadata.name == "rag-api")' "$ex/workloads.json" > "$tmp/rag-api.json"
   check "plan patch: kubectl applies it (--local)" 0 kubectl patch --local -f "$tmp/rag-api.json" --type strategic -p "$patch" -o json
   expect "plan patch: the patched Deployment has the plan's requests" '.spec.template.spec.containers[0].resources.requests.memory | test("Mi$")'
+  cp "$tmp/out" "$tmp/rag-api-patched.json"
+  check "plan patch: kubectl applies the strategy's revert (--local)" 0 kubectl patch --local -f "$tmp/rag-api-patched.json" --type strategic -p "$revert" -o json
+  expect "plan patch: the strategy as it was, the plan's requests kept" '.spec.strategy.rollingUpdate == {"maxSurge":"25%","maxUnavailable":"25%"} and .spec.template.spec.containers[0].resources.limits.memory == "5223Mi"'
 else
   skip "plan patch: kubectl applies it" "kubectl or jq not installed"
 fi
+check "plan --apply-patch: an HPA that would set fewer" 0 "$bin" plan -q -S "$ex" deployment/rag-api -n production --hpa-desired 4 --apply-patch
+contains "plan patch: what the HPA sets, and the bounds that hold the plan" "# the HPA rag-api-hpa sets 4 replicas at its next sync, not the plan's 6; to hold 6:" out
+contains "plan patch: the minReplicas that holds it" "kubectl patch hpa rag-api-hpa -n production --type merge -p '{\"spec\":{\"minReplicas\":6}}'" out
+check "plan: the commands in the text" 0 "$bin" plan -q -S "$ex" deployment/rag-api -n production --hpa-desired 4
+contains "plan: to apply it" "To apply it:" out
+contains "plan: the hold in the text" "  kubectl patch hpa rag-api-hpa -n production --type merge -p '{\"spec\":{\"minReplicas\":6}}'" out
+check "plan -o json: the commands" 0 "$bin" plan -q -S "$ex" deployment/rag-api -n production --hpa-desired 4 -o json
+expect "plan -o json: apply, revertStrategy, holdReplicas" '(.commands.apply | startswith("kubectl patch deployment rag-api -n production --type strategic -p ")) and (.commands.revertStrategy | test("25%")) and .commands.holdReplicas == "kubectl patch hpa rag-api-hpa -n production --type merge -p '"'"'{\"spec\":{\"minReplicas\":6}}'"'"'"'
+expect "plan -o json: the limit as written" '.plan.containers[0].limits.memory == "5223Mi"'
 check "plan: the Hvpa sample (real) on kind's nodes (real), design semantics" 0 "$bin" plan -q -S "$fixtures/hvpa-v1alpha1-sample.yaml" -S "$data/hvpa-design/cluster.yaml" -S "$fixtures/kind-3node-nodes.json" hvpa/hvpa-sample -o json
 expect "plan: three kind nodes hold the HVPA point: unchanged" '.outcome == "unchanged" and .plan == .hvpa and .sources.hvpa == "hvpa-sample"'
 check "plan: the same under the released controller's rules" 0 "$bin" plan -q -S "$fixtures/hvpa-v1alpha1-sample.yaml" -S "$data/hvpa-design/cluster.yaml" -S "$fixtures/kind-3node-nodes.json" hvpa/hvpa-sample --semantics hvpa -o json
@@ -322,7 +346,7 @@ expect "why: no room in total for GPUs that do not exist" '.roomInTotal == false
 check "why: the 5-GPU pod in words" 0 "$bin" why -q -S "$gpu_room" ml/gpu-5
 lacks "why: no room-in-total sentence" 'Room in total' out
 check "nodes: free lines count GPUs" 0 "$bin" nodes -q -S "$gpu_room"
-contains "nodes: free GPUs in total and in the largest piece" 'Free in total: cpu 16, memory 71.0Gi, nvidia.com/gpu 2; largest free piece on one node: cpu 8, memory 32.0Gi, nvidia.com/gpu 1.' out
+contains "nodes: free GPUs in total and in the largest piece" 'Free in total: cpu 16, memory 71Gi, nvidia.com/gpu 2; largest free piece on one node: cpu 8, memory 32Gi, nvidia.com/gpu 1.' out
 check "nodes: no zero hugepages line on nodes that offer none" 0 "$bin" nodes -q -S "$ex"
 lacks "nodes: hugepages left out" 'hugepages' out
 check "why: a pod and no node, in words" 0 "$bin" why -q -S "$fixtures/eks-arm64-podlist.json" -S "$fixtures/pod-pending-node-affinity.json" --all -A
@@ -338,6 +362,21 @@ check "why: the replicas fix without an HPA" 0 "$bin" why -q -S "$ex/nodes.json"
 contains "why: scales the deployment" "scale deployment/rag-api from 6 to 2 replicas: the 4 Pending ones do not fit" out
 check "why: the replicas fix with an HPA whose minimum is too high" 0 "$bin" why -q -S "$ex/nodes.json" -S "$ex/pods.json" -S "$ex/workloads.json" -S "$data/rag-api-hpa-min4.yaml" "$rag_pod"
 contains "why: lowers minReplicas too" "lower HPA rag-api-hpa's minReplicas from 4 and maxReplicas from 6 to 2" out
+contains "why: the HPA fix's command, its patch shell-quoted" "kubectl patch hpa -n production rag-api-hpa --type=merge -p '{\"spec\":{\"minReplicas\":2,\"maxReplicas\":2}}'" out
+contains "why: the lowered request's command, in Mi" "kubectl set resources -n production deployment/rag-api -c rag-api --requests=memory=5966Mi" out
+
+# every fix carries the command that does it, in text and JSON (issue 20)
+check "why: fixes a person can paste" 0 "$bin" why -q -S "$data/why-fixes.yaml" shop/api-5d4f-c
+contains "why: lower request command" "kubectl set resources -n shop deployment/api -c api --requests=cpu=500m" out
+contains "why: scale command" "kubectl scale -n shop deployment/api --replicas=2" out
+contains "why: uncordon command" "kubectl uncordon gen-c" out
+contains "why: toleration patch" "kubectl patch deployment -n shop api --type=json -p '[{\"op\":\"add\",\"path\":\"/spec/template/spec/tolerations/-\",\"value\":{\"key\":\"dedicated\",\"operator\":\"Equal\",\"value\":\"batch\",\"effect\":\"NoSchedule\"}}]'" out
+contains "why: label command" "kubectl label node gen-d pool=general --overwrite" out
+contains "why: a node shape in quantities" "add 1 node of shape cpu=1,memory=8Gi,pods=110" out
+lacks "why: no memory in bytes" "8589934592" out
+check "why -o json: fixes carry their command" 0 "$bin" why -q -S "$data/why-fixes.yaml" shop/api-5d4f-c -o json
+expect "why -o json: a command per fix (null for new nodes)" '[.fixes[] | [.type, (.command | if . == null then null else .[0:24] end)]] == [["LowerRequest","kubectl set resources -n"],["AddNodes",null],["LowerReplicas","kubectl scale -n shop de"],["Uncordon","kubectl uncordon gen-c"],["TolerateTaint","kubectl patch deployment"],["RelaxNodeAffinity","kubectl label node gen-d"]]'
+expect "why -o json: the toleration patch is JSON" '.fixes[] | select(.type == "TolerateTaint") | .command | split(" -p ")[1] | .[1:-1] | fromjson | .[0].value == {"key":"dedicated","operator":"Equal","value":"batch","effect":"NoSchedule"}'
 
 # HPAs the API server refuses are refused, naming the field (issue 17)
 check "hpa: minReplicas above maxReplicas" 2 "$bin" hpa -q -S "$data/hpa-invalid.yaml" default/min-above-max

@@ -1109,11 +1109,63 @@ test_rounding_at_int64_edges (void **state)
   assert_int_equal (fs_saturating_sub (G_MAXINT64, -1), G_MAXINT64);
 }
 
+/* The one formatter of quantities for people (issue 20): kubectl's units, no "0Ki", no bytes
+ * beyond 1Ki, no millicores past 10 cores, an exact quantity kept as written. */
+static void
+test_format_for_people (void **state)
+{
+  (void) state;
+  char buf[32];
+  assert_string_equal (fs_format_for_people ("memory", 0, buf), "0");
+  assert_string_equal (fs_format_for_people ("memory", 512, buf), "512");
+  assert_string_equal (fs_format_for_people ("memory", 16LL << 30, buf), "16Gi");
+  assert_string_equal (fs_format_for_people ("memory", 2000LL << 20, buf), "2000Mi");
+  assert_string_equal (fs_format_for_people ("memory", 16678711296LL, buf), "15.5Gi");
+  assert_string_equal (fs_format_for_people ("memory", 5476363000LL, buf), "5.1Gi");
+  assert_string_equal (fs_format_for_people ("memory", 100000000, buf), "95Mi");
+  assert_string_equal (fs_format_for_people ("memory", 921600 + 1, buf), "900Ki");
+  assert_string_equal (fs_format_for_people ("memory", (1LL << 30) - 1, buf), "1Gi");
+  assert_string_equal (fs_format_for_people ("memory", G_MAXINT64, buf), "8Ei");
+  assert_string_equal (fs_format_for_people ("memory", -(16LL << 30), buf), "-16Gi");
+  assert_string_equal (fs_format_for_people ("ephemeral-storage", 0, buf), "0");
+  assert_string_equal (fs_format_for_people ("hugepages-2Mi", 4LL << 20, buf), "4Mi");
+  assert_string_equal (fs_format_for_people ("cpu", 0, buf), "0");
+  assert_string_equal (fs_format_for_people ("cpu", 250, buf), "250m");
+  assert_string_equal (fs_format_for_people ("cpu", 2000, buf), "2");
+  assert_string_equal (fs_format_for_people ("cpu", 9710, buf), "9710m");
+  assert_string_equal (fs_format_for_people ("cpu", 3940750, buf), "3940.75");
+  assert_string_equal (fs_format_for_people ("cpu", 3920000, buf), "3920");
+  assert_string_equal (fs_format_for_people ("cpu", 10001, buf), "10");
+  assert_string_equal (fs_format_for_people ("nvidia.com/gpu", 2, buf), "2");
+  assert_string_equal (fs_format_for_people ("pods", 110, buf), "110");
+}
+
+/* A limit scaled with its request, in the units the user wrote it in (issue 20). */
+static void
+test_format_like (void **state)
+{
+  (void) state;
+  char buf[32];
+  assert_string_equal (fs_format_like ("memory", 5476363000LL, 8LL << 30, 0, buf), "5223Mi");
+  assert_string_equal (fs_format_like ("memory", 4294968000LL, 8LL << 30, 0, buf), "4Gi");
+  assert_string_equal (fs_format_like ("memory", 4294968000LL, 8LL << 30, 4294967297LL, buf), "4097Mi");
+  assert_string_equal (fs_format_like ("memory", 5476363000LL, 8000000000LL, 0, buf), "5476M");
+  assert_string_equal (fs_format_like ("memory", 5476363000LL, 8388608LL * 1024 + 1024, 0, buf), "5348011Ki");
+  assert_string_equal (fs_format_like ("memory", 5476363000LL, 8000000001LL, 0, buf), "5476363000");
+  assert_string_equal (fs_format_like ("memory", 6LL << 30, 8LL << 30, 0, buf), "6Gi");
+  char top[32]; /* saturated: a whole Mi, never a wrapped negative */
+  assert_string_equal (fs_format_like ("memory", G_MAXINT64, 8LL << 30, 0, buf),
+                       fs_format_amount ("memory", G_MAXINT64 - G_MAXINT64 % (1 << 20), top));
+  assert_string_equal (fs_format_like ("cpu", 1333, 2000, 0, buf), "1333m");
+}
+
 int
 main (void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test (test_rounding_at_int64_edges),
+    cmocka_unit_test (test_format_for_people),
+    cmocka_unit_test (test_format_like),
     cmocka_unit_test (test_kind_fixed),
     cmocka_unit_test (test_kind_scalar),
     cmocka_unit_test (test_kind_ignored),

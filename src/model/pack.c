@@ -881,9 +881,11 @@ node_shape_name (const FsNode *node)
     type = fs_labels_get (node->labels, "beta.kubernetes.io/instance-type");
   if (type != NULL)
     return g_strdup (type);
-  return g_strdup_printf ("cpu=%" G_GINT64_FORMAT "m,memory=%" G_GINT64_FORMAT ",pods=%" G_GINT64_FORMAT,
-                          node->allocatable.cpu_milli, node->allocatable.memory_bytes,
-                          node->allocatable.pods);
+  /* exact quantities as kubectl prints them ("cpu=4,memory=16287804Ki,pods=110"): the name
+   * also groups the nodes of one shape, so it must not round */
+  char cpu[32], memory[32];
+  return g_strdup_printf ("cpu=%s,memory=%s,pods=%" G_GINT64_FORMAT, fs_format_amount ("cpu", node->allocatable.cpu_milli, cpu),
+                          fs_format_amount ("memory", node->allocatable.memory_bytes, memory), node->allocatable.pods);
 }
 
 /* k8s.io/api core/v1 well_known_labels.go LabelTopologyZone, then its deprecated beta form. */

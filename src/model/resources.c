@@ -606,17 +606,103 @@ fs_format_amount (const char *name, int64_t amount, char buf[32])
     }
 }
 
-char *
-fs_format_bytes_for_people (int64_t bytes, char buf[32])
+/* Bytes rounded into the largest binary unit that holds them. */
+static char *
+bytes_for_people (int64_t bytes, char buf[32])
 {
-  double magnitude = bytes < 0 ? -(double) bytes : (double) bytes;
-  if (magnitude >= 1024.0 * 1024 * 1024)
-    g_snprintf (buf, 32, "%.1fGi", (double) bytes / (1024.0 * 1024 * 1024));
-  else if (magnitude >= 1024.0 * 1024)
-    g_snprintf (buf, 32, "%.0fMi", (double) bytes / (1024.0 * 1024));
+  static const char *const units[] = { "Ki", "Mi", "Gi", "Ti", "Pi", "Ei" };
+  uint64_t magnitude = bytes < 0 ? (uint64_t) -(bytes + 1) + 1 : (uint64_t) bytes;
+  const char *sign = bytes < 0 ? "-" : "";
+  if (magnitude < 1024)
+    {
+      g_snprintf (buf, 32, "%s%" G_GUINT64_FORMAT, sign, magnitude);
+      return buf;
+    }
+  /* exact in a unit, in four digits of it: the quantity as written ("16Gi", "2000Mi") */
+  int unit = -1;
+  uint64_t scaled = magnitude;
+  while (scaled % 1024 == 0 && scaled >= 1024)
+    scaled /= 1024, unit++;
+  if (unit >= 0 && scaled < 10000)
+    {
+      g_snprintf (buf, 32, "%s%" G_GUINT64_FORMAT "%s", sign, scaled, units[unit]);
+      return buf;
+    }
+  unit = 0;
+  double value = (double) magnitude / 1024.0;
+  while (value >= 1024.0 && unit < 5)
+    value /= 1024.0, unit++;
+  /* "1023.97Mi" rounds to the next unit as 1Gi */
+  if (value >= 1023.95 && unit < 5)
+    value /= 1024.0, unit++;
+  if (value < 100.0 && unit >= 2)
+    {
+      g_snprintf (buf, 32, "%s%.1f", sign, value);
+      gsize len = strlen (buf);
+      if (len > 2 && g_str_has_suffix (buf, ".0"))
+        buf[len - 2] = '\0';
+    }
   else
-    g_snprintf (buf, 32, "%.0fKi", (double) bytes / 1024.0);
+    g_snprintf (buf, 32, "%s%.0f", sign, value);
+  g_strlcat (buf, units[unit], 32);
   return buf;
+}
+
+char *
+fs_format_for_people (const char *name, int64_t amount, char buf[32])
+{
+  switch (fs_resource_kind (name))
+    {
+    case FS_RES_KIND_CPU:
+      if (amount % 1000 != 0 && (amount >= 10000 || amount <= -10000))
+        {
+          g_snprintf (buf, 32, "%.2f", (double) amount / 1000.0);
+          gsize len = strlen (buf);
+          while (len > 0 && buf[len - 1] == '0')
+            buf[--len] = '\0';
+          if (len > 0 && buf[len - 1] == '.')
+            buf[--len] = '\0';
+          return buf;
+        }
+      return fs_format_amount (name, amount, buf);
+    case FS_RES_KIND_MEMORY:
+    case FS_RES_KIND_EPHEMERAL:
+      return bytes_for_people (amount, buf);
+    case FS_RES_KIND_SCALAR:
+      if (g_str_has_prefix (name, "hugepages-"))
+        return bytes_for_people (amount, buf);
+      return fs_format_amount (name, amount, buf);
+    case FS_RES_KIND_PODS:
+    case FS_RES_KIND_IGNORED:
+    default:
+      return fs_format_amount (name, amount, buf);
+    }
+}
+
+char *
+fs_format_like (const char *name, int64_t amount, int64_t written, int64_t at_least, char buf[32])
+{
+  FsResourceKind kind = fs_resource_kind (name);
+  gboolean bytes = kind == FS_RES_KIND_MEMORY || kind == FS_RES_KIND_EPHEMERAL
+                   || (kind == FS_RES_KIND_SCALAR && g_str_has_prefix (name, "hugepages-"));
+  if (!bytes || amount <= 0 || written <= 0)
+    return fs_format_amount (name, amount, buf);
+  /* the finest unit the written amount is whole in, at most Mi (or M): "8Gi" gives Mi */
+  int64_t unit = written % (1 << 20) == 0 ? (1 << 20)
+                 : written % 1000000 == 0 ? 1000000
+                 : written % 1024 == 0    ? 1024
+                 : written % 1000 == 0    ? 1000
+                                          : 1;
+  int64_t rest = amount % unit;
+  int64_t down = amount - rest;
+  int64_t up = rest == 0 ? amount : fs_saturating_add (down, unit);
+  if (up % unit != 0) /* saturated: the largest whole unit */
+    up = down;
+  int64_t rounded = rest * 2 < unit ? down : up;
+  if (rounded < at_least)
+    rounded = up >= at_least ? up : amount;
+  return fs_quantity_format_int (rounded, 0, unit == 1000000 || unit == 1000 ? FS_QUANTITY_DECIMAL_SI
+                                                                              : FS_QUANTITY_BINARY_SI, buf);
 }
 
 gboolean

@@ -1038,7 +1038,7 @@ append_requests (GString *text, const FsPlanAnswer *answer, const FsPlanCandidat
         char amount[32];
         g_string_append_printf (text, "%s%s%s%s=%s", first ? "" : ",", in->n_containers > 1 ? in->containers[i].name : "",
                                 in->n_containers > 1 ? ":" : "", resource_names[r],
-                                fs_format_amount (resource_names[r], candidate->request[i][r], amount));
+                                fs_format_for_people (resource_names[r], candidate->request[i][r], amount));
         first = FALSE;
       }
 }

@@ -20,6 +20,10 @@ clear_fix (gpointer data)
   g_free (fix->shape);
   if (fix->additions != NULL)
     g_array_unref (fix->additions);
+  g_clear_pointer (&fix->uncordon, g_ptr_array_unref);
+  g_clear_pointer (&fix->untaint, g_ptr_array_unref);
+  g_clear_pointer (&fix->taints, g_ptr_array_unref);
+  g_clear_pointer (&fix->label_nodes, g_ptr_array_unref);
 }
 
 void
@@ -180,20 +184,14 @@ sibling_usage (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
 
 /* ---- fixes -------------------------------------------------------------------------- */
 
+static const FsWorkload *owning_workload (const FsSnapshot *snapshot, const FsPod *pod);
+
 static FsFix *
 add_fix (FsDiagnosis *diagnosis, FsFixKind kind, char *text)
 {
   FsFix fix = { .kind = kind, .text = text };
   g_array_append_val (diagnosis->fixes, fix);
   return &g_array_index (diagnosis->fixes, FsFix, diagnosis->fixes->len - 1);
-}
-
-static char *
-memory_text (int64_t bytes)
-{
-  if (bytes >= (1 << 30) || bytes <= -(1 << 30))
-    return g_strdup_printf ("%.1fGi", (double) bytes / (1 << 30));
-  return g_strdup_printf ("%" G_GINT64_FORMAT "Mi", bytes / (1 << 20));
 }
 
 /* The request lowered to what the roomiest node short only on cpu/memory has free. */
@@ -225,25 +223,31 @@ fix_lower_request (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
     }
   if (best_ratio < 0)
     return;
+  /* memory rounded down to a whole Mi, so that the quantity a person reads and pastes is
+   * short and still fits ("5222Mi", not "5476363000"; "5.1Gi" would round up past it) */
+  if (best_request.memory_bytes != request->memory_bytes && best_request.memory_bytes >= (1 << 20))
+    best_request.memory_bytes -= best_request.memory_bytes % (1 << 20);
   GString *text = g_string_new ("lower the request to");
+  char amount[32];
   if (best_request.cpu_milli != request->cpu_milli)
-    g_string_append_printf (text, " cpu %" G_GINT64_FORMAT "m", best_request.cpu_milli);
+    g_string_append_printf (text, " cpu %s", fs_format_amount ("cpu", best_request.cpu_milli, amount));
   if (best_request.memory_bytes != request->memory_bytes)
-    {
-      /* the exact quantity, as kubectl set resources takes it: "5.8Gi" rounds and may not fit */
-      char memory[32];
-      g_string_append_printf (text, " memory %s", fs_format_amount ("memory", best_request.memory_bytes, memory));
-    }
+    g_string_append_printf (text, " memory %s", fs_format_amount ("memory", best_request.memory_bytes, amount));
   g_string_append_printf (text, " or less: it fits on %s", snapshot->nodes[best].name);
   if (diagnosis->sibling_usage_memory >= 0)
     {
-      g_autofree char *used = memory_text (diagnosis->sibling_usage_memory);
-      g_string_append_printf (text, " (its running siblings use %s memory and %" G_GINT64_FORMAT
-                              "m cpu on average)", used, diagnosis->sibling_usage_cpu);
+      char used[32], cpu[32];
+      g_string_append_printf (text, " (its running siblings use %s memory and %s cpu on average)",
+                              fs_format_for_people ("memory", diagnosis->sibling_usage_memory, used),
+                              fs_format_for_people ("cpu", diagnosis->sibling_usage_cpu, cpu));
     }
   FsFix *fix = add_fix (diagnosis, FS_FIX_LOWER_REQUEST, g_string_free (text, FALSE));
   fix->request = best_request;
   fix->node = snapshot->nodes[best].name;
+  fix->workload = owning_workload (snapshot, diagnosis->pod);
+  const FsContainerSet *containers = diagnosis->shape.spec->containers;
+  if (containers != NULL && containers->n_containers == 1 && containers->n_init == 0)
+    fix->container = containers->containers[0].name;
 }
 
 static int64_t
@@ -347,6 +351,12 @@ fix_lower_replicas (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
                             workload->name, workload->replicas, target, why);
   FsFix *fix = add_fix (diagnosis, FS_FIX_LOWER_REPLICAS, text);
   fix->count = target;
+  fix->workload = workload;
+  if (hpa != NULL && max_replicas > 0)
+    {
+      fix->hpa = hpa->name;
+      fix->lower_min = target < min_replicas;
+    }
 }
 
 /* Nodes that only FILTER keeps the pod off, and that would take it without that filter. */
@@ -378,7 +388,8 @@ typedef enum { DROP_CORDON, DROP_POOL_TAINTS } TaintDrop;
  * cordon taint, or the taints of a pool the pod may belong to (never a taint of the node's
  * state).  The names of the removed ones go to REMOVED.  Caller frees. */
 static FsTaintList *
-taints_without (const FsNode *node, const FsPodSpec *spec, TaintDrop drop, GPtrArray *removed)
+taints_without (const FsNode *node, const FsPodSpec *spec, TaintDrop drop, GPtrArray *removed,
+                GPtrArray *removed_taints)
 {
   const FsTaintList *taints = node->taints;
   guint n = taints != NULL ? taints->n : 0;
@@ -395,7 +406,9 @@ taints_without (const FsNode *node, const FsPodSpec *spec, TaintDrop drop, GPtrA
                                                        && pod_may_belong (spec, taint));
       if (!dropped)
         kept->items[kept->n++] = *taint;
-      else if (removed != NULL)
+      else if (removed_taints != NULL)
+        g_ptr_array_add (removed_taints, (gpointer) taint);
+      if (dropped && removed != NULL)
         g_ptr_array_add (removed, g_strdup_printf ("%s%s%s:%s", taint->key, taint->value && *taint->value ? "=" : "",
                                                    taint->value ? taint->value : "",
                                                    taint->effect == FS_EFFECT_NO_EXECUTE ? "NoExecute" : "NoSchedule"));
@@ -436,6 +449,8 @@ static void
 fix_uncordon (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
 {
   g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) uncordon = g_ptr_array_new ();
+  g_autoptr (GPtrArray) untaint = g_ptr_array_new ();
   const char *first = NULL;
   for (guint i = 0; i < snapshot->n_nodes; i++)
     {
@@ -444,7 +459,7 @@ fix_uncordon (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
       if (filter != FS_FILTER_NODE_UNSCHEDULABLE
           && !(filter == FS_FILTER_TAINT_TOLERATION && fs_taint_is_cordon (diagnosis->nodes[i].verdict.taint)))
         continue;
-      g_autofree FsTaintList *taints = taints_without (node, diagnosis->shape.spec, DROP_CORDON, NULL);
+      g_autofree FsTaintList *taints = taints_without (node, diagnosis->shape.spec, DROP_CORDON, NULL, NULL);
       FsNode relaxed = *node;
       relaxed.taints = taints;
       relaxed.flags &= ~(guint32) FS_NODE_UNSCHEDULABLE;
@@ -458,6 +473,7 @@ fix_uncordon (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
                                                : field        ? "spec.unschedulable"
                                                               : "the node.kubernetes.io/unschedulable taint only: "
                                                                 "remove it, kubectl uncordon does not"));
+      g_ptr_array_add (field ? uncordon : untaint, (gpointer) node->name);
       first = first != NULL ? first : node->name;
     }
   if (names->len == 0)
@@ -468,6 +484,8 @@ fix_uncordon (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
   FsFix *fix = add_fix (diagnosis, FS_FIX_UNCORDON, g_string_free (g_steal_pointer (&text), FALSE));
   fix->node = first;
   fix->count = names->len;
+  fix->uncordon = g_steal_pointer (&uncordon);
+  fix->untaint = g_steal_pointer (&untaint);
 }
 
 /* Taints of a pool the pod may belong to, on nodes with room once they are tolerated. */
@@ -475,21 +493,24 @@ static void
 fix_tolerate_taints (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
 {
   g_autoptr (GHashTable) taints = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GPtrArray) tolerate = g_ptr_array_new ();
   int64_t opened = 0;
   for (guint i = 0; i < snapshot->n_nodes; i++)
     {
       if (diagnosis->nodes[i].verdict.filter != FS_FILTER_TAINT_TOLERATION)
         continue;
       g_autoptr (GPtrArray) removed = g_ptr_array_new_with_free_func (g_free);
+      g_autoptr (GPtrArray) removed_taints = g_ptr_array_new ();
       g_autofree FsTaintList *kept = taints_without (&snapshot->nodes[i], diagnosis->shape.spec, DROP_POOL_TAINTS,
-                                                     removed);
+                                                     removed, removed_taints);
       FsNode relaxed = snapshot->nodes[i];
       relaxed.taints = kept;
       if (removed->len == 0 || !fits_relaxed (snapshot, diagnosis, i, &relaxed, NULL))
         continue;
       opened++;
       for (guint t = 0; t < removed->len; t++)
-        g_hash_table_add (taints, g_strdup (removed->pdata[t]));
+        if (g_hash_table_add (taints, g_strdup (removed->pdata[t])))
+          g_ptr_array_add (tolerate, removed_taints->pdata[t]);
     }
   if (opened == 0)
     return;
@@ -501,6 +522,8 @@ fix_tolerate_taints (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
                                          opened == 1 ? "" : "s"));
   fix->shape = g_strdup (joined);
   fix->count = opened;
+  fix->workload = owning_workload (snapshot, diagnosis->pod);
+  fix->taints = g_steal_pointer (&tolerate);
 }
 
 /* Nodes with room that the node selector or required node affinity leaves out. */
@@ -508,13 +531,18 @@ static void
 fix_relax_affinity (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
 {
   int64_t opened = 0;
+  g_autoptr (GPtrArray) label_nodes = g_ptr_array_new ();
   for (guint i = 0; i < snapshot->n_nodes; i++)
     {
       if (diagnosis->nodes[i].verdict.filter != FS_FILTER_NODE_AFFINITY)
         continue;
       FsPlacement placement = *diagnosis->shape.spec->placement;
       placement.node_selector = NULL, placement.required_affinity = NULL;
-      opened += fits_relaxed (snapshot, diagnosis, i, &snapshot->nodes[i], &placement);
+      if (fits_relaxed (snapshot, diagnosis, i, &snapshot->nodes[i], &placement))
+        {
+          opened++;
+          g_ptr_array_add (label_nodes, (gpointer) snapshot->nodes[i].name);
+        }
     }
   if (opened == 0)
     return;
@@ -523,6 +551,10 @@ fix_relax_affinity (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
                                          " node%s with room do%s not match it", opened, opened == 1 ? "" : "s",
                                          opened == 1 ? "es" : ""));
   fix->count = opened;
+  /* a nodeSelector alone is met by labelling the nodes; required affinity terms are not */
+  const FsPlacement *own = diagnosis->shape.spec->placement;
+  if (own->required_affinity == NULL && own->node_selector != NULL && own->node_selector->n > 0)
+    fix->label_nodes = g_steal_pointer (&label_nodes);
 }
 
 /* ---- the diagnosis ------------------------------------------------------------------ */

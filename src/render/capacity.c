@@ -162,7 +162,7 @@ fs_render_capacity_frontier_table (FILE *out, const char *name, const GArray *po
     {
       const FsFrontierPoint *point = &g_array_index (points, FsFrontierPoint, i);
       g_autofree char *count = g_strdup_printf ("%" G_GINT64_FORMAT, point->capacity);
-      const char *cells[] = { fs_format_amount (name, point->amount, text), count };
+      const char *cells[] = { fs_format_for_people (name, point->amount, text), count };
       fs_table_add_row (table, cells);
     }
   fs_table_print (table, out);
@@ -183,9 +183,7 @@ static char *
 human_amount (const char *name, int64_t amount)
 {
   char text[32];
-  FsResourceKind kind = fs_resource_kind (name);
-  return g_strdup (kind == FS_RES_KIND_MEMORY || kind == FS_RES_KIND_EPHEMERAL ? fs_format_bytes_for_people (amount, text)
-                                                                  : fs_format_amount (name, amount, text));
+  return g_strdup (fs_format_for_people (name, amount, text));
 }
 
 /* One free line: in total, on the largest piece, and what one replica asks. */
@@ -241,16 +239,17 @@ request_text (const FsPodShape *pod)
   GString *text = g_string_new (NULL);
   char amount[32];
   if (pod->spec->request.cpu_milli > 0)
-    g_string_append_printf (text, "cpu=%s", fs_format_amount ("cpu", pod->spec->request.cpu_milli, amount));
+    g_string_append_printf (text, "cpu=%s", fs_format_for_people ("cpu", pod->spec->request.cpu_milli, amount));
   if (pod->spec->request.memory_bytes > 0)
     g_string_append_printf (text, "%smemory=%s", text->len ? "," : "",
-                            fs_format_amount ("memory", pod->spec->request.memory_bytes, amount));
+                            fs_format_for_people ("memory", pod->spec->request.memory_bytes, amount));
   if (pod->spec->request.ephemeral_bytes > 0)
     g_string_append_printf (text, "%sephemeral-storage=%s", text->len ? "," : "",
-                            fs_format_amount ("ephemeral-storage", pod->spec->request.ephemeral_bytes, amount));
+                            fs_format_for_people ("ephemeral-storage", pod->spec->request.ephemeral_bytes, amount));
   for (guint i = 0; i < pod->spec->request.n_extended; i++)
-    g_string_append_printf (text, "%s%s=%" G_GINT64_FORMAT, text->len ? "," : "",
-                            pod->spec->request.extended[i].name, pod->spec->request.extended[i].value);
+    g_string_append_printf (text, "%s%s=%s", text->len ? "," : "", pod->spec->request.extended[i].name,
+                            fs_format_for_people (pod->spec->request.extended[i].name,
+                                                  pod->spec->request.extended[i].value, amount));
   return g_string_free (text, FALSE);
 }
 

@@ -15,6 +15,14 @@ amount_text (FsHvpaResource resource, int64_t amount)
   return g_strdup (fs_format_amount (resources[resource], amount, text));
 }
 
+/* The same for people, in tables. */
+static char *
+human_text (FsHvpaResource resource, int64_t amount)
+{
+  char text[32];
+  return g_strdup (fs_format_for_people (resources[resource], amount, text));
+}
+
 /* ---- JSON / YAML -------------------------------------------------------------------- */
 
 static void
@@ -139,12 +147,12 @@ static void
 add_resource_row (FsTable *table, const FsHvpaContainer *container, const FsHvpaContainerResult *result,
                   FsHvpaResource r)
 {
-  g_autofree char *current = amount_text (r, container->request[r]);
-  g_autofree char *target = container->has_recommendation ? amount_text (r, container->target[r])
+  g_autofree char *current = human_text (r, container->request[r]);
+  g_autofree char *target = container->has_recommendation ? human_text (r, container->target[r])
                                                           : g_strdup ("-");
-  g_autofree char *weighted = amount_text (r, result->weighted_request[r]);
-  g_autofree char *applied = amount_text (r, result->request[r]);
-  g_autofree char *limit = result->limit[r] > 0 ? amount_text (r, result->limit[r]) : g_strdup ("-");
+  g_autofree char *weighted = human_text (r, result->weighted_request[r]);
+  g_autofree char *applied = human_text (r, result->request[r]);
+  g_autofree char *limit = result->limit[r] > 0 ? human_text (r, result->limit[r]) : g_strdup ("-");
   const char *cells[] = { container->name, resources[r], current, target, weighted, applied, limit };
   fs_table_add_row (table, cells);
 }
@@ -193,7 +201,7 @@ print_curve_table (FILE *file, FsHvpaResource r, const FsHvpaCurvePoint *points,
       /* numbered from 1, as "Stage 2 of 3" above; "-" where no stage covers the count */
       g_autofree char *stage = points[p].stage >= 0 ? g_strdup_printf ("%d", points[p].stage + 1) : g_strdup ("-");
       g_autofree char *weight = g_strdup_printf ("%.2f", points[p].weight);
-      g_autofree char *request = amount_text (r, points[p].request);
+      g_autofree char *request = human_text (r, points[p].request);
       const char *cells[] = { replicas, stage, weight, request };
       fs_table_add_row (table, cells);
     }

@@ -130,14 +130,14 @@ static char *
 human_bytes (int64_t bytes)
 {
   char text[32];
-  return g_strdup (fs_format_bytes_for_people (bytes, text));
+  return g_strdup (fs_format_for_people ("memory", bytes, text));
 }
 
 static char *
 human_cpu (int64_t milli)
 {
   char text[32];
-  return g_strdup (fs_format_amount ("cpu", milli, text));
+  return g_strdup (fs_format_for_people ("cpu", milli, text));
 }
 
 static char *
@@ -158,9 +158,10 @@ extended_cell (const FsResources *allocatable, const FsResources *requested)
       if (g_str_has_prefix (amount->name, "hugepages-")
           || g_str_has_prefix (amount->name, "attachable-volumes-") || amount->value == 0)
         continue;
-      g_string_append_printf (cell, "%s%s=%" G_GINT64_FORMAT "/%" G_GINT64_FORMAT,
-                              cell->len > 0 ? "," : "", amount->name,
-                              fs_resources_get (requested, amount->name), amount->value);
+      char used[32], of[32];
+      g_string_append_printf (cell, "%s%s=%s/%s", cell->len > 0 ? "," : "", amount->name,
+                              fs_format_for_people (amount->name, fs_resources_get (requested, amount->name), used),
+                              fs_format_for_people (amount->name, amount->value, of));
     }
   return g_string_free (cell, FALSE);
 }
@@ -237,9 +238,10 @@ fs_render_nodes_table (FILE *out, gboolean wide, const FsNodeSummary *rows, guin
       const char *name = total->free.extended[i].name;
       if (fs_resources_get (&total->allocatable, name) <= 0)
         continue;
-      g_string_append_printf (free_text, ", %s %" G_GINT64_FORMAT, name, total->free.extended[i].value);
-      g_string_append_printf (largest_text, ", %s %" G_GINT64_FORMAT, name,
-                              fs_resources_get (&total->largest_free, name));
+      char amount[32];
+      g_string_append_printf (free_text, ", %s %s", name, fs_format_for_people (name, total->free.extended[i].value, amount));
+      g_string_append_printf (largest_text, ", %s %s", name,
+                              fs_format_for_people (name, fs_resources_get (&total->largest_free, name), amount));
     }
   /* an extended resource's name comes from the nodes */
   g_autofree char *free_safe = fs_terminal_safe (free_text->str);

@@ -13,8 +13,11 @@
 
 static const char *const resources[FS_HVPA_N_RESOURCES] = { "cpu", "memory" };
 
+/* Requests, or limits when WRITTEN holds the limits the user wrote: a limit scaled with its
+ * request is printed in their units ("5223Mi", not "5476363000"), rounded up. */
 static void
-emit_amounts (FsEmitter *emitter, const int64_t amounts[FS_HVPA_N_RESOURCES])
+emit_amounts (FsEmitter *emitter, const int64_t amounts[FS_HVPA_N_RESOURCES], const int64_t *written,
+              const int64_t *requests)
 {
   fs_emit_map_open (emitter);
   for (int r = 0; r < FS_HVPA_N_RESOURCES; r++)
@@ -22,10 +25,13 @@ emit_amounts (FsEmitter *emitter, const int64_t amounts[FS_HVPA_N_RESOURCES])
       {
         char text[32];
         fs_emit_key (emitter, resources[r]);
-        fs_emit_string (emitter, fs_format_amount (resources[r], amounts[r], text));
+        fs_emit_string (emitter, written != NULL ? fs_format_like (resources[r], amounts[r], written[r], requests[r], text)
+                                                 : fs_format_amount (resources[r], amounts[r], text));
       }
   fs_emit_map_close (emitter);
 }
+
+static void emit_commands (FsEmitter *emitter, const FsPlanAnswer *answer);
 
 static void
 emit_candidate (FsEmitter *emitter, const FsPlanAnswer *answer, const FsPlanCandidate *candidate)
@@ -41,9 +47,9 @@ emit_candidate (FsEmitter *emitter, const FsPlanAnswer *answer, const FsPlanCand
       fs_emit_key (emitter, "name");
       fs_emit_string (emitter, answer->hvpa.input.containers[i].name);
       fs_emit_key (emitter, "requests");
-      emit_amounts (emitter, candidate->request[i]);
+      emit_amounts (emitter, candidate->request[i], NULL, NULL);
       fs_emit_key (emitter, "limits");
-      emit_amounts (emitter, candidate->limit[i]);
+      emit_amounts (emitter, candidate->limit[i], answer->hvpa.input.containers[i].limit, candidate->request[i]);
       fs_emit_map_close (emitter);
     }
   fs_emit_list_close (emitter);
@@ -145,7 +151,7 @@ emit_sources (FsEmitter *emitter, const FsPlanAnswer *answer)
   for (int r = 0; r < FS_HVPA_N_RESOURCES; r++)
     amounts[r] = answer->demand.resource[r] ? answer->demand.amount[r] : 0;
   fs_emit_key (emitter, "resources");
-  emit_amounts (emitter, amounts);
+  emit_amounts (emitter, amounts, NULL, NULL);
   fs_emit_key (emitter, "replicas");
   answer->demand.replicas_metric ? fs_emit_int (emitter, answer->demand.replicas) : fs_emit_null (emitter);
   fs_emit_map_close (emitter);
@@ -185,6 +191,7 @@ fs_render_plan_fields (FsEmitter *emitter, const FsPlanAnswer *answer)
   fs_emit_string (emitter, answer->reason);
   fs_render_resize_fields (emitter, answer->resize); /* in-place updates (issue 21, render/resize.c) */
   fs_render_unmodelled_fields (emitter, answer->recorded_pod, answer->unmodelled);
+  emit_commands (emitter, answer);
 }
 
 void
@@ -230,12 +237,12 @@ emit_patch_template (FsEmitter *emitter, const FsPlanAnswer *answer)
       fs_emit_key (emitter, "resources");
       fs_emit_map_open (emitter);
       fs_emit_key (emitter, "requests");
-      emit_amounts (emitter, plan->request[i]);
+      emit_amounts (emitter, plan->request[i], NULL, NULL);
       gboolean any_limit = plan->limit[i][FS_HVPA_CPU] > 0 || plan->limit[i][FS_HVPA_MEMORY] > 0;
       if (any_limit)
         {
           fs_emit_key (emitter, "limits");
-          emit_amounts (emitter, plan->limit[i]);
+          emit_amounts (emitter, plan->limit[i], answer->hvpa.input.containers[i].limit, plan->request[i]);
         }
       fs_emit_map_close (emitter);
       fs_emit_map_close (emitter);
@@ -260,25 +267,150 @@ fs_render_plan_patch (FsEmitter *emitter, const FsPlanAnswer *answer)
   fs_emit_map_close (emitter);
 }
 
-void
-fs_render_plan_patch_command (FILE *out, const FsPlanAnswer *answer)
+/* maxSurge / maxUnavailable as the workload wrote them, or null (the default, 25%) when
+ * it did not: what restores the strategy after the rollout. */
+static void
+emit_written_limit (FsEmitter *emitter, const char *key, const FsIntOrPercent *limit)
 {
-  const FsPlanCandidate *plan = &answer->plan;
+  fs_emit_key (emitter, key);
+  if (!limit->set)
+    fs_emit_null (emitter);
+  else if (limit->percent)
+    {
+      g_autofree char *text = g_strdup_printf ("%d%%", limit->value);
+      fs_emit_string (emitter, text);
+    }
+  else
+    fs_emit_int (emitter, limit->value);
+}
+
+/* The commands that apply the plan, each shell-quoted, or NULL. */
+typedef struct {
+  char *apply;   /* kubectl patch of the workload (the same as --apply-patch) */
+  char *revert;  /* after the rollout: the strategy as it was, when the patch changes it */
+  char *hpa;     /* the HPA's (or Hvpa's) bounds that hold the plan's replicas, when the HPA
+                  * would set another count */
+  int32_t hpa_sets; /* what the HPA sets at its next sync (its wish within its bounds) */
+} PlanCommands;
+
+static void
+plan_commands_clear (PlanCommands *commands)
+{
+  g_free (commands->apply);
+  g_free (commands->revert);
+  g_free (commands->hpa);
+}
+
+static void
+plan_commands (const FsPlanAnswer *answer, PlanCommands *commands)
+{
+  memset (commands, 0, sizeof *commands);
+  const FsWorkload *workload = answer->workload;
+  FS_SCRATCH (safe);
+  const char *kind = workload->kind == FS_WORKLOAD_STATEFULSET ? "statefulset" : "deployment";
   FsEmitter *emitter = fs_emitter_new_string ();
   fs_render_plan_patch (emitter, answer);
   g_autofree char *patch = fs_emitter_take_string (emitter);
-  FS_SCRATCH (safe);
-  if (answer->hvpa.hpa != NULL)
-    fprintf (out, "# HPA %s owns spec.replicas (it wants %d): this sets %d until its next sync.\n",
-             fs_safe (safe, answer->hvpa.hpa->name), answer->hpa_desired, plan->replicas);
-  if (answer->outcome == FS_PLAN_INFEASIBLE)
-    fprintf (out, "# the plan does not serve the whole demand (%s)\n", fs_safe (safe, answer->reason));
   /* the patch is JSON (controls escaped) in single quotes: a quote in a name is '\'' */
   g_autofree char *quoted_patch = g_shell_quote (patch);
-  fprintf (out, "kubectl patch %s %s -n %s --type strategic -p %s\n",
-           answer->workload->kind == FS_WORKLOAD_STATEFULSET ? "statefulset" : "deployment",
-           fs_shell_word (safe, answer->workload->name), fs_shell_word (safe, answer->workload->namespace),
-           fs_safe (safe, quoted_patch));
+  commands->apply = g_strdup_printf ("kubectl patch %s %s -n %s --type strategic -p %s", kind,
+                                     fs_shell_word (safe, workload->name), fs_shell_word (safe, workload->namespace),
+                                     fs_safe (safe, quoted_patch));
+  if (answer->rollout.has_fix && workload->kind == FS_WORKLOAD_DEPLOYMENT)
+    {
+      emitter = fs_emitter_new_string ();
+      fs_emit_map_open (emitter);
+      fs_emit_key (emitter, "spec");
+      fs_emit_map_open (emitter);
+      fs_emit_key (emitter, "strategy");
+      fs_emit_map_open (emitter);
+      fs_emit_key (emitter, "rollingUpdate");
+      fs_emit_map_open (emitter);
+      emit_written_limit (emitter, "maxSurge", &workload->max_surge);
+      emit_written_limit (emitter, "maxUnavailable", &workload->max_unavailable);
+      fs_emit_map_close (emitter);
+      fs_emit_map_close (emitter);
+      fs_emit_map_close (emitter);
+      fs_emit_map_close (emitter);
+      g_autofree char *revert = fs_emitter_take_string (emitter);
+      g_autofree char *quoted = g_shell_quote (revert);
+      commands->revert = g_strdup_printf ("kubectl patch %s %s -n %s --type strategic -p %s", kind,
+                                          fs_shell_word (safe, workload->name),
+                                          fs_shell_word (safe, workload->namespace), quoted);
+    }
+  if (answer->hvpa.hpa == NULL && !answer->from_hvpa)
+    return;
+  /* the HPA sets its wish within its bounds (the Hvpa's for an Hvpa's HPA) */
+  int32_t min = answer->hvpa.input.spec.min_replicas, max = answer->hvpa.input.spec.max_replicas;
+  int32_t replicas = answer->plan.replicas;
+  commands->hpa_sets = CLAMP (answer->hpa_desired, min, max > 0 ? max : G_MAXINT32);
+  if (replicas == commands->hpa_sets || replicas <= 0)
+    return;
+  /* bounds that hold the plan's count: a lower maxReplicas (and minReplicas under it), or a
+   * higher minReplicas (and maxReplicas over it) */
+  int32_t new_min = replicas < commands->hpa_sets ? MIN (min, replicas) : replicas;
+  int32_t new_max = replicas < commands->hpa_sets ? replicas : MAX (max, replicas);
+  g_autoptr (GString) bounds = g_string_new ("{");
+  if (new_min != min)
+    g_string_append_printf (bounds, "\"minReplicas\":%d", new_min);
+  if (new_max != max)
+    g_string_append_printf (bounds, "%s\"maxReplicas\":%d", bounds->len > 1 ? "," : "", new_max);
+  g_string_append (bounds, "}");
+  g_autofree char *merge = answer->from_hvpa ? g_strdup_printf ("{\"spec\":{\"hpa\":{\"template\":{\"spec\":%s}}}}", bounds->str)
+                                             : g_strdup_printf ("{\"spec\":%s}", bounds->str);
+  const char *name = answer->from_hvpa ? answer->hvpa.hvpa->name : answer->hvpa.hpa->name;
+  commands->hpa = g_strdup_printf ("kubectl patch %s %s -n %s --type merge -p %s", answer->from_hvpa ? "hvpa" : "hpa",
+                                   fs_shell_word (safe, name), fs_shell_word (safe, workload->namespace),
+                                   fs_shell_word (safe, merge));
+}
+
+static void
+emit_commands (FsEmitter *emitter, const FsPlanAnswer *answer)
+{
+  PlanCommands commands;
+  plan_commands (answer, &commands);
+  fs_emit_key (emitter, "commands");
+  fs_emit_map_open (emitter);
+  fs_emit_key (emitter, "apply");
+  fs_emit_string (emitter, commands.apply);
+  fs_emit_key (emitter, "revertStrategy");
+  fs_emit_string (emitter, commands.revert);
+  fs_emit_key (emitter, "holdReplicas");
+  fs_emit_string (emitter, commands.hpa);
+  fs_emit_map_close (emitter);
+  plan_commands_clear (&commands);
+}
+
+/* The comments and commands of --apply-patch, each line after PREFIX. */
+static void
+print_commands (FILE *out, const FsPlanAnswer *answer, const char *prefix)
+{
+  const FsPlanCandidate *plan = &answer->plan;
+  PlanCommands commands;
+  plan_commands (answer, &commands);
+  FS_SCRATCH (safe);
+  const char *owner = answer->from_hvpa ? "Hvpa" : "HPA";
+  const char *owner_name = answer->from_hvpa ? answer->hvpa.hvpa->name
+                           : answer->hvpa.hpa != NULL ? answer->hvpa.hpa->name : NULL;
+  if (owner_name != NULL && commands.hpa == NULL)
+    fprintf (out, "%s# the %s %s owns spec.replicas: it sets %d at its next sync, as the plan does.\n", prefix,
+             owner, fs_safe (safe, owner_name), commands.hpa_sets);
+  if (answer->outcome == FS_PLAN_INFEASIBLE)
+    fprintf (out, "%s# the plan does not serve the whole demand (%s)\n", prefix, fs_safe (safe, answer->reason));
+  fprintf (out, "%s%s\n", prefix, commands.apply);
+  if (commands.revert != NULL)
+    fprintf (out, "%s# once the rollout completes, the strategy as it was:\n%s%s\n", prefix, prefix, commands.revert);
+  if (commands.hpa != NULL)
+    fprintf (out, "%s# the %s %s sets %d replica%s at its next sync, not the plan's %d; to hold %d:\n%s%s\n", prefix,
+             owner, fs_safe (safe, owner_name), commands.hpa_sets, commands.hpa_sets == 1 ? "" : "s", plan->replicas,
+             plan->replicas, prefix, commands.hpa);
+  plan_commands_clear (&commands);
+}
+
+void
+fs_render_plan_patch_command (FILE *out, const FsPlanAnswer *answer)
+{
+  print_commands (out, answer, "");
 }
 
 /* ---- text ------------------------------------------------------------------------------ */
@@ -295,7 +427,7 @@ requests_text (const FsPlanAnswer *answer, const FsPlanCandidate *candidate)
         {
           char amount[32];
           g_string_append_printf (text, "%s%s=%s", r > 0 ? "," : "", resources[r],
-                                  candidate->request[i][r] > 0 ? fs_format_amount (resources[r], candidate->request[i][r], amount)
+                                  candidate->request[i][r] > 0 ? fs_format_for_people (resources[r], candidate->request[i][r], amount)
                                                                : "-");
         }
     }
@@ -325,11 +457,11 @@ print_vpa_targets (FILE *out, const FsHvpaInput *in)
         char cpu[32], memory[32], lower[32];
         g_autofree char *name = fs_terminal_safe (in->containers[i].name);
         fprintf (out, "VPA target for %s: cpu %s, memory %s", name,
-                 fs_format_amount ("cpu", in->containers[i].target[FS_HVPA_CPU], cpu),
-                 fs_format_amount ("memory", in->containers[i].target[FS_HVPA_MEMORY], memory));
+                 fs_format_for_people ("cpu", in->containers[i].target[FS_HVPA_CPU], cpu),
+                 fs_format_for_people ("memory", in->containers[i].target[FS_HVPA_MEMORY], memory));
         if (in->containers[i].lower_bound[FS_HVPA_MEMORY] > 0) /* none with --vpa-target */
           fprintf (out, " (lowerBound %s)",
-                   fs_format_amount ("memory", in->containers[i].lower_bound[FS_HVPA_MEMORY], lower));
+                   fs_format_for_people ("memory", in->containers[i].lower_bound[FS_HVPA_MEMORY], lower));
         fprintf (out, ".\n");
       }
 }
@@ -462,6 +594,13 @@ fs_render_plan_table (FILE *out, const FsPlanAnswer *answer)
   fs_render_resize_table (out, answer); /* in-place updates (issue 21, render/resize.c) */
   g_autofree char *reason = fs_terminal_safe (answer->reason); /* one paragraph, names in it */
   fprintf (out, "\n%s\n", reason);
+  /* the commands that do it (--apply-patch prints them alone); none when nothing changes */
+  if (answer->resize == NULL
+      && !(answer->plan.same_template && answer->plan.replicas == answer->current.replicas))
+    {
+      fprintf (out, "\nTo apply it:\n");
+      print_commands (out, answer, "  ");
+    }
 }
 
 /* ---- --curve ----------------------------------------------------------------------------- */
@@ -496,8 +635,8 @@ print_chart (FILE *out, const FsPlanAnswer *answer, guint i, int r, const FsHvpa
   for (int row = HEIGHT; row >= 0; row--)
     {
       int64_t level = high > low ? low + (high - low) * row / HEIGHT : low;
-      fprintf (out, "%10s | ", row == HEIGHT ? fs_format_amount (resources[r], high, top)
-                               : row == 0 ? fs_format_amount (resources[r], low, bottom) : "");
+      fprintf (out, "%10s | ", row == HEIGHT ? fs_format_for_people (resources[r], high, top)
+                               : row == 0 ? fs_format_for_people (resources[r], low, bottom) : "");
       for (guint p = 0; p < n; p++)
         {
           int64_t fits = largest_fitting (answer, i, r, points[p].replicas);
@@ -525,8 +664,8 @@ print_curve_table (FILE *out, const FsPlanAnswer *answer, guint i, int r, const 
       char request[32], largest[32];
       g_autofree char *replicas = g_strdup_printf ("%d", points[p].replicas);
       g_autofree char *weight = g_strdup_printf ("%.2f", points[p].weight);
-      const char *cells[] = { replicas, weight, fs_format_amount (resources[r], points[p].request, request),
-                              fits >= 0 ? fs_format_amount (resources[r], fits, largest) : "none",
+      const char *cells[] = { replicas, weight, fs_format_for_people (resources[r], points[p].request, request),
+                              fits >= 0 ? fs_format_for_people (resources[r], fits, largest) : "none",
                               points[p].request <= fits ? "yes" : "no" };
       fs_table_add_row (table, cells);
     }

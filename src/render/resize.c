@@ -125,8 +125,8 @@ static char *
 request_text (const FsResources *res)
 {
   char cpu[32], memory[32];
-  return g_strdup_printf ("cpu=%s,memory=%s", fs_format_amount ("cpu", res->cpu_milli, cpu),
-                          fs_format_amount ("memory", res->memory_bytes, memory));
+  return g_strdup_printf ("cpu=%s,memory=%s", fs_format_for_people ("cpu", res->cpu_milli, cpu),
+                          fs_format_for_people ("memory", res->memory_bytes, memory));
 }
 
 void
@@ -173,8 +173,8 @@ fs_render_resize_table (FILE *out, const FsPlanAnswer *answer)
         {
           char cpu[32], memory[32];
           fprintf (out, " %s: cpu=%s,memory=%s", fs_safe (safe, plan->largest.names[i]),
-                   fs_format_amount ("cpu", plan->largest.request[i][FS_HVPA_CPU], cpu),
-                   fs_format_amount ("memory", plan->largest.request[i][FS_HVPA_MEMORY], memory));
+                   fs_format_for_people ("cpu", plan->largest.request[i][FS_HVPA_CPU], cpu),
+                   fs_format_for_people ("memory", plan->largest.request[i][FS_HVPA_MEMORY], memory));
         }
       fprintf (out, ".\n");
     }
@@ -406,8 +406,8 @@ fs_render_resize_diagnosis_text (FILE *out, const FsResizeDiagnosis *diagnosis)
         const char *resource = diagnosis->verdict.resource;
         fprintf (out, "It does not fit beside the other %" G_GINT64_FORMAT " pods on node %s now: they hold %s "
                  "of its %s %s, and it asks %s.\n", diagnosis->n_others, fs_safe (safe, diagnosis->node->name),
-                 fs_format_amount (resource, diagnosis->verdict.used, held), fs_format_amount (resource, diagnosis->verdict.capacity, cap),
-                 resource, fs_format_amount (resource, diagnosis->verdict.requested, need));
+                 fs_format_for_people (resource, diagnosis->verdict.used, held), fs_format_for_people (resource, diagnosis->verdict.capacity, cap),
+                 resource, fs_format_for_people (resource, diagnosis->verdict.requested, need));
         break;
       }
     }
@@ -420,7 +420,7 @@ fs_render_resize_diagnosis_text (FILE *out, const FsResizeDiagnosis *diagnosis)
           char amount[32];
           fprintf (out, "%s %s/%s %s", i > 0 ? "," : "", fs_safe (safe, holder->pod->namespace),
                    fs_safe (safe, holder->pod->name),
-                   fs_format_amount (diagnosis->verdict.resource, holder->amount, amount));
+                   fs_format_for_people (diagnosis->verdict.resource, holder->amount, amount));
         }
       fprintf (out, ".\n");
     }

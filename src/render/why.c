@@ -16,8 +16,176 @@ static const char *const fix_kinds[] = {
   [FS_FIX_RELAX_AFFINITY] = "RelaxNodeAffinity", [FS_FIX_UNCORDON] = "Uncordon",
 };
 
+static const char *const workload_kinds[] = {
+  [FS_WORKLOAD_DEPLOYMENT] = "deployment", [FS_WORKLOAD_STATEFULSET] = "statefulset",
+  [FS_WORKLOAD_REPLICASET] = "replicaset",
+};
+
+static const char *
+effect_text (FsTaintEffect effect)
+{
+  switch (effect)
+    {
+    case FS_EFFECT_NO_SCHEDULE: return "NoSchedule";
+    case FS_EFFECT_PREFER_NO_SCHEDULE: return "PreferNoSchedule";
+    case FS_EFFECT_NO_EXECUTE: return "NoExecute";
+    case FS_EFFECT_ALL:
+    default: return "";
+    }
+}
+
+/* A toleration of TAINT, as a JSON map (key, operator Equal or Exists, value, effect). */
 static void
-emit_fix (FsEmitter *emitter, const FsFix *fix)
+emit_toleration (FsEmitter *emitter, const FsTaint *taint)
+{
+  gboolean has_value = taint->value != NULL && taint->value[0] != '\0';
+  fs_emit_map_open (emitter);
+  fs_emit_key (emitter, "key");
+  fs_emit_string (emitter, taint->key);
+  fs_emit_key (emitter, "operator");
+  fs_emit_string (emitter, has_value ? "Equal" : "Exists");
+  if (has_value)
+    {
+      fs_emit_key (emitter, "value");
+      fs_emit_string (emitter, taint->value);
+    }
+  fs_emit_key (emitter, "effect");
+  fs_emit_string (emitter, effect_text (taint->effect));
+  fs_emit_map_close (emitter);
+}
+
+/* The JSON patch that adds tolerations of TAINTS to the workload's template: appended to the
+ * template's list, or the list itself when the template has none (a JSON patch cannot append
+ * to an absent array). */
+static char *
+tolerations_patch (const FsWorkload *workload, GPtrArray *taints)
+{
+  const FsPlacement *placement = workload->template != NULL ? workload->template->placement : NULL;
+  gboolean has_list = placement != NULL && placement->tolerations != NULL && placement->tolerations->n > 0;
+  FsEmitter *emitter = fs_emitter_new_string ();
+  fs_emit_list_open (emitter);
+  for (guint i = 0; i < taints->len; i++)
+    {
+      if (!has_list && i > 0)
+        break;
+      fs_emit_map_open (emitter);
+      fs_emit_key (emitter, "op");
+      fs_emit_string (emitter, "add");
+      fs_emit_key (emitter, "path");
+      fs_emit_string (emitter, has_list ? "/spec/template/spec/tolerations/-" : "/spec/template/spec/tolerations");
+      fs_emit_key (emitter, "value");
+      if (has_list)
+        emit_toleration (emitter, taints->pdata[i]);
+      else
+        {
+          fs_emit_list_open (emitter);
+          for (guint t = 0; t < taints->len; t++)
+            emit_toleration (emitter, taints->pdata[t]);
+          fs_emit_list_close (emitter);
+        }
+      fs_emit_map_close (emitter);
+    }
+  fs_emit_list_close (emitter);
+  return fs_emitter_take_string (emitter);
+}
+
+/* The kubectl command that applies FIX to POD's cluster, names shell-quoted; NULL when no one
+ * command does it (new nodes depend on the provider; a bare pod's request cannot be lowered
+ * in place of its spec; several containers need a request each). */
+static char *
+fix_command (const FsFix *fix, const FsPod *pod)
+{
+  FS_SCRATCH (scratch);
+  const FsWorkload *workload = fix->workload;
+  g_autoptr (GString) command = g_string_new (NULL);
+  switch (fix->kind)
+    {
+    case FS_FIX_LOWER_REQUEST:
+      {
+        if (workload == NULL || fix->container == NULL)
+          return NULL;
+        const FsResources *request = &pod->spec->request;
+        g_autoptr (GString) requests = g_string_new (NULL);
+        char amount[32];
+        if (fix->request.cpu_milli != request->cpu_milli)
+          g_string_append_printf (requests, "cpu=%s", fs_format_amount ("cpu", fix->request.cpu_milli, amount));
+        if (fix->request.memory_bytes != request->memory_bytes)
+          g_string_append_printf (requests, "%smemory=%s", requests->len ? "," : "",
+                                  fs_format_amount ("memory", fix->request.memory_bytes, amount));
+        g_autofree char *target = g_strdup_printf ("%s/%s", workload_kinds[workload->kind], workload->name);
+        g_string_printf (command, "kubectl set resources -n %s %s -c %s --requests=%s",
+                         fs_shell_word (scratch, workload->namespace), fs_shell_word (scratch, target),
+                         fs_shell_word (scratch, fix->container), fs_shell_word (scratch, requests->str));
+        break;
+      }
+    case FS_FIX_LOWER_REPLICAS:
+      if (workload == NULL)
+        return NULL;
+      if (fix->hpa != NULL)
+        {
+          g_autofree char *patch = fix->lower_min
+              ? g_strdup_printf ("{\"spec\":{\"minReplicas\":%" G_GINT64_FORMAT ",\"maxReplicas\":%" G_GINT64_FORMAT "}}",
+                                 fix->count, fix->count)
+              : g_strdup_printf ("{\"spec\":{\"maxReplicas\":%" G_GINT64_FORMAT "}}", fix->count);
+          g_string_printf (command, "kubectl patch hpa -n %s %s --type=merge -p %s",
+                           fs_shell_word (scratch, workload->namespace), fs_shell_word (scratch, fix->hpa),
+                           fs_shell_word (scratch, patch));
+        }
+      else
+        {
+          g_autofree char *target = g_strdup_printf ("%s/%s", workload_kinds[workload->kind], workload->name);
+          g_string_printf (command, "kubectl scale -n %s %s --replicas=%" G_GINT64_FORMAT,
+                           fs_shell_word (scratch, workload->namespace), fs_shell_word (scratch, target), fix->count);
+        }
+      break;
+    case FS_FIX_UNCORDON:
+      if (fix->uncordon != NULL && fix->uncordon->len > 0)
+        {
+          g_string_append (command, "kubectl uncordon");
+          for (guint i = 0; i < fix->uncordon->len; i++)
+            g_string_append_printf (command, " %s", fs_shell_word (scratch, fix->uncordon->pdata[i]));
+        }
+      /* the taint alone: kubectl uncordon leaves a taint set by hand */
+      for (guint i = 0; fix->untaint != NULL && i < fix->untaint->len; i++)
+        g_string_append_printf (command, "%skubectl taint node %s node.kubernetes.io/unschedulable:NoSchedule-",
+                                command->len ? " && " : "", fs_shell_word (scratch, fix->untaint->pdata[i]));
+      break;
+    case FS_FIX_TOLERATE_TAINT:
+      {
+        if (workload == NULL || fix->taints == NULL || fix->taints->len == 0)
+          return NULL;
+        g_autofree char *patch = tolerations_patch (workload, fix->taints);
+        g_string_printf (command, "kubectl patch %s -n %s %s --type=json -p %s", workload_kinds[workload->kind],
+                         fs_shell_word (scratch, workload->namespace), fs_shell_word (scratch, workload->name),
+                         fs_shell_word (scratch, patch));
+        break;
+      }
+    case FS_FIX_RELAX_AFFINITY:
+      {
+        if (fix->label_nodes == NULL || fix->label_nodes->len == 0)
+          return NULL;
+        const FsLabelSet *selector = pod->spec->placement->node_selector;
+        g_string_append (command, "kubectl label node");
+        for (guint i = 0; i < fix->label_nodes->len; i++)
+          g_string_append_printf (command, " %s", fs_shell_word (scratch, fix->label_nodes->pdata[i]));
+        for (guint i = 0; i < selector->n; i++)
+          {
+            g_autofree char *label = g_strdup_printf ("%s=%s", selector->items[i].key,
+                                                      selector->items[i].value != NULL ? selector->items[i].value : "");
+            g_string_append_printf (command, " %s", fs_shell_word (scratch, label));
+          }
+        g_string_append (command, " --overwrite");
+        break;
+      }
+    case FS_FIX_ADD_NODES:
+    default:
+      return NULL;
+    }
+  return command->len > 0 ? g_string_free (g_steal_pointer (&command), FALSE) : NULL;
+}
+
+static void
+emit_fix (FsEmitter *emitter, const FsFix *fix, const FsPod *pod)
 {
   fs_emit_map_open (emitter);
   fs_emit_key (emitter, "type");
@@ -49,6 +217,9 @@ emit_fix (FsEmitter *emitter, const FsFix *fix)
       fs_emit_key (emitter, "additions");
       fs_emit_node_additions (emitter, fix->shape, fix->additions);
     }
+  g_autofree char *command = fix_command (fix, pod);
+  fs_emit_key (emitter, "command");
+  fs_emit_string (emitter, command);
   fs_emit_map_close (emitter);
 }
 
@@ -237,7 +408,7 @@ fs_render_diagnosis (FsEmitter *emitter, const FsSnapshot *snapshot, const FsDia
   fs_emit_key (emitter, "fixes");
   fs_emit_list_open (emitter);
   for (guint i = 0; i < diagnosis->fixes->len; i++)
-    emit_fix (emitter, &g_array_index (diagnosis->fixes, FsFix, i));
+    emit_fix (emitter, &g_array_index (diagnosis->fixes, FsFix, i), diagnosis->pod);
   fs_emit_list_close (emitter);
   fs_emit_key (emitter, "preemption");
   emit_preemption (emitter, snapshot, &diagnosis->preemption);
@@ -250,9 +421,7 @@ static char *
 amount_text (const char *name, int64_t amount)
 {
   char text[32];
-  if (strcmp (name, "memory") == 0 || strcmp (name, "ephemeral-storage") == 0)
-    return g_strdup (fs_format_bytes_for_people (amount, text));
-  return g_strdup (fs_format_amount (name, amount, text));
+  return g_strdup (fs_format_for_people (name, amount, text));
 }
 
 /* "memory: needs 6.0Gi, 5.8Gi free" for each resource the node is short of. */
@@ -673,8 +842,13 @@ print_fixes (FILE *out, const FsDiagnosis *diagnosis)
   for (guint i = 0; i < diagnosis->fixes->len; i++)
     {
       /* a fix names nodes, taints and labels of the snapshot */
-      g_autofree char *text = fs_terminal_safe (g_array_index (diagnosis->fixes, FsFix, i).text);
+      const FsFix *fix = &g_array_index (diagnosis->fixes, FsFix, i);
+      g_autofree char *text = fs_terminal_safe (fix->text);
       fprintf (out, "  - %s\n", text);
+      /* the command's words are escaped and shell-quoted already */
+      g_autofree char *command = fix_command (fix, diagnosis->pod);
+      if (command != NULL)
+        fprintf (out, "      %s\n", command);
     }
 }
 

@@ -114,8 +114,19 @@ gboolean fs_container_default_requests (FsContainer *container, GError **error);
 /* The canonical quantity text of one amount of resource NAME (cpu in millicores prints as
  * DecimalSI, memory/storage/hugepages as BinarySI, counts as plain numbers). */
 char *fs_format_amount (const char *name, int64_t amount, char buf[32]);
-/* Bytes of memory or storage for people, in tables and sentences (not a quantity: it rounds
- * to the unit shown): "6.5Gi" (one decimal) from 1Gi, "512Mi" from 1Mi, else "900Ki". */
-char *fs_format_bytes_for_people (int64_t bytes, char buf[32]);
+/* One amount of resource NAME for people: the one formatter of every table and sentence
+ * (JSON and patches keep fs_format_amount's exact quantity).  Units as kubectl prints them:
+ * cpu "250m", "2", and past 10 cores in cores ("3940.75"); memory, storage and hugepages
+ * "0", "512" (bytes), "16Gi", "2000Mi" when exact in a unit in four digits, else rounded in
+ * the largest unit that holds it: "15.5Gi", "5.1Gi" (one decimal under 100Gi), "95Mi", "900Ki";
+ * counts (pods, GPUs) as plain numbers.  Writes into BUF and returns it. */
+char *fs_format_for_people (const char *name, int64_t amount, char buf[32]);
+/* AMOUNT of resource NAME as a quantity in the units of WRITTEN, an amount the user wrote
+ * (a limit scaled with its request): memory written in Mi/Gi/... rounds to the nearest whole
+ * Mi, in M/G/... to a whole M, in Ki or k to those, so a patch reads "5223Mi", not
+ * "5476363000", and "4Gi", not "4294968000"; never below AT_LEAST (the request: then it
+ * rounds up), saturating.  cpu and counts are exact already and print as fs_format_amount
+ * does.  Writes into BUF and returns it. */
+char *fs_format_like (const char *name, int64_t amount, int64_t written, int64_t at_least, char buf[32]);
 
 G_END_DECLS

@@ -36,6 +36,17 @@ typedef struct {
                            * UNCORDON: nodes it opens */
   char *shape;            /* ADD_NODES: the node shape; TOLERATE_TAINT: the taint */
   GArray *additions;      /* ADD_NODES: FsNodeAddition, where each group of new nodes goes */
+  /* what the command that does it needs (render/why.c writes it, shell-quoted): */
+  const FsWorkload *workload; /* LOWER_REQUEST, LOWER_REPLICAS, TOLERATE_TAINT: the owner at
+                               * the top of the pod's chain; NULL for a bare pod */
+  const char *container;  /* LOWER_REQUEST: the pod's one container (NULL when several) */
+  const char *hpa;        /* LOWER_REPLICAS: the HPA whose bounds to lower, or NULL */
+  gboolean lower_min;     /* LOWER_REPLICAS with an HPA: minReplicas too */
+  GPtrArray *uncordon;    /* UNCORDON: nodes with spec.unschedulable (kubectl uncordon) */
+  GPtrArray *untaint;     /* UNCORDON: nodes with the cordon taint only (kubectl taint ...-) */
+  GPtrArray *taints;      /* TOLERATE_TAINT: the const FsTaint * to tolerate */
+  GPtrArray *label_nodes; /* RELAX_AFFINITY: the nodes with room, when the pod has a
+                           * nodeSelector only (kubectl label node), else NULL */
 } FsFix;
 
 typedef struct {
