@@ -127,8 +127,10 @@ array_alloc (gsize bytes)
   return (char *) (header + 1);
 }
 
-/* Gives back an array_alloc buffer: kept for the next batch when large (the smallest kept
- * goes when all places are taken), else freed. */
+/* Gives back an array_alloc buffer: kept for the next batch when large, one of each size
+ * (within a factor of two: the pods', the nodes', the workloads' ... arrays of one snapshot,
+ * not those of every snapshot a reader let go late, which would keep several generations),
+ * the larger kept; else freed. */
 static void
 array_release (gpointer data)
 {
@@ -138,12 +140,16 @@ array_release (gpointer data)
   if (header->capacity >= RECYCLE_MIN_BYTES)
     {
       g_mutex_lock (&recycle_lock);
-      guint place = 0;
-      for (guint i = 0; i < RECYCLE_KEEP; i++)
-        if (recycled_arrays[i] == NULL
-            || (recycled_arrays[place] != NULL && recycled_arrays[i]->capacity < recycled_arrays[place]->capacity))
+      guint place = RECYCLE_KEEP;
+      for (guint i = 0; i < RECYCLE_KEEP && place == RECYCLE_KEEP; i++)
+        if (recycled_arrays[i] != NULL && recycled_arrays[i]->capacity / 2 <= header->capacity
+            && header->capacity / 2 <= recycled_arrays[i]->capacity)
+          place = i; /* one of that size is kept already */
+      for (guint i = 0; i < RECYCLE_KEEP && place == RECYCLE_KEEP; i++)
+        if (recycled_arrays[i] == NULL)
           place = i;
-      if (recycled_arrays[place] == NULL || recycled_arrays[place]->capacity < header->capacity)
+      if (place < RECYCLE_KEEP
+          && (recycled_arrays[place] == NULL || recycled_arrays[place]->capacity < header->capacity))
         {
           ArrayHeader *evicted = recycled_arrays[place];
           recycled_arrays[place] = g_steal_pointer (&header);
