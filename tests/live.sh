@@ -354,6 +354,7 @@ if [ "$(metric 'fitscale_watch_restarts_total')" = 0 ]; then ok "informer: no re
 events_applied=$(metric fitscale_watch_events_total)
 if [ "${events_applied:-0}" -ge 4 ]; then ok "informer: /metrics counts the events applied ($events_applied)"; else not_ok "informer: /metrics counts the events applied (${events_applied:-none})"; fi
 if curl -s "$url/metrics" | grep -q '^fitscale_watch_publish_delay_seconds_count [1-9]'; then ok "informer: /metrics has the publish-delay histogram"; else not_ok "informer: /metrics has the publish-delay histogram"; fi
+if [ "$(metric fitscale_snapshot_pool_bytes)" -gt 0 ] 2>/dev/null; then ok "informer: /metrics has the shared pool's bytes"; else not_ok "informer: /metrics has the shared pool's bytes"; fi
 if curl -s "$url/metrics" | grep -q '^fitscale_watch_last_sync_age_seconds{resource="nodes"} '; then ok "informer: /metrics has each resource's last-sync age"; else not_ok "informer: /metrics has each resource's last-sync age"; fi
 curl -s "$url/v1/why/production/rag-api-7948f7fb7-dc5k8" >"$tmp/out"
 expect "informer: a why answer says its snapshot's age and the PodMetrics' age" \

@@ -26,10 +26,12 @@ static char *
 pod_json (int i, const PodModel *pod)
 {
   g_autofree char *node = pod->node >= 0 ? g_strdup_printf ("\"nodeName\":\"node-%02d\",", pod->node) : g_strdup ("");
+  /* app-4's pods also ask ephemeral storage: a node's sum has it only while one of them is there */
   return g_strdup_printf ("{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"pod-%04d\",\"namespace\":\"ns-%d\","
                           "\"labels\":{\"app\":\"app-%d\"}},\"spec\":{%s\"containers\":[{\"name\":\"c\",\"resources\":"
-                          "{\"requests\":{\"cpu\":\"%dm\",\"memory\":\"%dMi\"}}}]},\"status\":{\"phase\":\"%s\"}}",
-                          i, i % 7, pod->app, node, pod->cpu, pod->memory, pod->node >= 0 ? "Running" : "Pending");
+                          "{\"requests\":{\"cpu\":\"%dm\",\"memory\":\"%dMi\"%s}}}]},\"status\":{\"phase\":\"%s\"}}",
+                          i, i % 7, pod->app, node, pod->cpu, pod->memory,
+                          pod->app == 4 ? ",\"ephemeral-storage\":\"1Gi\"" : "", pod->node >= 0 ? "Running" : "Pending");
 }
 
 static char *
@@ -92,8 +94,95 @@ assert_same (const FsSnapshot *a, const FsSnapshot *b)
       assert_int_equal (x->flags, y->flags);
       assert_int_equal (x->pod_count, y->pod_count);
       assert_true (fs_resources_equal (&x->requested, &y->requested));
+      assert_int_equal (x->requested.present, y->requested.present);
       assert_ptr_equal (fs_snapshot_find_node (a, x->name), x);
     }
+  /* the counts an incremental build subtracts with (objects.c follow_batch) */
+  assert_non_null (a->node_bits);
+  assert_non_null (b->node_bits);
+  assert_memory_equal (a->node_bits, b->node_bits, sizeof (guint32) * 5 * a->n_nodes);
+  assert_int_equal (a->n_pods_with_anti_affinity, b->n_pods_with_anti_affinity);
+}
+
+/* Batches that change pods and modify nodes (cordon) but keep the same nodes: the nodes'
+ * sums follow each batch (what went is subtracted, what came added) instead of a pass over
+ * every pod, and after every batch equal a fresh build's; and the arrays a batch writes are
+ * the buffers an earlier snapshot let go (objects.c array_alloc), not new memory each time. */
+static void
+test_node_sums_follow_each_batch (void **state)
+{
+  enum { MANY = 3000 }; /* a pods array over the 256 KiB that arrays are kept from */
+  PodModel *pods = g_new0 (PodModel, N_PODS);
+  NodeModel nodes[N_NODES] = { 0 };
+  GRand *rand = g_rand_new_with_seed (7);
+  for (int i = 0; i < N_NODES; i++)
+    nodes[i].present = TRUE;
+  for (int i = 0; i < N_PODS; i++)
+    pods[i] = (PodModel){ TRUE, g_rand_int_range (rand, -1, N_NODES), 100 + i, 64 + i, i % 5 };
+  FsSnapshotBuilder *first = fs_snapshot_builder_new ();
+  for (int i = 0; i < N_PODS; i++)
+    load (first, pod_json (i, &pods[i]));
+  for (int i = 0; i < N_NODES; i++)
+    load (first, node_json (i, &nodes[i]));
+  for (int i = 0; i < MANY; i++) /* ballast in another namespace, never changed */
+    load (first, g_strdup_printf ("{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"b-%05d\",\"namespace\":\"zz\",\"labels\":{\"app\":\"b\"}},"
+                                  "\"spec\":{\"containers\":[{\"name\":\"c\"}]},\"status\":{\"phase\":\"Pending\"}}", i));
+  g_autoptr (GError) error = NULL;
+  FsSnapshot *current = fs_snapshot_builder_finish (first, &error);
+  assert_non_null (current);
+  const FsPod *freed = NULL;
+  guint reused = 0;
+  for (int round = 0; round < 200; round++)
+    {
+      FsSnapshotBuilder *builder = fs_snapshot_builder_new_from (current);
+      for (int e = g_rand_int_range (rand, 1, 12); e > 0; e--)
+        {
+          int i = g_rand_int_range (rand, 0, N_PODS);
+          if (g_rand_int_range (rand, 0, 8) == 0)
+            {
+              int n = g_rand_int_range (rand, 0, N_NODES);
+              nodes[n].unschedulable = !nodes[n].unschedulable;
+              load (builder, node_json (n, &nodes[n]));
+            }
+          else if (pods[i].present && g_rand_boolean (rand))
+            {
+              g_autofree char *name = g_strdup_printf ("pod-%04d", i);
+              g_autofree char *namespace = g_strdup_printf ("ns-%d", i % 7);
+              pods[i].present = FALSE;
+              fs_snapshot_builder_remove (builder, "Pod", namespace, name);
+            }
+          else
+            {
+              pods[i] = (PodModel){ TRUE, g_rand_int_range (rand, -1, N_NODES), g_rand_int_range (rand, 1, 4000),
+                                    g_rand_int_range (rand, 1, 8000), g_rand_int_range (rand, 0, 5) };
+              load (builder, pod_json (i, &pods[i]));
+            }
+        }
+      FsSnapshot *next = fs_snapshot_builder_finish (builder, &error);
+      assert_non_null (next);
+      reused += next->pods == freed;
+      freed = current->pods;
+      fs_snapshot_unref (current);
+      current = next;
+      /* what a fresh list of the same objects gives, the ballast included */
+      FsSnapshotBuilder *again = fs_snapshot_builder_new ();
+      for (int i = 0; i < N_PODS; i++)
+        if (pods[i].present)
+          load (again, pod_json (i, &pods[i]));
+      for (int i = 0; i < N_NODES; i++)
+        load (again, node_json (i, &nodes[i]));
+      for (int i = 0; i < MANY; i++)
+        load (again, g_strdup_printf ("{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"b-%05d\",\"namespace\":\"zz\",\"labels\":{\"app\":\"b\"}},"
+                                      "\"spec\":{\"containers\":[{\"name\":\"c\"}]},\"status\":{\"phase\":\"Pending\"}}", i));
+      g_autoptr (FsSnapshot) expected = fs_snapshot_builder_finish (again, &error);
+      assert_non_null (expected);
+      assert_same (current, expected);
+    }
+  /* each batch after the first writes into the pods array the one before last let go */
+  assert_true (reused >= 150);
+  fs_snapshot_unref (current);
+  g_rand_free (rand);
+  g_free (pods);
 }
 
 /* 10,000 random ADDED, MODIFIED and DELETED events of pods and nodes, in batches of 1 to 60,
@@ -218,6 +307,7 @@ main (void)
     cmocka_unit_test (test_events_in_batches_equal_a_fresh_list),
     cmocka_unit_test (test_remove_and_add_again_in_one_batch),
     cmocka_unit_test (test_remove_kind),
+    cmocka_unit_test (test_node_sums_follow_each_batch),
   };
   return cmocka_run_group_tests_name ("watch", tests, NULL, NULL);
 }

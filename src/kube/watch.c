@@ -24,11 +24,12 @@
  * and applies everything queued as one batch onto a builder made from the current snapshot
  * (objects.h fs_snapshot_builder_new_from): additions are decoded into the shared pool,
  * removals are binary searches in the current snapshot's arrays; finish merges the batch
- * into a copy of them and sums the nodes again.  So a batch costs O(k log n) for its k
- * events plus O(n) copying and summing at memory speed, whatever the number of snapshots
- * before it: no chain of pools, no depth cap and no relist to cut one.  (Per-object
- * persistent structures would make it O(k log n) alone, but every reader in plan/ walks
- * the flat arrays, and nodes point at their pods: this keeps every reader as it is.)  Under load the batches grow, not their number.  Relists and
+ * into a copy of them (written into buffers an earlier snapshot let go) and the nodes' sums
+ * follow the batch (objects.c follow_batch: the pods that went subtracted, those added
+ * summed).  So a batch costs O(k log n) for its k events plus one O(n) copy at memory
+ * speed, whatever the number of snapshots before it: no chain of pools, no depth cap and no
+ * relist to cut one.  (Per-object persistent structures would make it O(k log n) alone,
+ * but every reader in plan/ walks the flat arrays, and nodes point at their pods: this keeps every reader as it is.)  Under load the batches grow, not their number.  Relists and
  * the PodMetrics poll are batch items too, listed by the applier's own client into the
  * batch's builder, after every object of the resource was removed.  Each event carries its
  * listing's epoch: events queued before a relist of their resource are dropped. */
@@ -788,10 +789,11 @@ fs_kube_cache_start (FsKubeCache *cache, const FsKubeCacheOptions *options, GErr
   if (cache->options.metrics_interval == 0)
     cache->options.metrics_interval = 15;
 #if defined(__GLIBC__) && defined(M_MMAP_THRESHOLD)
-  /* Each batch allocates the snapshot's arrays anew (megabytes) and frees the last's: from
-   * mmap they go back to the system when freed.  glibc's threshold otherwise grows to the
-   * size of the first such block freed, and later ones come from the heap, which fragments
-   * and keeps them (RSS grew by half in bench/live-churn). */
+  /* Each batch writes the snapshot's arrays (megabytes) into buffers an earlier snapshot
+   * freed (objects.c array_alloc); the others, and those of a relist, come from mmap and go
+   * back to the system when freed.  glibc's threshold otherwise grows to the size of the
+   * first such block freed, and later ones come from the heap, which fragments and keeps
+   * them (RSS grew by half in bench/live-churn). */
   mallopt (M_MMAP_THRESHOLD, 1 << 20);
 #endif
   cache->lister = fs_kube_client_clone (cache->client, error);
@@ -862,6 +864,15 @@ fs_kube_cache_append_metrics (FsKubeCache *cache, GString *out)
                                "# HELP fitscale_snapshot_publishes_total Snapshots published after the first list.\n"
                                "# TYPE fitscale_snapshot_publishes_total counter\nfitscale_snapshot_publishes_total %u\n",
                           stats.bookmarks, stats.watches, stats.publishes);
+  FsSnapshot *snapshot = fs_kube_cache_snapshot (cache);
+  if (snapshot != NULL)
+    {
+      /* the pool the snapshots share: it only grows (not compacted yet: docs/live.md) */
+      g_string_append_printf (out, "# HELP fitscale_snapshot_pool_bytes Bytes of the string and object pool the live snapshots share.\n"
+                                   "# TYPE fitscale_snapshot_pool_bytes gauge\nfitscale_snapshot_pool_bytes %" G_GSIZE_FORMAT "\n",
+                              fs_pool_bytes (snapshot->pool));
+      fs_snapshot_unref (snapshot);
+    }
   g_string_append (out, "# HELP fitscale_watch_publish_delay_seconds From the first event of a batch received to its snapshot published.\n"
                         "# TYPE fitscale_watch_publish_delay_seconds histogram\n");
   guint64 cumulative = 0;

@@ -38,6 +38,12 @@ struct FsSnapshotBuilder {
   const char *base_data[N_TRACKED];
   guint sorted[N_TRACKED];
   guint8 *dead[N_TRACKED];
+  /* finish (merge_tail): each merged array, a recycled buffer; for the pods, the base's that
+   * went (removed or replaced) and where the added ones are in the merged array, for the
+   * nodes' sums to follow the batch rather than sum every pod again */
+  char *merged[N_TRACKED];
+  guint merged_len[N_TRACKED];
+  GArray *gone_pods, *added_pods; /* guint */
 };
 
 static GArray *
@@ -48,17 +54,6 @@ tracked_array (FsSnapshotBuilder *builder, guint which)
                                 builder->generic, builder->claims, builder->persistent_volumes,
                                 builder->storage_classes, builder->csi_nodes, builder->pdbs };
   return arrays[which];
-}
-
-static void
-set_tracked_array (FsSnapshotBuilder *builder, guint which, GArray *array)
-{
-  GArray **arrays[N_TRACKED] = { &builder->nodes, &builder->pods, &builder->workloads,
-                                 &builder->namespaces, &builder->pod_metrics, &builder->events,
-                                 &builder->generic, &builder->claims, &builder->persistent_volumes,
-                                 &builder->storage_classes, &builder->csi_nodes, &builder->pdbs };
-  g_array_free (*arrays[which], TRUE);
-  *arrays[which] = array;
 }
 
 #define LAYOUT(type, ns_field, kind_field)                                                   \
@@ -84,6 +79,85 @@ tracked_layout (guint which)
     LAYOUT (FsPodDisruptionBudget, NAMESPACED (FsPodDisruptionBudget), G_MAXSIZE),
   };
   return &layouts[which];
+}
+
+/* ---- recycled arrays ---------------------------------------------------------------- */
+
+/* A watch batch writes every tracked array anew (merge_tail) and frees the last snapshot's:
+ * for 150,000 pods, tens of MB a batch.  Fresh from the kernel each time (glibc maps blocks
+ * that large, watch.c sets its threshold to 1 MiB) the copy took a page fault every 4 KiB and
+ * ran at the speed of the faults; a freed array of that size is kept instead (a few, the
+ * size of one snapshot's arrays: a batch frees the arrays the next one fills) and the next
+ * batch writes into pages already there.  Each buffer starts with its capacity. */
+#define RECYCLE_MIN_BYTES (256u << 10)
+#define RECYCLE_KEEP 8
+
+typedef struct {
+  gsize capacity;
+  gsize padding; /* 16 bytes: the elements after it stay 16-byte aligned */
+} ArrayHeader;
+
+static GMutex recycle_lock;
+static ArrayHeader *recycled_arrays[RECYCLE_KEEP];
+
+/* A buffer of at least BYTES, recycled when one of about that size was released. */
+static char *
+array_alloc (gsize bytes)
+{
+  ArrayHeader *header = NULL;
+  if (bytes >= RECYCLE_MIN_BYTES)
+    {
+      g_mutex_lock (&recycle_lock);
+      guint best = RECYCLE_KEEP;
+      for (guint i = 0; i < RECYCLE_KEEP; i++)
+        if (recycled_arrays[i] != NULL && recycled_arrays[i]->capacity >= bytes
+            && recycled_arrays[i]->capacity / 2 <= bytes /* not a much larger one */
+            && (best == RECYCLE_KEEP || recycled_arrays[i]->capacity < recycled_arrays[best]->capacity))
+          best = i;
+      if (best < RECYCLE_KEEP)
+        header = g_steal_pointer (&recycled_arrays[best]);
+      g_mutex_unlock (&recycle_lock);
+    }
+  if (header == NULL)
+    {
+      gsize capacity = bytes >= RECYCLE_MIN_BYTES ? bytes + bytes / 16 : bytes; /* room to grow */
+      header = g_malloc (sizeof (ArrayHeader) + MAX (capacity, 1));
+      header->capacity = capacity;
+    }
+  return (char *) (header + 1);
+}
+
+/* Gives back an array_alloc buffer: kept for the next batch when large, one of each size
+ * (within a factor of two: the pods', the nodes', the workloads' ... arrays of one snapshot,
+ * not those of every snapshot a reader let go late, which would keep several generations),
+ * the larger kept; else freed. */
+static void
+array_release (gpointer data)
+{
+  if (data == NULL)
+    return;
+  ArrayHeader *header = (ArrayHeader *) data - 1;
+  if (header->capacity >= RECYCLE_MIN_BYTES)
+    {
+      g_mutex_lock (&recycle_lock);
+      guint place = RECYCLE_KEEP;
+      for (guint i = 0; i < RECYCLE_KEEP && place == RECYCLE_KEEP; i++)
+        if (recycled_arrays[i] != NULL && recycled_arrays[i]->capacity / 2 <= header->capacity
+            && header->capacity / 2 <= recycled_arrays[i]->capacity)
+          place = i; /* one of that size is kept already */
+      for (guint i = 0; i < RECYCLE_KEEP && place == RECYCLE_KEEP; i++)
+        if (recycled_arrays[i] == NULL)
+          place = i;
+      if (place < RECYCLE_KEEP
+          && (recycled_arrays[place] == NULL || recycled_arrays[place]->capacity < header->capacity))
+        {
+          ArrayHeader *evicted = recycled_arrays[place];
+          recycled_arrays[place] = g_steal_pointer (&header);
+          header = evicted;
+        }
+      g_mutex_unlock (&recycle_lock);
+    }
+  g_free (header);
 }
 
 FsSnapshotBuilder *
@@ -286,7 +360,14 @@ fs_snapshot_builder_free (FsSnapshotBuilder *builder)
   if (builder == NULL)
     return;
   for (guint i = 0; i < N_TRACKED; i++)
-    g_free (builder->dead[i]);
+    {
+      g_free (builder->dead[i]);
+      array_release (builder->merged[i]);
+    }
+  if (builder->gone_pods != NULL)
+    g_array_unref (builder->gone_pods);
+  if (builder->added_pods != NULL)
+    g_array_unref (builder->added_pods);
   fs_snapshot_unref (builder->base);
   builder_free_arrays (builder);
   fs_pool_free (builder->pool);
@@ -525,7 +606,14 @@ merge_tail (FsSnapshotBuilder *builder, guint which)
   const guint8 *dead = builder->dead[which];
   gsize size = g_array_get_element_size (tail);
   sort_and_dedupe (tail, layout);
-  GArray *merged = g_array_sized_new (FALSE, FALSE, (guint) size, sorted + tail->len);
+  char *merged = array_alloc ((gsize) (sorted + tail->len) * size);
+  guint n = 0;
+  gboolean pods = which == 1;
+  if (pods)
+    {
+      builder->gone_pods = g_array_new (FALSE, FALSE, sizeof (guint));
+      builder->added_pods = g_array_new (FALSE, FALSE, sizeof (guint));
+    }
   guint i = 0, j = 0;
   while (i < sorted || j < tail->len)
     {
@@ -553,21 +641,33 @@ merge_tail (FsSnapshotBuilder *builder, guint which)
         }
       if (stop > i)
         {
-          g_array_append_vals (merged, base + (gsize) i * size, stop - i);
+          memcpy (merged + (gsize) n * size, base + (gsize) i * size, (gsize) (stop - i) * size);
+          n += stop - i;
           i = stop;
           continue;
         }
       if (i < sorted && dead != NULL && dead[i])
         {
+          if (pods)
+            g_array_append_val (builder->gone_pods, i);
           i++;
           continue;
         }
-      g_array_append_vals (merged, added, 1);
+      memcpy (merged + (gsize) n * size, added, size);
+      if (pods)
+        g_array_append_val (builder->added_pods, n);
+      n++;
       j++;
       if (i < sorted && compare_elements (base + (gsize) i * size, added, (gpointer) layout) == 0)
-        i++; /* the added copy replaces the base's */
+        {
+          if (pods)
+            g_array_append_val (builder->gone_pods, i);
+          i++; /* the added copy replaces the base's */
+        }
     }
-  set_tracked_array (builder, which, merged);
+  g_array_set_size (tail, 0);
+  builder->merged[which] = merged;
+  builder->merged_len[which] = n;
 }
 
 /* ---- node accounting --------------------------------------------------------------- */
@@ -636,6 +736,124 @@ snapshot_alloc (FsSnapshot *snapshot, gsize size)
   return memory;
 }
 
+/* Per node, five counts of the pods summed on it (FsSnapshot.node_bits): those whose request
+ * gives cpu, memory, ephemeral storage, pods (as resources.c given_bits: present, or not 0),
+ * and those with extended resources. */
+enum { NODE_BITS = 5 };
+
+static const FsResourceBit fixed_bits[4] = { FS_RES_CPU, FS_RES_MEMORY, FS_RES_EPHEMERAL, FS_RES_PODS };
+
+static guint8
+request_bits (const FsResources *request)
+{
+  guint8 bits = request->present & (FS_RES_CPU | FS_RES_MEMORY | FS_RES_EPHEMERAL | FS_RES_PODS);
+  bits |= request->cpu_milli != 0 ? FS_RES_CPU : 0;
+  bits |= request->memory_bytes != 0 ? FS_RES_MEMORY : 0;
+  bits |= request->ephemeral_bytes != 0 ? FS_RES_EPHEMERAL : 0;
+  bits |= request->pods != 0 ? FS_RES_PODS : 0;
+  return bits;
+}
+
+static void
+count_bits (guint32 *counts, const FsResources *request, int by)
+{
+  guint8 bits = request_bits (request);
+  for (guint b = 0; b < 4; b++)
+    if (bits & fixed_bits[b])
+      counts[b] += (guint32) by;
+  if (request->n_extended > 0)
+    counts[4] += (guint32) by;
+}
+
+static gboolean
+saturated (const FsResources *sum)
+{
+  const int64_t values[] = { sum->cpu_milli, sum->memory_bytes, sum->ephemeral_bytes, sum->pods };
+  for (gsize i = 0; i < G_N_ELEMENTS (values); i++)
+    if (values[i] == G_MAXINT64 || values[i] == G_MININT64)
+      return TRUE;
+  return FALSE;
+}
+
+/* An incremental build's node sums from its base's, less the pods that went and plus those
+ * added (merge_tail lists both): O(k) for a batch of k pods instead of a pass over every pod,
+ * and equal to what account_pods sums.  FALSE, for account_pods to sum every pod, when the
+ * nodes are not the base's ones in the same places (a node added or removed: the pods'
+ * node_index would move), when a sum reached a bound (saturated sums do not subtract), or
+ * when a pod that went or came has extended resources (a sum's entry for one would stay at 0
+ * where a fresh sum has none). */
+static gboolean
+follow_batch (FsSnapshot *snapshot, FsSnapshotBuilder *builder, gboolean *any_ports)
+{
+  const FsSnapshot *base = builder->base;
+  if (!builder->incremental || base == NULL || base->node_bits == NULL || base->n_nodes != snapshot->n_nodes
+      || builder->gone_pods == NULL)
+    return FALSE;
+  FsNode *nodes = (FsNode *) snapshot->nodes;
+  for (guint n = 0; n < snapshot->n_nodes; n++)
+    if (nodes[n].name != base->nodes[n].name || saturated (&base->nodes[n].requested))
+      return FALSE;
+  for (guint k = 0; k < builder->gone_pods->len; k++)
+    {
+      const FsPod *pod = &base->pods[g_array_index (builder->gone_pods, guint, k)];
+      if (pod->node_index >= 0 && fs_pod_counts_on_node (pod) && fs_pod_request (pod)->n_extended > 0)
+        return FALSE;
+    }
+  FsPod *pods = (FsPod *) snapshot->pods;
+  for (guint k = 0; k < builder->added_pods->len; k++)
+    {
+      const FsPod *pod = &pods[g_array_index (builder->added_pods, guint, k)];
+      if (pod->node_name != NULL && fs_pod_counts_on_node (pod) && fs_pod_request (pod)->n_extended > 0)
+        return FALSE;
+    }
+  guint32 *bits = g_memdup2 (base->node_bits, sizeof (guint32) * NODE_BITS * MAX (snapshot->n_nodes, 1));
+  for (guint n = 0; n < snapshot->n_nodes; n++)
+    {
+      nodes[n].requested = base->nodes[n].requested;
+      nodes[n].pod_count = base->nodes[n].pod_count;
+    }
+  guint anti_affinity = base->n_pods_with_anti_affinity;
+  for (guint k = 0; k < builder->gone_pods->len; k++)
+    {
+      const FsPod *pod = &base->pods[g_array_index (builder->gone_pods, guint, k)];
+      if (pod->node_index < 0 || !fs_pod_counts_on_node (pod))
+        continue;
+      FsNode *node = &nodes[pod->node_index];
+      guint32 *counts = &bits[(gsize) pod->node_index * NODE_BITS];
+      node->pod_count--;
+      anti_affinity -= pod->spec->placement->pod_anti_affinity != NULL;
+      fs_resources_sub (&node->requested, fs_pod_request (pod), NULL); /* no extended: cannot fail */
+      count_bits (counts, fs_pod_request (pod), -1);
+      for (guint b = 0; b < 4; b++)
+        if (counts[b] == 0)
+          node->requested.present &= (guint8) ~fixed_bits[b];
+    }
+  for (guint k = 0; k < builder->added_pods->len; k++)
+    {
+      FsPod *pod = &pods[g_array_index (builder->added_pods, guint, k)];
+      pod->node_index = -1;
+      gpointer slot = pod->node_name != NULL ? g_hash_table_lookup (snapshot->node_index, pod->node_name) : NULL;
+      if (slot == NULL)
+        continue;
+      pod->node_index = GPOINTER_TO_INT (slot) - 1;
+      if (!fs_pod_counts_on_node (pod))
+        continue;
+      FsNode *node = &nodes[pod->node_index];
+      node->pod_count++;
+      anti_affinity += pod->spec->placement->pod_anti_affinity != NULL;
+      fs_resources_add (&node->requested, fs_pod_request (pod), NULL); /* no extended: cannot fail */
+      count_bits (&bits[(gsize) pod->node_index * NODE_BITS], fs_pod_request (pod), 1);
+    }
+  snapshot->n_pods_with_anti_affinity = anti_affinity;
+  snapshot->node_bits = bits;
+  /* host ports: the pods kept are the base's, whose ports its nodes list */
+  for (guint n = 0; n < base->n_nodes && !*any_ports; n++)
+    *any_ports = base->nodes[n].used_ports != NULL;
+  for (guint k = 0; k < builder->added_pods->len && !*any_ports; k++)
+    *any_ports = pods[g_array_index (builder->added_pods, guint, k)].spec->host_ports != NULL;
+  return TRUE;
+}
+
 static gboolean
 account_pods (FsSnapshot *snapshot, gboolean *any_ports, GError **error)
 {
@@ -646,6 +864,8 @@ account_pods (FsSnapshot *snapshot, gboolean *any_ports, GError **error)
   g_autoptr (GHashTable) by_pointer = g_hash_table_new (NULL, NULL);
   for (guint n = 0; n < snapshot->n_nodes; n++)
     g_hash_table_insert (by_pointer, (gpointer) nodes[n].name, GINT_TO_POINTER (n + 1));
+  g_free (snapshot->node_bits);
+  snapshot->node_bits = g_new0 (guint32, (gsize) NODE_BITS * MAX (snapshot->n_nodes, 1));
   for (guint i = 0; i < snapshot->n_pods; i++)
     {
       FsPod *pod = &pods[i];
@@ -662,6 +882,7 @@ account_pods (FsSnapshot *snapshot, gboolean *any_ports, GError **error)
         continue;
       FsNode *node = &nodes[pod->node_index];
       node->pod_count++;
+      count_bits (&snapshot->node_bits[(gsize) pod->node_index * NODE_BITS], fs_pod_request (pod), 1);
       *any_ports = *any_ports || pod->spec->host_ports != NULL;
       snapshot->n_pods_with_anti_affinity += pod->spec->placement->pod_anti_affinity != NULL;
       g_autoptr (GError) local_error = NULL;
@@ -773,6 +994,25 @@ index_nodes (FsSnapshot *snapshot)
     }
 }
 
+/* The snapshot's tracked array WHICH (tracked_array's order): where its data and count are. */
+static void
+snapshot_tracked (FsSnapshot *snapshot, guint which, gconstpointer **data, guint **count)
+{
+  gconstpointer *datas[N_TRACKED] = {
+    (gconstpointer *) &snapshot->nodes, (gconstpointer *) &snapshot->pods, (gconstpointer *) &snapshot->workloads,
+    (gconstpointer *) &snapshot->namespaces, (gconstpointer *) &snapshot->pod_metrics,
+    (gconstpointer *) &snapshot->events, (gconstpointer *) &snapshot->generic, (gconstpointer *) &snapshot->claims,
+    (gconstpointer *) &snapshot->persistent_volumes, (gconstpointer *) &snapshot->storage_classes,
+    (gconstpointer *) &snapshot->csi_nodes, (gconstpointer *) &snapshot->pdbs,
+  };
+  guint *counts[N_TRACKED] = { &snapshot->n_nodes, &snapshot->n_pods, &snapshot->n_workloads, &snapshot->n_namespaces,
+                               &snapshot->n_pod_metrics, &snapshot->n_events, &snapshot->n_generic, &snapshot->n_claims,
+                               &snapshot->n_persistent_volumes, &snapshot->n_storage_classes, &snapshot->n_csi_nodes,
+                               &snapshot->n_pdbs };
+  *data = datas[which];
+  *count = counts[which];
+}
+
 #define TAKE_ARRAY(snapshot, builder, field, type)                                            \
   do                                                                                         \
     {                                                                                        \
@@ -787,8 +1027,7 @@ fs_snapshot_builder_finish (FsSnapshotBuilder *builder, GError **error)
   if (builder->incremental)
     {
       for (guint i = 0; i < N_TRACKED; i++)
-        merge_tail (builder, i);
-      g_clear_pointer (&builder->base, fs_snapshot_unref); /* what is kept is in the shared pool */
+        merge_tail (builder, i); /* the base stays until the nodes' sums followed the batch */
     }
   else
     sort_all (builder);
@@ -812,12 +1051,31 @@ fs_snapshot_builder_finish (FsSnapshotBuilder *builder, GError **error)
   snapshot->n_skipped = builder->n_skipped;
   snapshot->resource_version = builder->resource_version;
   snapshot->pool = g_steal_pointer (&builder->pool);
-  fs_snapshot_builder_free (builder);
+  if (builder->incremental)
+    for (guint i = 0; i < N_TRACKED; i++)
+      {
+        gconstpointer *data;
+        guint *count;
+        snapshot_tracked (snapshot, i, &data, &count);
+        g_free ((gpointer) *data); /* the tail, now empty: merged */
+        *data = g_steal_pointer (&builder->merged[i]);
+        *count = builder->merged_len[i];
+        snapshot->recycled |= 1u << i;
+      }
 
   index_nodes (snapshot);
   gboolean any_ports = FALSE;
-  if (!account_pods (snapshot, &any_ports, error))
-    return NULL;
+  if (!follow_batch (snapshot, builder, &any_ports))
+    {
+      any_ports = FALSE;
+      snapshot->n_pods_with_anti_affinity = 0;
+      if (!account_pods (snapshot, &any_ports, error))
+        {
+          fs_snapshot_builder_free (builder);
+          return NULL;
+        }
+    }
+  fs_snapshot_builder_free (builder);
   if (any_ports)
     account_ports (snapshot);
   account_volume_pods (snapshot);
@@ -846,18 +1104,17 @@ fs_snapshot_unref (FsSnapshot *snapshot)
 {
   if (snapshot == NULL || !g_atomic_int_dec_and_test (&snapshot->ref_count))
     return;
-  g_free ((gpointer) snapshot->nodes);
-  g_free ((gpointer) snapshot->pods);
-  g_free ((gpointer) snapshot->workloads);
-  g_free ((gpointer) snapshot->namespaces);
-  g_free ((gpointer) snapshot->pod_metrics);
-  g_free ((gpointer) snapshot->events);
-  g_free ((gpointer) snapshot->generic);
-  g_free ((gpointer) snapshot->claims);
-  g_free ((gpointer) snapshot->persistent_volumes);
-  g_free ((gpointer) snapshot->storage_classes);
-  g_free ((gpointer) snapshot->csi_nodes);
-  g_free ((gpointer) snapshot->pdbs);
+  for (guint i = 0; i < N_TRACKED; i++)
+    {
+      gconstpointer *data;
+      guint *count;
+      snapshot_tracked (snapshot, i, &data, &count);
+      if (snapshot->recycled & (1u << i))
+        array_release ((gpointer) *data);
+      else
+        g_free ((gpointer) *data);
+    }
+  g_free (snapshot->node_bits);
   g_free ((gpointer) snapshot->namespaced_lists);
   if (snapshot->node_index != NULL)
     g_hash_table_unref (snapshot->node_index);

@@ -660,6 +660,11 @@ struct FsSnapshot {
   FsPool *pool;                   /* shared with the snapshots built on this one */
   GPtrArray *derived;             /* what the build derived (used ports, volume pods) */
   GHashTable *node_index;         /* name -> index + 1 */
+  guint32 recycled;               /* bit i: tracked array i (objects.c) is a recycled buffer */
+  guint32 *node_bits;             /* per node, pods counted whose request gives cpu, memory,
+                                   * ephemeral storage, pods, extended (5 counts): what an
+                                   * incremental build needs to subtract exactly; NULL when
+                                   * not kept */
   gint ref_count;
 };
 
