@@ -55,6 +55,10 @@ contains "plan --hpa-desired -1: the range" "--hpa-desired must be at least 1" e
 check "simulate --replicas -3" 2 "$bin" simulate --hpa "$ex/hpa.json" --trace "$data/trace-trap.csv" --replicas -3
 contains "simulate --replicas -3: the range" "--replicas -3: give a number from 1 to 2147483647" err
 check "simulate --replicas 0" 2 "$bin" simulate --hpa "$ex/hpa.json" --trace "$data/trace-trap.csv" --replicas 0
+check "simulate --sync 0s" 2 "$bin" simulate --hpa "$ex/hpa.json" --trace "$data/trace-trap.csv" --sync 0s
+contains "simulate --sync 0s: named, with what it takes" "--sync 0s: give a period of at least 1s" err
+check "serve --max-staleness 0" 2 "$bin" serve -S "$ex" --max-staleness 0
+contains "serve --max-staleness 0: named, with what it takes" "--max-staleness 0: give a number of seconds over 0" err
 check "why --watch-rounds -1" 2 "$bin" why -S "$ex" --all --watch-rounds -1
 contains "why --watch-rounds -1: the range" "--watch-rounds -1: give a number from 0 to 2147483647" err
 check "why --watch-timeout 0" 2 "$bin" why -S "$ex" --all --watch-timeout 0
