@@ -31,6 +31,17 @@ contains "hpa: none in default, said" "No HorizontalPodAutoscaler in namespace d
 check "hpa -A with a name" 2 "$bin" hpa -A production/rag-api-hpa "${hpas[@]}"
 contains "hpa -A NAME: refused, saying what to give" "or -A alone to list every HPA" err
 
+# ---- hvpa -A: every Hvpa, one row each ----
+check "hvpa -A: a table of every Hvpa" 0 "$bin" hvpa -A -S "$data/hvpa-design"
+contains "hvpa -A: the row, stage as hvpa NAME numbers it" "default     hvpa-sample   Deployment/resource-consumer   4         5          2       0.60         MinChange" out
+check "hvpa without a name: the Hvpas of default" 0 "$bin" hvpa -S "$data/hvpa-design"
+contains "hvpa: no NAMESPACE column" "NAME          TARGET" out
+check "hvpa -n other: none" 0 "$bin" hvpa -n other -S "$data/hvpa-design"
+contains "hvpa -n other: said" "No Hvpa in namespace other." out
+check "hvpa -A -o json: each as hvpa NAME answers it" 0 "$bin" hvpa -A -S "$data/hvpa-design" -o json
+expect "hvpa -A -o json: one, replicas 5" '.hvpas | length == 1 and .[0].replicas == 5 and .[0].name == "hvpa-sample"'
+check "hvpa -A --curve: refused" 2 "$bin" hvpa -A --curve -S "$data/hvpa-design"
+
 # ---- why -A: every Pending pod, as why --all -A ----
 check "why -A lists the Pending pods" 0 "$bin" why -A -S "$ex" -o json
 cp "$tmp/out" "$tmp/why-A.json"
