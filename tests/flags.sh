@@ -91,6 +91,8 @@ lacks "quantity --: not parsed as a quantity" 'quantity "--"' err
 # ---- the closest command or flag ----
 check "unknown command" 2 "$bin" wyh
 contains "unknown command: did you mean why" 'unknown command "wyh": did you mean "why"?' err
+check "help of an unknown command" 2 "$bin" help wyh
+contains "help wyh: did you mean why" 'unknown command "wyh": did you mean "why"?' err
 check "a command's prefix" 2 "$bin" snap
 contains "a prefix: did you mean snapshot" 'did you mean "snapshot"?' err
 check "a word far from every command" 2 "$bin" xyzzy
