@@ -31,6 +31,17 @@ contains "hpa: none in default, said" "No HorizontalPodAutoscaler in namespace d
 check "hpa -A with a name" 2 "$bin" hpa -A production/rag-api-hpa "${hpas[@]}"
 contains "hpa -A NAME: refused, saying what to give" "or -A alone to list every HPA" err
 
+# ---- hvpa -A: every Hvpa, one row each ----
+check "hvpa -A: a table of every Hvpa" 0 "$bin" hvpa -A -S "$data/hvpa-design"
+contains "hvpa -A: the row, stage as hvpa NAME numbers it" "default     hvpa-sample   Deployment/resource-consumer   4         5          2       0.60         MinChange" out
+check "hvpa without a name: the Hvpas of default" 0 "$bin" hvpa -S "$data/hvpa-design"
+contains "hvpa: no NAMESPACE column" "NAME          TARGET" out
+check "hvpa -n other: none" 0 "$bin" hvpa -n other -S "$data/hvpa-design"
+contains "hvpa -n other: said" "No Hvpa in namespace other." out
+check "hvpa -A -o json: each as hvpa NAME answers it" 0 "$bin" hvpa -A -S "$data/hvpa-design" -o json
+expect "hvpa -A -o json: one, replicas 5" '.hvpas | length == 1 and .[0].replicas == 5 and .[0].name == "hvpa-sample"'
+check "hvpa -A --curve: refused" 2 "$bin" hvpa -A --curve -S "$data/hvpa-design"
+
 # ---- why -A: every Pending pod, as why --all -A ----
 check "why -A lists the Pending pods" 0 "$bin" why -A -S "$ex" -o json
 cp "$tmp/out" "$tmp/why-A.json"
@@ -55,6 +66,10 @@ contains "plan --hpa-desired -1: the range" "--hpa-desired must be at least 1" e
 check "simulate --replicas -3" 2 "$bin" simulate --hpa "$ex/hpa.json" --trace "$data/trace-trap.csv" --replicas -3
 contains "simulate --replicas -3: the range" "--replicas -3: give a number from 1 to 2147483647" err
 check "simulate --replicas 0" 2 "$bin" simulate --hpa "$ex/hpa.json" --trace "$data/trace-trap.csv" --replicas 0
+check "simulate --sync 0s" 2 "$bin" simulate --hpa "$ex/hpa.json" --trace "$data/trace-trap.csv" --sync 0s
+contains "simulate --sync 0s: named, with what it takes" "--sync 0s: give a period of at least 1s" err
+check "serve --max-staleness 0" 2 "$bin" serve -S "$ex" --max-staleness 0
+contains "serve --max-staleness 0: named, with what it takes" "--max-staleness 0: give a number of seconds over 0" err
 check "why --watch-rounds -1" 2 "$bin" why -S "$ex" --all --watch-rounds -1
 contains "why --watch-rounds -1: the range" "--watch-rounds -1: give a number from 0 to 2147483647" err
 check "why --watch-timeout 0" 2 "$bin" why -S "$ex" --all --watch-timeout 0
@@ -76,6 +91,8 @@ lacks "quantity --: not parsed as a quantity" 'quantity "--"' err
 # ---- the closest command or flag ----
 check "unknown command" 2 "$bin" wyh
 contains "unknown command: did you mean why" 'unknown command "wyh": did you mean "why"?' err
+check "help of an unknown command" 2 "$bin" help wyh
+contains "help wyh: did you mean why" 'unknown command "wyh": did you mean "why"?' err
 check "a command's prefix" 2 "$bin" snap
 contains "a prefix: did you mean snapshot" 'did you mean "snapshot"?' err
 check "a word far from every command" 2 "$bin" xyzzy

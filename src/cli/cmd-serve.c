@@ -114,9 +114,14 @@ fs_cmd_serve (int argc, char **argv)
       fs_cli_usage (&error, "-o does not apply: the service answers JSON (docs/api.md) and logs JSON lines");
       status = fs_cli_fail (fs_cli_serve.name, error);
     }
-  else if (argc > 1 || !(max_staleness > 0))
+  else if (argc > 1)
     {
-      fs_cli_usage (&error, "takes no arguments; --max-staleness is positive");
+      fs_cli_usage (&error, "takes no arguments (\"%s\")", argv[1]);
+      status = fs_cli_fail (fs_cli_serve.name, error);
+    }
+  else if (!(max_staleness > 0))
+    {
+      fs_cli_usage (&error, "--max-staleness %g: give a number of seconds over 0", max_staleness);
       status = fs_cli_fail (fs_cli_serve.name, error);
     }
   else if (!fs_cli_check_range ("--max-in-flight", max_in_flight, 1, G_MAXINT32, &error)

@@ -138,8 +138,10 @@ fs_cmd_simulate (int argc, char **argv)
       || !fs_kube_version_parse ("--kube-version", options.kube_version, &minor, &error)
       || (options.replicas != G_MININT64 && !fs_cli_check_range ("--replicas", options.replicas, 1, G_MAXINT32, &error)))
     status = FS_EXIT_ERROR;
-  else if (options.hpa_path == NULL || options.trace_path == NULL || argc > 1 || sim.sync_s <= 0)
-    status = fs_cli_usage (&error, "give --hpa FILE and --trace FILE (and a sync period over 0)");
+  else if (sim.sync_s <= 0)
+    status = fs_cli_usage (&error, "--sync %s: give a period of at least 1s", options.sync);
+  else if (options.hpa_path == NULL || options.trace_path == NULL || argc > 1)
+    status = fs_cli_usage (&error, "give --hpa FILE and --trace FILE");
   else if ((hpa_snapshot = load_hpa (options.hpa_path, &hpa, &error)) == NULL
            || !fs_trace_load (options.trace_path, &trace, &error)
            || (fs_cli_names_cluster (&options.common)

@@ -35,6 +35,24 @@ run (const FsCliCommand *command, int argc, char **argv)
   return command->run (argc, argv);
 }
 
+/* NAME is no command: said, with the closest one when one is close (as kubectl does), and the
+ * usage. */
+static int
+unknown_command (const char *name)
+{
+  const char *names[G_N_ELEMENTS (commands)];
+  for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
+    names[i] = commands[i]->name;
+  const char *closest = fs_cli_closest (name, names, G_N_ELEMENTS (names));
+  g_autofree char *safe = fs_terminal_safe (name);
+  if (closest != NULL)
+    fprintf (stderr, "fitscale: unknown command \"%s\": did you mean \"%s\"?\n\n", safe, closest);
+  else
+    fprintf (stderr, "fitscale: unknown command \"%s\"\n\n", safe);
+  usage (stderr);
+  return FS_EXIT_ERROR;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -53,6 +71,7 @@ main (int argc, char **argv)
           for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
             if (strcmp (argv[2], commands[i]->name) == 0)
               return run (commands[i], 2, help_argv);
+          return unknown_command (argv[2]);
         }
       usage (stdout);
       return FS_EXIT_OK;
@@ -65,16 +84,5 @@ main (int argc, char **argv)
   for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
     if (strcmp (name, commands[i]->name) == 0)
       return run (commands[i], argc - 1, argv + 1);
-  /* as kubectl: the closest command, when one is close */
-  const char *names[G_N_ELEMENTS (commands)];
-  for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
-    names[i] = commands[i]->name;
-  const char *closest = fs_cli_closest (name, names, G_N_ELEMENTS (names));
-  g_autofree char *safe = fs_terminal_safe (name);
-  if (closest != NULL)
-    fprintf (stderr, "fitscale: unknown command \"%s\": did you mean \"%s\"?\n\n", safe, closest);
-  else
-    fprintf (stderr, "fitscale: unknown command \"%s\"\n\n", safe);
-  usage (stderr);
-  return FS_EXIT_ERROR;
+  return unknown_command (name);
 }
