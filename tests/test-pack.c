@@ -243,6 +243,49 @@ test_zone_spread (void **state)
   assert_int_equal (answer->nodes[1].placed, 6);
 }
 
+/* fs_snapshot_namespace_pods: exactly the pods of the namespace, and the base loads less a
+ * workload's pods are the same whether every pod or only its namespace's range is asked. */
+static void
+test_namespace_range (void **state)
+{
+  g_autoptr (FsSnapshot) snapshot = test_load_files ("examples/rag-api", "tests/fixtures/real/k3s-1node-pods-kube-system.json",
+                                                     NULL);
+  const char *names[] = { "production", "kube-system", "default", "zzz-none", "", NULL };
+  for (guint n = 0; n < G_N_ELEMENTS (names); n++)
+    {
+      guint first, end, count = 0;
+      fs_snapshot_namespace_pods (snapshot, names[n], &first, &end);
+      assert_true (first <= end && end <= snapshot->n_pods);
+      for (guint i = 0; i < snapshot->n_pods; i++)
+        {
+          gboolean inside = i >= first && i < end;
+          assert_int_equal (inside, g_strcmp0 (snapshot->pods[i].namespace, names[n]) == 0);
+          count += inside;
+        }
+      assert_int_equal (count, end - first);
+    }
+  guint first, end;
+  fs_snapshot_namespace_pods (snapshot, "production", &first, &end);
+  assert_true (end > first);
+  const FsWorkload *workload = fs_snapshot_find_workload (snapshot, "production", "Deployment", "rag-api");
+  assert_non_null (workload);
+  FsPackOptions all = { .exclude = fs_workload_owns_pod, .exclude_data = (gpointer) workload };
+  FsPackOptions ranged = all;
+  ranged.exclude_namespace = workload->namespace;
+  g_autofree FsNodeLoad *a = g_new0 (FsNodeLoad, snapshot->n_nodes + 1);
+  g_autofree FsNodeLoad *b = g_new0 (FsNodeLoad, snapshot->n_nodes + 1);
+  fs_pack_base_loads (snapshot, &all, a);
+  fs_pack_base_loads (snapshot, &ranged, b);
+  for (guint i = 0; i < snapshot->n_nodes; i++)
+    {
+      assert_true (a[i].requested.cpu_milli == b[i].requested.cpu_milli);
+      assert_true (a[i].requested.memory_bytes == b[i].requested.memory_bytes);
+      assert_int_equal (a[i].pod_count, b[i].pod_count);
+      /* the workload's pods are taken off: less than the node's own totals */
+      assert_true (a[i].pod_count <= snapshot->nodes[i].pod_count);
+    }
+}
+
 static void
 test_why_on_the_example (void **state)
 {
@@ -886,6 +929,7 @@ main (void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test (test_seed_6gi),
+    cmocka_unit_test (test_namespace_range),
     cmocka_unit_test (test_seed_3gi),
     cmocka_unit_test (test_capacity_equals_sequential_placement),
     cmocka_unit_test (test_taints_and_selectors_restrict_nodes),

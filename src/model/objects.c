@@ -1151,6 +1151,31 @@ fs_snapshot_find_pod (const FsSnapshot *snapshot, const char *namespace, const c
   return NULL;
 }
 
+/* The first pod whose namespace is not below NAMESPACE (AFTER: not below nor equal). */
+static guint
+namespace_bound (const FsSnapshot *snapshot, const char *namespace, gboolean after)
+{
+  guint low = 0, high = snapshot->n_pods;
+  while (low < high)
+    {
+      guint middle = low + (high - low) / 2;
+      const char *here = snapshot->pods[middle].namespace;
+      int order = here == namespace ? 0 : g_strcmp0 (here, namespace);
+      if (order < 0 || (after && order == 0))
+        low = middle + 1;
+      else
+        high = middle;
+    }
+  return low;
+}
+
+void
+fs_snapshot_namespace_pods (const FsSnapshot *snapshot, const char *namespace, guint *first, guint *end)
+{
+  *first = namespace_bound (snapshot, namespace, FALSE);
+  *end = namespace_bound (snapshot, namespace, TRUE);
+}
+
 const char *
 fs_workload_kind_name (FsWorkloadKind kind)
 {

@@ -687,7 +687,10 @@ fs_pack_base_loads (const FsSnapshot *snapshot, const FsPackOptions *options, Fs
     }
   if (options->exclude == NULL)
     return;
-  for (guint p = 0; p < snapshot->n_pods; p++)
+  guint first = 0, end = snapshot->n_pods;
+  if (options->exclude_namespace != NULL)
+    fs_snapshot_namespace_pods (snapshot, options->exclude_namespace, &first, &end);
+  for (guint p = first; p < end; p++)
     {
       const FsPod *other = &snapshot->pods[p];
       if (other->node_index >= 0 && fs_pod_counts_on_node (other)

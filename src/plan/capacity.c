@@ -60,6 +60,7 @@ pack_options (const FsWorkload *replacing, int64_t replicas)
     {
       options.exclude = fs_workload_owns_pod;
       options.exclude_data = (gpointer) replacing;
+      options.exclude_namespace = replacing->namespace;
     }
   return options;
 }
@@ -94,7 +95,11 @@ volume_reasons (const char *message, GPtrArray *out)
 const FsPod *
 fs_workload_unmodelled (const FsSnapshot *snapshot, const FsWorkload *workload, GPtrArray *reasons)
 {
-  for (guint i = 0; workload != NULL && workload->selector != NULL && i < snapshot->n_pods; i++)
+  if (workload == NULL || workload->selector == NULL)
+    return NULL;
+  guint first, end;
+  fs_snapshot_namespace_pods (snapshot, workload->namespace, &first, &end);
+  for (guint i = first; i < end; i++)
     {
       const FsPod *pod = &snapshot->pods[i];
       if (pod->node_index >= 0 || pod->scheduled_message == NULL
@@ -113,8 +118,10 @@ fs_workload_unmodelled (const FsSnapshot *snapshot, const FsWorkload *workload, 
 guint
 fs_capacity_replaced_pods (const FsSnapshot *snapshot, const FsWorkload *replacing)
 {
-  guint count = 0;
-  for (guint i = 0; replacing != NULL && replacing->selector != NULL && i < snapshot->n_pods; i++)
+  guint count = 0, first = 0, end = 0;
+  if (replacing != NULL && replacing->selector != NULL)
+    fs_snapshot_namespace_pods (snapshot, replacing->namespace, &first, &end);
+  for (guint i = first; i < end; i++)
     count += snapshot->pods[i].node_index >= 0 && fs_pod_counts_on_node (&snapshot->pods[i])
              && fs_workload_owns_pod (&snapshot->pods[i], (gpointer) replacing);
   return count;

@@ -336,8 +336,9 @@ workload_pods (const FsSnapshot *snapshot, const FsWorkload *workload, GHashTabl
       g_autofree char *key = owner_key (workload->namespace, fs_workload_kind_name (workload->kind), workload->name);
       return GPOINTER_TO_UINT (g_hash_table_lookup (per_owner, key));
     }
-  guint count = 0;
-  for (guint i = 0; i < snapshot->n_pods; i++)
+  guint count = 0, first, end;
+  fs_snapshot_namespace_pods (snapshot, workload->namespace, &first, &end);
+  for (guint i = first; i < end; i++)
     count += is_active (&snapshot->pods[i]) && fs_workload_owns_pod (&snapshot->pods[i], (gpointer) workload);
   return count;
 }

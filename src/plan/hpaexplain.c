@@ -59,7 +59,10 @@ request_milli (const FsPod *pod, const char *resource, const char *container, in
 static guint
 collect_pods (const FsSnapshot *snapshot, const FsWorkload *target, GPtrArray *pods)
 {
-  for (guint i = 0; target != NULL && i < snapshot->n_pods; i++)
+  guint first = 0, end = 0;
+  if (target != NULL)
+    fs_snapshot_namespace_pods (snapshot, target->namespace, &first, &end);
+  for (guint i = first; i < end; i++)
     if (fs_workload_owns_pod (&snapshot->pods[i], (gpointer) target))
       g_ptr_array_add (pods, (gpointer) &snapshot->pods[i]);
   return pods->len;

@@ -27,7 +27,9 @@ static void
 find_old_pods (const FsSnapshot *snapshot, PlanBase *base)
 {
   base->old_pods = g_array_new (FALSE, FALSE, sizeof (OldPod));
-  for (guint p = 0; p < snapshot->n_pods; p++)
+  guint first, end;
+  fs_snapshot_namespace_pods (snapshot, base->workload->namespace, &first, &end);
+  for (guint p = first; p < end; p++)
     {
       const FsPod *pod = &snapshot->pods[p];
       if (!fs_pod_counts_on_node (pod) || !fs_workload_owns_pod (pod, (gpointer) base->workload))
@@ -74,7 +76,8 @@ fs_plan_base_new (const FsSnapshot *snapshot, const FsWorkload *workload, const 
       loads_now = base->loads_now_owned;
     }
   base->loads_now = loads_now;
-  FsPackOptions options = { .exclude = fs_workload_owns_pod, .exclude_data = (gpointer) workload };
+  FsPackOptions options = { .exclude = fs_workload_owns_pod, .exclude_data = (gpointer) workload,
+                            .exclude_namespace = workload->namespace };
   fs_pack_base_loads (snapshot, &options, base->loads_without);
   fs_pack_usable_nodes (snapshot, &shape, base->loads_without, base->usable);
   for (guint i = 0; i < n_nodes; i++)
@@ -219,6 +222,7 @@ shape_capacity (Planner *planner, gboolean same_template)
     {
       options.exclude = fs_workload_owns_pod;
       options.exclude_data = (gpointer) planner->workload;
+      options.exclude_namespace = planner->workload->namespace;
     }
   FsPackResult result;
   fs_pack (snapshot, &planner->shape, &options, fs_planner_fits (planner), &result);
@@ -496,6 +500,7 @@ candidate_pack_options (const Planner *planner, const FsPlanCandidate *candidate
     {
       options.exclude = fs_workload_owns_pod;
       options.exclude_data = (gpointer) planner->workload;
+      options.exclude_namespace = planner->workload->namespace;
     }
   return options;
 }

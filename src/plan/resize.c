@@ -298,7 +298,9 @@ static GArray *
 workload_pods (const FsSnapshot *snapshot, const FsWorkload *workload, const FsResizeTarget *target)
 {
   GArray *pods = g_array_new (FALSE, TRUE, sizeof (FsPodResizePlan));
-  for (guint p = 0; p < snapshot->n_pods; p++)
+  guint first, end;
+  fs_snapshot_namespace_pods (snapshot, workload->namespace, &first, &end);
+  for (guint p = first; p < end; p++)
     {
       const FsPod *pod = &snapshot->pods[p];
       if (!counts_here (pod) || (pod->flags & FS_POD_TERMINATING)

@@ -626,7 +626,8 @@ fs_diagnose (const FsSnapshot *snapshot, const FsPod *pod)
       return diagnosis;
     }
 
-  FsPackOptions options = { .replicas = 1, .exclude = is_the_pod, .exclude_data = (gpointer) pod };
+  FsPackOptions options = { .replicas = 1, .exclude = is_the_pod, .exclude_data = (gpointer) pod,
+                            .exclude_namespace = pod->namespace };
   FsPackResult result;
   fs_pack (snapshot, &diagnosis->shape, &options, diagnosis->nodes, &result);
   diagnosis->fits = result.capacity > 0;

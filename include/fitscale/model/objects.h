@@ -679,6 +679,9 @@ const FsNode *fs_snapshot_find_node (const FsSnapshot *snapshot, const char *nam
 /* The pod NAMESPACE/NAME, or NULL (a binary search: the pods are sorted by namespace and name). */
 const FsPod *fs_snapshot_find_pod (const FsSnapshot *snapshot, const char *namespace,
                                    const char *name);
+/* The pods of NAMESPACE: indexes *FIRST up to *END (excluded) of snapshot->pods, by binary
+ * search (the pods are sorted by namespace and name).  A workload's pods are all among them. */
+void fs_snapshot_namespace_pods (const FsSnapshot *snapshot, const char *namespace, guint *first, guint *end);
 /* The workload of KIND ("Deployment", "StatefulSet", "ReplicaSet", as an ownerReference or a
  * scaleTargetRef names it) NAMESPACE/NAME, or NULL. */
 const FsWorkload *fs_snapshot_find_workload (const FsSnapshot *snapshot, const char *namespace,
