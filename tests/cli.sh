@@ -365,6 +365,17 @@ contains "why: lowers minReplicas too" "lower HPA rag-api-hpa's minReplicas from
 contains "why: the HPA fix's command, its patch shell-quoted" "kubectl patch hpa -n production rag-api-hpa --type=merge -p '{\"spec\":{\"minReplicas\":2,\"maxReplicas\":2}}'" out
 contains "why: the lowered request's command, in Mi" "kubectl set resources -n production deployment/rag-api -c rag-api --requests=memory=5966Mi" out
 
+# why lists the nodes closest to fitting first, then by name, and says how many it left out (issue 20)
+check "why: the nodes closest to fitting first" 0 "$bin" why -q -S "$data/why-many-nodes.yaml" default/big
+expect_line() { sed -n "$1p" "$tmp/out" | grep -qF -- "$2" && ok "$3" || { sed -n "$1p" "$tmp/out" | comment; not_ok "$3"; }; }
+expect_line 6 "n-00   Insufficient memory    memory: needs 4Gi, 3996Mi free" "why: n-00, 100Mi short, first"
+expect_line 7 "n-07" "why: n-07, 200Mi short, second"
+contains "why: the tainted nodes, first by name, are the ones left out" "(4 more nodes, further from fitting, left out: -o wide lists them all)" out
+lacks "why: no tainted node among the 30 shown" "a-taint-0" out
+check "why -o wide: every node" 0 "$bin" why -q -S "$data/why-many-nodes.yaml" default/big -o wide
+contains "why -o wide: the tainted nodes last, by name" "a-taint-3" out
+lacks "why -o wide: none left out" "left out" out
+
 # every fix carries the command that does it, in text and JSON (issue 20)
 check "why: fixes a person can paste" 0 "$bin" why -q -S "$data/why-fixes.yaml" shop/api-5d4f-c
 contains "why: lower request command" "kubectl set resources -n shop deployment/api -c api --requests=cpu=500m" out

@@ -454,8 +454,9 @@ short_text (const FsSnapshot *snapshot, guint node_index, const FsResources *req
       int64_t want = fs_resources_get (request, name);
       int64_t free_amount = fs_resources_get (&node->allocatable, name)
                             - fs_resources_get (&node->requested, name);
-      g_string_append_printf (text, "%s%s: needs %" G_GINT64_FORMAT ", %" G_GINT64_FORMAT " free",
-                              text->len ? "; " : "", name, want, free_amount);
+      g_autofree char *want_text = amount_text (name, want);
+      g_autofree char *free_text = amount_text (name, free_amount);
+      g_string_append_printf (text, "%s%s: needs %s, %s free", text->len ? "; " : "", name, want_text, free_text);
     }
   if (verdict->short_bits & FS_SHORT_PODS)
     g_string_append_printf (text, "%spods: %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT " used",
@@ -710,16 +711,71 @@ print_messages (FILE *out, const FsDiagnosis *diagnosis)
   fprintf (out, "\n");
 }
 
-/* Per node the first failing filter and the shortfall: the first 30 nodes unless WIDE. */
+/* How far node I is from taking the pod, for the order of the node table: 0 when it fits,
+ * then by the largest share of a request it is short of (a node short of 10% of the memory
+ * before one short of all of it), then every other filter after. */
+typedef struct {
+  const FsSnapshot *snapshot;
+  const FsDiagnosis *diagnosis;
+} NodeOrder;
+
+static double
+shortness (const FsDiagnosis *diagnosis, guint i)
+{
+  const FsVerdict *verdict = &diagnosis->nodes[i].verdict;
+  if (verdict->filter == FS_FILTER_PASS)
+    return 0.0;
+  if (verdict->filter != FS_FILTER_NODE_RESOURCES_FIT)
+    return 1e300;
+  const FsResources *request = &diagnosis->pod->spec->request;
+  double worst = 0.0;
+  struct { int64_t short_by, want; } rows[] = {
+    { verdict->short_by.cpu_milli, request->cpu_milli },
+    { verdict->short_by.memory_bytes, request->memory_bytes },
+    { verdict->short_by.ephemeral_bytes, request->ephemeral_bytes },
+  };
+  for (gsize r = 0; r < G_N_ELEMENTS (rows); r++)
+    if (rows[r].short_by > 0)
+      worst = MAX (worst, rows[r].want > 0 ? (double) rows[r].short_by / (double) rows[r].want : 1.0);
+  for (guint e = 0; e < verdict->short_by.n_extended; e++)
+    {
+      int64_t want = fs_resources_get (request, verdict->short_by.extended[e].name);
+      if (verdict->short_by.extended[e].value > 0)
+        worst = MAX (worst, want > 0 ? (double) verdict->short_by.extended[e].value / (double) want : 1.0);
+    }
+  if (verdict->short_bits & FS_SHORT_PODS)
+    worst = MAX (worst, 1.0);
+  return 1.0 + worst; /* after every node that fits */
+}
+
+static gint
+compare_nodes (gconstpointer a, gconstpointer b, gpointer data)
+{
+  const NodeOrder *order = data;
+  guint i = *(const guint *) a, j = *(const guint *) b;
+  double si = shortness (order->diagnosis, i), sj = shortness (order->diagnosis, j);
+  if (si != sj)
+    return si < sj ? -1 : 1;
+  return strcmp (order->snapshot->nodes[i].name, order->snapshot->nodes[j].name);
+}
+
+/* Per node the first failing filter and the shortfall, closest to fitting first (then by
+ * name): the first 30 nodes unless WIDE, saying how many are left out. */
 static void
 print_nodes (FILE *out, const FsSnapshot *snapshot, const FsDiagnosis *diagnosis, gboolean wide)
 {
   const FsResources *request = &diagnosis->pod->spec->request;
   static const char *const headers[] = { "NODE", "FIRST FAILING FILTER", "SHORT" };
   g_autoptr (FsTable) table = fs_table_new (3, headers);
-  guint shown = 0;
+  g_autofree guint *order = g_new (guint, diagnosis->n_nodes + 1);
   for (guint i = 0; i < diagnosis->n_nodes; i++)
+    order[i] = i;
+  NodeOrder data = { snapshot, diagnosis };
+  g_qsort_with_data (order, (gint) diagnosis->n_nodes, sizeof (guint), compare_nodes, &data);
+  guint shown = 0;
+  for (guint k = 0; k < diagnosis->n_nodes; k++)
     {
+      guint i = order[k];
       const FsVerdict *verdict = &diagnosis->nodes[i].verdict;
       if (!wide && shown >= 30)
         break;
@@ -735,7 +791,8 @@ print_nodes (FILE *out, const FsSnapshot *snapshot, const FsDiagnosis *diagnosis
     }
   fs_table_print (table, out);
   if (shown < diagnosis->n_nodes)
-    fprintf (out, "(%u more nodes: -o wide lists them all)\n", diagnosis->n_nodes - shown);
+    fprintf (out, "(%u more node%s, further from fitting, left out: -o wide lists them all)\n",
+             diagnosis->n_nodes - shown, diagnosis->n_nodes - shown == 1 ? "" : "s");
 }
 
 static void
