@@ -376,6 +376,12 @@ check "why -o wide: every node" 0 "$bin" why -q -S "$data/why-many-nodes.yaml" d
 contains "why -o wide: the tainted nodes last, by name" "a-taint-3" out
 lacks "why -o wide: none left out" "left out" out
 
+# after why --all, one line by cause (issue 20)
+check "why --all: the summary by cause" 0 "$bin" why -q -S "$data/why-summary.yaml" --all -A
+contains "why --all: 7 Pending in 3 owners by cause" "7 Pending in 3 owners: 4 memory, 2 taint, 1 not modelled." out
+check "why --all: one owner" 0 "$bin" why -q -S "$ex" --all -n production
+contains "why --all: singular owner" "4 Pending in 1 owner: 4 memory." out
+
 # every fix carries the command that does it, in text and JSON (issue 20)
 check "why: fixes a person can paste" 0 "$bin" why -q -S "$data/why-fixes.yaml" shop/api-5d4f-c
 contains "why: lower request command" "kubectl set resources -n shop deployment/api -c api --requests=cpu=500m" out

@@ -959,6 +959,140 @@ fs_render_no_pending (FILE *out, const char *namespace)
            namespace ? safe : "");
 }
 
+/* ---- why --all: one line by cause -------------------------------------------------------- */
+
+struct FsWhySummary {
+  guint pods;
+  GHashTable *owners;   /* owner pointers seen (a bare pod is its own owner) */
+  GPtrArray *causes;    /* in the order first met */
+  GHashTable *counts;   /* cause -> pods (GUINT_TO_POINTER) */
+};
+
+FsWhySummary *
+fs_why_summary_new (void)
+{
+  FsWhySummary *summary = g_new0 (FsWhySummary, 1);
+  summary->owners = g_hash_table_new (NULL, NULL);
+  summary->causes = g_ptr_array_new ();
+  summary->counts = g_hash_table_new (g_str_hash, g_str_equal);
+  return summary;
+}
+
+void
+fs_why_summary_free (FsWhySummary *summary)
+{
+  if (summary == NULL)
+    return;
+  g_hash_table_unref (summary->owners);
+  g_ptr_array_unref (summary->causes);
+  g_hash_table_unref (summary->counts);
+  g_free (summary);
+}
+
+static const char *
+filter_cause (FsFilter filter)
+{
+  switch (filter)
+    {
+    case FS_FILTER_NODE_UNSCHEDULABLE: return "cordoned";
+    case FS_FILTER_TAINT_TOLERATION: return "taint";
+    case FS_FILTER_NODE_AFFINITY: return "node affinity";
+    case FS_FILTER_NODE_PORTS: return "host port";
+    case FS_FILTER_POD_TOPOLOGY_SPREAD: return "topology spread";
+    case FS_FILTER_INTER_POD_AFFINITY: return "pod affinity";
+    case FS_FILTER_NODE_RESOURCES_FIT: return "resources";
+    case FS_FILTER_PASS: return "fits now";
+    default: return "volumes";
+    }
+}
+
+/* One word for what keeps DIAGNOSIS's pod Pending: what the closest node is short of when a
+ * node is short only of resources (the first of cpu, memory, ephemeral-storage, pods, then an
+ * extended resource), else the filter that rejects the most nodes; "not modelled" when the
+ * scheduler's recorded verdict names what fitscale does not model or disagrees with it. */
+static const char *
+diagnosis_cause (const FsDiagnosis *diagnosis)
+{
+  if (diagnosis->unknown_scheduler != NULL || diagnosis->unmodelled_filters->len > 0
+      || (diagnosis->unmodelled != NULL && diagnosis->unmodelled->len > 0) || disagrees (diagnosis))
+    return "not modelled";
+  if (diagnosis->fits)
+    return "fits now";
+  if (diagnosis->n_nodes == 0)
+    return "no nodes";
+  guint closest = G_MAXUINT;
+  for (guint i = 0; i < diagnosis->n_nodes; i++)
+    if (diagnosis->nodes[i].verdict.filter == FS_FILTER_NODE_RESOURCES_FIT
+        && (closest == G_MAXUINT || shortness (diagnosis, i) < shortness (diagnosis, closest)))
+      closest = i;
+  if (closest != G_MAXUINT)
+    {
+      const FsVerdict *verdict = &diagnosis->nodes[closest].verdict;
+      if (verdict->short_bits & FS_SHORT_CPU)
+        return "cpu";
+      if (verdict->short_bits & FS_SHORT_MEMORY)
+        return "memory";
+      if (verdict->short_bits & FS_SHORT_EPHEMERAL)
+        return "ephemeral-storage";
+      if (verdict->short_bits & FS_SHORT_PODS)
+        return "pods";
+      if (verdict->short_by.n_extended > 0)
+        return verdict->short_by.extended[0].name; /* a node's resource name: printed safe */
+      return "resources";
+    }
+  guint counts[64] = { 0 }, best = 0;
+  for (guint i = 0; i < diagnosis->n_nodes; i++)
+    {
+      guint f = MIN ((guint) diagnosis->nodes[i].verdict.filter, 63u);
+      if (++counts[f] > counts[best] || (counts[f] == counts[best] && f < best))
+        best = f;
+    }
+  return filter_cause ((FsFilter) best);
+}
+
+void
+fs_why_summary_add (FsWhySummary *summary, const FsDiagnosis *diagnosis, guint similar)
+{
+  const char *cause = diagnosis_cause (diagnosis);
+  guint pods = 1 + similar;
+  summary->pods += pods;
+  g_hash_table_add (summary->owners, diagnosis->pod->owner != NULL ? (gpointer) diagnosis->pod->owner
+                                                                    : (gpointer) diagnosis->pod);
+  gpointer old = NULL;
+  if (!g_hash_table_lookup_extended (summary->counts, cause, NULL, &old))
+    g_ptr_array_add (summary->causes, (gpointer) cause);
+  g_hash_table_insert (summary->counts, (gpointer) cause, GUINT_TO_POINTER (GPOINTER_TO_UINT (old) + pods));
+}
+
+static gint
+compare_causes (gconstpointer a, gconstpointer b, gpointer data)
+{
+  GHashTable *counts = data;
+  const char *x = *(const char *const *) a, *y = *(const char *const *) b;
+  guint nx = GPOINTER_TO_UINT (g_hash_table_lookup (counts, x)), ny = GPOINTER_TO_UINT (g_hash_table_lookup (counts, y));
+  if (nx != ny)
+    return nx > ny ? -1 : 1;
+  return strcmp (x, y);
+}
+
+void
+fs_why_summary_print (FILE *out, const FsWhySummary *summary)
+{
+  if (summary->pods == 0)
+    return;
+  g_autoptr (GPtrArray) causes = g_ptr_array_copy (summary->causes, NULL, NULL);
+  g_ptr_array_sort_with_data (causes, compare_causes, summary->counts);
+  guint owners = g_hash_table_size (summary->owners);
+  g_autoptr (GString) line = g_string_new (NULL);
+  g_string_append_printf (line, "%u Pending in %u owner%s:", summary->pods, owners, owners == 1 ? "" : "s");
+  for (guint i = 0; i < causes->len; i++)
+    g_string_append_printf (line, "%s %u %s", i > 0 ? "," : "",
+                            GPOINTER_TO_UINT (g_hash_table_lookup (summary->counts, causes->pdata[i])),
+                            (const char *) causes->pdata[i]);
+  g_autofree char *safe = fs_terminal_safe (line->str);
+  fprintf (out, "\n%s.\n", safe);
+}
+
 void
 fs_render_bound_pending (FILE *out, guint count, const FsPod *first)
 {
