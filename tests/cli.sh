@@ -209,7 +209,8 @@ check "plan: the same answer twice" 0 "$bin" plan -q -S "$ex" deployment/rag-api
 if cmp -s "$tmp/out" "$tmp/plan-first.json"; then ok "plan: deterministic"; else not_ok "plan: deterministic"; fi
 check "plan table" 0 "$bin" plan -q -S "$ex" deployment/rag-api -n production
 contains "plan table: outcome" "Outcome: adjusted." out
-contains "plan table: the Pending message" "The HVPA point leaves 4 replicas Pending: 0/2 nodes are available: 2 Insufficient memory." out
+contains "plan table: the Pending message, no HVPA point without an Hvpa" "The HPA/VPA point leaves 4 replicas Pending: 0/2 nodes are available: 2 Insufficient memory." out
+lacks "plan table: no HVPA point without an Hvpa (issue 20)" "HVPA point" out
 check "plan -o yaml" 0 "$bin" plan -q -S "$ex" deployment/rag-api -n production -o yaml
 contains "plan yaml: outcome" "outcome: adjusted" out
 check "plan --curve" 0 "$bin" plan -q -S "$ex" deployment/rag-api -n production --curve
@@ -706,7 +707,7 @@ check "sentences: capacity --replicas 1 that fits" 0 "$bin" capacity -q -S "$gpu
 contains "capacity --replicas 1: it fits" "--replicas 1: it fits; 1 placed, 0 would stay Pending." out
 # plan SERVED: Pending replicas serve nothing
 check "sentences: plan statefulset/kafka" 1 "$bin" plan -q -S "$kafka" statefulset/kafka -n data
-contains "plan SERVED: 2 of 3 scheduled is 66 %, not 100 %" "HVPA point   3          kafka:cpu=2,memory=4Gi   2     1         66%      0.000" out
+contains "plan SERVED: 2 of 3 scheduled is 66 %, not 100 %" "HPA/VPA point   3          kafka:cpu=2,memory=4Gi   2     1         66%      0.000" out
 # plan reason, infeasible with some replicas scheduled
 contains "plan reason: how many schedule" "The one pair evaluated does not schedule every replica: the workload stays as it is, and 2 of its 3 replicas schedule." out
 lacks "plan reason: not \"Not one replica\"" "Not one replica" out
@@ -719,7 +720,7 @@ expect "plan servedFraction: 2 of 3" '.hvpa.servedFraction == 0.6667 and .curren
 # plan reason when not one replica schedules; SERVED 0 %, not -0 %
 check "sentences: plan of a 5-GPU workload" 1 "$bin" plan -q -S "$gpu" deployment/train -n ml
 contains "plan reason: not one of them schedules" "the workload stays as it is, and not one of its 2 replicas schedules." out
-contains "plan SERVED: 0 %" "current      2          main:cpu=1,memory=2Gi   0     2         0%       0.000" out
+contains "plan SERVED: 0 %" "current         2          main:cpu=1,memory=2Gi   0     2         0%       0.000" out
 lacks "plan SERVED: no -0 %" "-0%" out
 lacks "plan new nodes: no shape holds a 5-GPU replica, none offered" "would hold" out
 # plan reason, adjusted: "of the N pairs evaluated, M do"
