@@ -98,6 +98,13 @@ expect "hpa: cpu wins, 6 desired" '.winningMetric == "cpu" and .desiredReplicas 
 expect "hpa: each pod counted, and why" '[.metrics[0].pods[] | select(.counted == "unready") | .why] == ["Pending","Pending","Pending","Pending"] and ([.metrics[0].pods[] | select(.counted == "ready")] | length) == 2'
 check "hpa: a failed metric" 0 "$bin" hpa -q -S "$fixtures/hpa-v2-failed-metrics-kubectl-ai-pr584.yaml" hpa-test/web-app -o json
 expect "hpa: the failed metric is invalid, not 0" '.metrics[0].valid == false and (.metrics[0].error | test("unable to fetch metrics")) and .winningMetric == null and .desiredReplicas == 1'
+# an HPA whose status says ScalingActive=False shows that condition (issue 20)
+expect "hpa -o json: the ScalingActive condition" '.scalingActive.status == "False" and .scalingActive.reason == "FailedGetResourceMetric"'
+check "hpa: ScalingActive=False in words" 0 "$bin" hpa -q -S "$fixtures/hpa-v2-failed-metrics-kubectl-ai-pr584.yaml" hpa-test/web-app
+contains "hpa: the HPA does not scale, by its own condition" "Now: 1 replica, and the HPA does not scale: ScalingActive=False (FailedGetResourceMetric: the HPA was unable to compute the replica count" out
+lacks "hpa: not DesiredWithinRange" "DesiredWithinRange" out
+check "hpa -o json: no condition, null" 0 "$bin" hpa -q -S "$fixtures/hpa-v2beta2-healthy-rollout-target.yaml" credential-hpa -o json
+expect "hpa -o json: scalingActive null when it scales" '.scalingActive == null'
 check "hpa: v2beta2 read as v2, from its status" 0 "$bin" hpa -q -S "$fixtures/hpa-v2beta2-healthy-rollout-target.yaml" credential-hpa -o json
 expect "hpa: status utilization 27% of 65%" '.metrics[0].source == "HPA status" and .metrics[0].currentUtilization == 27 and .desiredReplicas == 1'
 check "hpa: Pods, Object and External metrics from the metrics APIs' lists" 0 "$bin" hpa -q -S "$data/hpa-custom" shop/web --now 2026-12-02T12:00:10Z -o json
