@@ -146,6 +146,11 @@ contains "simulate: names the line" "bad.csv:3" err
 check "nodes: quantities for people" 0 "$bin" nodes -q -S "$data/plan/tight-nodes.yaml"
 contains "nodes: nothing requested is 0, memory as written" "0/4000Mi (0%)" out
 lacks "nodes: no 0Ki" "0Ki" out
+# the nodes footer counts only the nodes pods can use, and says so (issue 20)
+check "nodes: the footer on usable nodes" 0 "$bin" nodes -q -S "$data/why-fixes.yaml"
+contains "nodes: cordoned gen-c and tainted gpu-1 left out of the free room" "Free in total on the 3 of 5 nodes pods can use (Ready, schedulable, untainted): cpu 4500m, memory 22Gi; largest free piece on one node: cpu 4, memory 8Gi." out
+check "nodes -o json: the usable nodes" 0 "$bin" nodes -q -S "$data/why-fixes.yaml" -o json
+expect "nodes -o json: usableNodes, usableFree beside free" '.total.usableNodes == 3 and .total.usableFree.cpu == "4500m" and .total.free.cpu == "12500m"'
 # ---- hvpa ----
 check "hvpa: the design's Example 1" 0 "$bin" hvpa -q -S "$data/hvpa-design" default/hvpa-sample --now 2026-12-02T12:00:00Z -o json
 expect "hvpa: stage 3..7, weight 0.6, 5 replicas" '.stage == 1 and .vpaWeight == 0.6 and .replicas == 5 and .hpaDesiredReplicas == 6'
@@ -354,7 +359,7 @@ expect "why: no room in total for GPUs that do not exist" '.roomInTotal == false
 check "why: the 5-GPU pod in words" 0 "$bin" why -q -S "$gpu_room" ml/gpu-5
 lacks "why: no room-in-total sentence" 'Room in total' out
 check "nodes: free lines count GPUs" 0 "$bin" nodes -q -S "$gpu_room"
-contains "nodes: free GPUs in total and in the largest piece" 'Free in total: cpu 16, memory 71Gi, nvidia.com/gpu 2; largest free piece on one node: cpu 8, memory 32Gi, nvidia.com/gpu 1.' out
+contains "nodes: free GPUs in total and in the largest piece" 'Free in total on the 3 nodes pods can use (Ready, schedulable, untainted): cpu 16, memory 71Gi, nvidia.com/gpu 2; largest free piece on one node: cpu 8, memory 32Gi, nvidia.com/gpu 1.' out
 check "nodes: no zero hugepages line on nodes that offer none" 0 "$bin" nodes -q -S "$ex"
 lacks "nodes: hugepages left out" 'hugepages' out
 check "why: a pod and no node, in words" 0 "$bin" why -q -S "$fixtures/eks-arm64-podlist.json" -S "$fixtures/pod-pending-node-affinity.json" --all -A
