@@ -103,6 +103,8 @@ expect "hpa -o json: the ScalingActive condition" '.scalingActive.status == "Fal
 check "hpa: ScalingActive=False in words" 0 "$bin" hpa -q -S "$fixtures/hpa-v2-failed-metrics-kubectl-ai-pr584.yaml" hpa-test/web-app
 contains "hpa: the HPA does not scale, by its own condition" "Now: 1 replica, and the HPA does not scale: ScalingActive=False (FailedGetResourceMetric: the HPA was unable to compute the replica count" out
 lacks "hpa: not DesiredWithinRange" "DesiredWithinRange" out
+check "hpa: singular replica" 0 "$bin" hpa -q -S "$fixtures/hpa-v2beta2-healthy-rollout-target.yaml" credential-hpa
+contains "hpa: 1 replica, not 1 replicas (issue 20)" "The largest proposal wins: cpu, 1 replica." out
 check "hpa -o json: no condition, null" 0 "$bin" hpa -q -S "$fixtures/hpa-v2beta2-healthy-rollout-target.yaml" credential-hpa -o json
 expect "hpa -o json: scalingActive null when it scales" '.scalingActive == null'
 check "hpa: v2beta2 read as v2, from its status" 0 "$bin" hpa -q -S "$fixtures/hpa-v2beta2-healthy-rollout-target.yaml" credential-hpa -o json

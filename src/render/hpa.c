@@ -319,8 +319,9 @@ print_decision (FILE *out, const FsHpaAnswer *answer)
   const FsHpaSpec *hpa = &answer->hpa;
   FS_SCRATCH (safe);
   if (answer->winner >= 0)
-    fprintf (out, "\nThe largest proposal wins: %s, %d replicas.\n",
-             fs_safe (safe, answer->metrics[answer->winner].spec->name), answer->proposal);
+    fprintf (out, "\nThe largest proposal wins: %s, %d replica%s.\n",
+             fs_safe (safe, answer->metrics[answer->winner].spec->name), answer->proposal,
+             answer->proposal == 1 ? "" : "s");
   else
     fprintf (out, "\nNo metric is valid: the HPA keeps %d replica%s.\n", answer->proposal,
              answer->proposal == 1 ? "" : "s");
@@ -337,7 +338,8 @@ print_decision (FILE *out, const FsHpaAnswer *answer)
              answer->now.message != NULL ? ": " : "",
              answer->now.message != NULL ? fs_safe (safe, answer->now.message) : "");
   if (answer->settled.desired != answer->now.desired)
-    fprintf (out, "Once the stabilization windows pass: %d replicas.\n", answer->settled.desired);
+    fprintf (out, "Once the stabilization windows pass: %d replica%s.\n", answer->settled.desired,
+             answer->settled.desired == 1 ? "" : "s");
   if (answer->now.desired > answer->current_replicas)
     {
       g_autofree char *kind = g_ascii_strdown (hpa->target_kind, -1);
