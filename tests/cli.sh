@@ -397,6 +397,13 @@ contains "why --all: 7 Pending in 3 owners by cause" "7 Pending in 3 owners: 4 m
 check "why --all: one owner" 0 "$bin" why -q -S "$ex" --all -n production
 contains "why --all: singular owner" "4 Pending in 1 owner: 4 memory." out
 
+# on Karpenter's nodes, the node-addition advice says what applies there (issue 20)
+sed 's#eks.amazonaws.com/nodegroup#karpenter.sh/nodepool#g' "$ex/nodes.json" > "$tmp/karpenter-nodes.json"
+check "why: new nodes under Karpenter" 0 "$bin" why -q -S "$tmp/karpenter-nodes.json" -S "$ex/pods.json" -S "$ex/workloads.json" production/rag-api-7948f7fb7-dc5k8
+contains "why: Karpenter's NodePool launches them itself" "Karpenter's NodePool rag-ng launches them itself for Pending pods: if it has not, its spec.limits or requirements" out
+check "why: no Karpenter advice on a node group" 0 "$bin" why -q -S "$ex" production/rag-api-7948f7fb7-dc5k8
+lacks "why: node groups get no Karpenter advice" "Karpenter" out
+
 # every fix carries the command that does it, in text and JSON (issue 20)
 check "why: fixes a person can paste" 0 "$bin" why -q -S "$data/why-fixes.yaml" shop/api-5d4f-c
 contains "why: lower request command" "kubectl set resources -n shop deployment/api -c api --requests=cpu=500m" out
