@@ -98,6 +98,15 @@ expect "hpa: cpu wins, 6 desired" '.winningMetric == "cpu" and .desiredReplicas 
 expect "hpa: each pod counted, and why" '[.metrics[0].pods[] | select(.counted == "unready") | .why] == ["Pending","Pending","Pending","Pending"] and ([.metrics[0].pods[] | select(.counted == "ready")] | length) == 2'
 check "hpa: a failed metric" 0 "$bin" hpa -q -S "$fixtures/hpa-v2-failed-metrics-kubectl-ai-pr584.yaml" hpa-test/web-app -o json
 expect "hpa: the failed metric is invalid, not 0" '.metrics[0].valid == false and (.metrics[0].error | test("unable to fetch metrics")) and .winningMetric == null and .desiredReplicas == 1'
+# an HPA whose status says ScalingActive=False shows that condition (issue 20)
+expect "hpa -o json: the ScalingActive condition" '.scalingActive.status == "False" and .scalingActive.reason == "FailedGetResourceMetric"'
+check "hpa: ScalingActive=False in words" 0 "$bin" hpa -q -S "$fixtures/hpa-v2-failed-metrics-kubectl-ai-pr584.yaml" hpa-test/web-app
+contains "hpa: the HPA does not scale, by its own condition" "Now: 1 replica, and the HPA does not scale: ScalingActive=False (FailedGetResourceMetric: the HPA was unable to compute the replica count" out
+lacks "hpa: not DesiredWithinRange" "DesiredWithinRange" out
+check "hpa: singular replica" 0 "$bin" hpa -q -S "$fixtures/hpa-v2beta2-healthy-rollout-target.yaml" credential-hpa
+contains "hpa: 1 replica, not 1 replicas (issue 20)" "The largest proposal wins: cpu, 1 replica." out
+check "hpa -o json: no condition, null" 0 "$bin" hpa -q -S "$fixtures/hpa-v2beta2-healthy-rollout-target.yaml" credential-hpa -o json
+expect "hpa -o json: scalingActive null when it scales" '.scalingActive == null'
 check "hpa: v2beta2 read as v2, from its status" 0 "$bin" hpa -q -S "$fixtures/hpa-v2beta2-healthy-rollout-target.yaml" credential-hpa -o json
 expect "hpa: status utilization 27% of 65%" '.metrics[0].source == "HPA status" and .metrics[0].currentUtilization == 27 and .desiredReplicas == 1'
 check "hpa: Pods, Object and External metrics from the metrics APIs' lists" 0 "$bin" hpa -q -S "$data/hpa-custom" shop/web --now 2026-12-02T12:00:10Z -o json
@@ -139,6 +148,11 @@ contains "simulate: names the line" "bad.csv:3" err
 check "nodes: quantities for people" 0 "$bin" nodes -q -S "$data/plan/tight-nodes.yaml"
 contains "nodes: nothing requested is 0, memory as written" "0/4000Mi (0%)" out
 lacks "nodes: no 0Ki" "0Ki" out
+# the nodes footer counts only the nodes pods can use, and says so (issue 20)
+check "nodes: the footer on usable nodes" 0 "$bin" nodes -q -S "$data/why-fixes.yaml"
+contains "nodes: cordoned gen-c and tainted gpu-1 left out of the free room" "Free in total on the 3 of 5 nodes pods can use (Ready, schedulable, untainted): cpu 4500m, memory 22Gi; largest free piece on one node: cpu 4, memory 8Gi." out
+check "nodes -o json: the usable nodes" 0 "$bin" nodes -q -S "$data/why-fixes.yaml" -o json
+expect "nodes -o json: usableNodes, usableFree beside free" '.total.usableNodes == 3 and .total.usableFree.cpu == "4500m" and .total.free.cpu == "12500m"'
 # ---- hvpa ----
 check "hvpa: the design's Example 1" 0 "$bin" hvpa -q -S "$data/hvpa-design" default/hvpa-sample --now 2026-12-02T12:00:00Z -o json
 expect "hvpa: stage 3..7, weight 0.6, 5 replicas" '.stage == 1 and .vpaWeight == 0.6 and .replicas == 5 and .hpaDesiredReplicas == 6'
@@ -209,7 +223,8 @@ check "plan: the same answer twice" 0 "$bin" plan -q -S "$ex" deployment/rag-api
 if cmp -s "$tmp/out" "$tmp/plan-first.json"; then ok "plan: deterministic"; else not_ok "plan: deterministic"; fi
 check "plan table" 0 "$bin" plan -q -S "$ex" deployment/rag-api -n production
 contains "plan table: outcome" "Outcome: adjusted." out
-contains "plan table: the Pending message" "The HVPA point leaves 4 replicas Pending: 0/2 nodes are available: 2 Insufficient memory." out
+contains "plan table: the Pending message, no HVPA point without an Hvpa" "The HPA/VPA point leaves 4 replicas Pending: 0/2 nodes are available: 2 Insufficient memory." out
+lacks "plan table: no HVPA point without an Hvpa (issue 20)" "HVPA point" out
 check "plan -o yaml" 0 "$bin" plan -q -S "$ex" deployment/rag-api -n production -o yaml
 contains "plan yaml: outcome" "outcome: adjusted" out
 check "plan --curve" 0 "$bin" plan -q -S "$ex" deployment/rag-api -n production --curve
@@ -346,7 +361,7 @@ expect "why: no room in total for GPUs that do not exist" '.roomInTotal == false
 check "why: the 5-GPU pod in words" 0 "$bin" why -q -S "$gpu_room" ml/gpu-5
 lacks "why: no room-in-total sentence" 'Room in total' out
 check "nodes: free lines count GPUs" 0 "$bin" nodes -q -S "$gpu_room"
-contains "nodes: free GPUs in total and in the largest piece" 'Free in total: cpu 16, memory 71Gi, nvidia.com/gpu 2; largest free piece on one node: cpu 8, memory 32Gi, nvidia.com/gpu 1.' out
+contains "nodes: free GPUs in total and in the largest piece" 'Free in total on the 3 nodes pods can use (Ready, schedulable, untainted): cpu 16, memory 71Gi, nvidia.com/gpu 2; largest free piece on one node: cpu 8, memory 32Gi, nvidia.com/gpu 1.' out
 check "nodes: no zero hugepages line on nodes that offer none" 0 "$bin" nodes -q -S "$ex"
 lacks "nodes: hugepages left out" 'hugepages' out
 check "why: a pod and no node, in words" 0 "$bin" why -q -S "$fixtures/eks-arm64-podlist.json" -S "$fixtures/pod-pending-node-affinity.json" --all -A
@@ -364,6 +379,30 @@ check "why: the replicas fix with an HPA whose minimum is too high" 0 "$bin" why
 contains "why: lowers minReplicas too" "lower HPA rag-api-hpa's minReplicas from 4 and maxReplicas from 6 to 2" out
 contains "why: the HPA fix's command, its patch shell-quoted" "kubectl patch hpa -n production rag-api-hpa --type=merge -p '{\"spec\":{\"minReplicas\":2,\"maxReplicas\":2}}'" out
 contains "why: the lowered request's command, in Mi" "kubectl set resources -n production deployment/rag-api -c rag-api --requests=memory=5966Mi" out
+
+# why lists the nodes closest to fitting first, then by name, and says how many it left out (issue 20)
+check "why: the nodes closest to fitting first" 0 "$bin" why -q -S "$data/why-many-nodes.yaml" default/big
+expect_line() { sed -n "$1p" "$tmp/out" | grep -qF -- "$2" && ok "$3" || { sed -n "$1p" "$tmp/out" | comment; not_ok "$3"; }; }
+expect_line 6 "n-00   Insufficient memory    memory: needs 4Gi, 3996Mi free" "why: n-00, 100Mi short, first"
+expect_line 7 "n-07" "why: n-07, 200Mi short, second"
+contains "why: the tainted nodes, first by name, are the ones left out" "(4 more nodes, further from fitting, left out: -o wide lists them all)" out
+lacks "why: no tainted node among the 30 shown" "a-taint-0" out
+check "why -o wide: every node" 0 "$bin" why -q -S "$data/why-many-nodes.yaml" default/big -o wide
+contains "why -o wide: the tainted nodes last, by name" "a-taint-3" out
+lacks "why -o wide: none left out" "left out" out
+
+# after why --all, one line by cause (issue 20)
+check "why --all: the summary by cause" 0 "$bin" why -q -S "$data/why-summary.yaml" --all -A
+contains "why --all: 7 Pending in 3 owners by cause" "7 Pending in 3 owners: 4 memory, 2 taint, 1 not modelled." out
+check "why --all: one owner" 0 "$bin" why -q -S "$ex" --all -n production
+contains "why --all: singular owner" "4 Pending in 1 owner: 4 memory." out
+
+# on Karpenter's nodes, the node-addition advice says what applies there (issue 20)
+sed 's#eks.amazonaws.com/nodegroup#karpenter.sh/nodepool#g' "$ex/nodes.json" > "$tmp/karpenter-nodes.json"
+check "why: new nodes under Karpenter" 0 "$bin" why -q -S "$tmp/karpenter-nodes.json" -S "$ex/pods.json" -S "$ex/workloads.json" production/rag-api-7948f7fb7-dc5k8
+contains "why: Karpenter's NodePool launches them itself" "Karpenter's NodePool rag-ng launches them itself for Pending pods: if it has not, its spec.limits or requirements" out
+check "why: no Karpenter advice on a node group" 0 "$bin" why -q -S "$ex" production/rag-api-7948f7fb7-dc5k8
+lacks "why: node groups get no Karpenter advice" "Karpenter" out
 
 # every fix carries the command that does it, in text and JSON (issue 20)
 check "why: fixes a person can paste" 0 "$bin" why -q -S "$data/why-fixes.yaml" shop/api-5d4f-c
@@ -689,7 +728,7 @@ check "sentences: capacity --replicas 1 that fits" 0 "$bin" capacity -q -S "$gpu
 contains "capacity --replicas 1: it fits" "--replicas 1: it fits; 1 placed, 0 would stay Pending." out
 # plan SERVED: Pending replicas serve nothing
 check "sentences: plan statefulset/kafka" 1 "$bin" plan -q -S "$kafka" statefulset/kafka -n data
-contains "plan SERVED: 2 of 3 scheduled is 66 %, not 100 %" "HVPA point   3          kafka:cpu=2,memory=4Gi   2     1         66%      0.000" out
+contains "plan SERVED: 2 of 3 scheduled is 66 %, not 100 %" "HPA/VPA point   3          kafka:cpu=2,memory=4Gi   2     1         66%      0.000" out
 # plan reason, infeasible with some replicas scheduled
 contains "plan reason: how many schedule" "The one pair evaluated does not schedule every replica: the workload stays as it is, and 2 of its 3 replicas schedule." out
 lacks "plan reason: not \"Not one replica\"" "Not one replica" out
@@ -702,7 +741,7 @@ expect "plan servedFraction: 2 of 3" '.hvpa.servedFraction == 0.6667 and .curren
 # plan reason when not one replica schedules; SERVED 0 %, not -0 %
 check "sentences: plan of a 5-GPU workload" 1 "$bin" plan -q -S "$gpu" deployment/train -n ml
 contains "plan reason: not one of them schedules" "the workload stays as it is, and not one of its 2 replicas schedules." out
-contains "plan SERVED: 0 %" "current      2          main:cpu=1,memory=2Gi   0     2         0%       0.000" out
+contains "plan SERVED: 0 %" "current         2          main:cpu=1,memory=2Gi   0     2         0%       0.000" out
 lacks "plan SERVED: no -0 %" "-0%" out
 lacks "plan new nodes: no shape holds a 5-GPU replica, none offered" "would hold" out
 # plan reason, adjusted: "of the N pairs evaluated, M do"

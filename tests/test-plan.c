@@ -577,7 +577,7 @@ test_target_wins_rank_tie (void **state)
   assert_int_equal (answer->plan.replicas, answer->target.replicas);
   assert_int_equal (plan_request (answer, &answer->plan, FS_HVPA_MEMORY), 3 * GiB);
   assert_false (answer->rollout.completes);
-  assert_non_null (strstr (answer->reason, "The HVPA point is 6 x (cpu=500m,memory=3Gi): its "
+  assert_non_null (strstr (answer->reason, "The HPA/VPA point is 6 x (cpu=500m,memory=3Gi): its "
                                            "final state fits, but its rolling update stops before it completes."));
 }
 

@@ -96,6 +96,7 @@ run_all (const FsSnapshot *snapshot, WhyOptions *options, FsOutputFormat format)
                                       ? fs_cli_emitter_new (&options->common, format) : NULL;
   if (emitter != NULL)
     fs_emit_list_open (emitter);
+  g_autoptr (FsWhySummary) summary = fs_why_summary_new (); /* one line by cause, at the end */
   for (guint i = 0; i < questions->len; i++)
     {
       const Question *question = &g_array_index (questions, Question, i);
@@ -107,12 +108,15 @@ run_all (const FsSnapshot *snapshot, WhyOptions *options, FsOutputFormat format)
           if (i > 0)
             fs_render_diagnosis_separator (stdout);
           fs_render_diagnosis_table (stdout, snapshot, diagnosis, question->similar, format == FS_OUTPUT_WIDE);
+          fs_why_summary_add (summary, diagnosis, question->similar);
         }
     }
   if (emitter != NULL)
     fs_emit_list_close (emitter);
   else if (questions->len == 0)
     fs_render_no_pending (stdout, namespace);
+  else
+    fs_why_summary_print (stdout, summary);
   if (emitter == NULL && bound > 0)
     fs_render_bound_pending (stdout, bound, first_bound);
   return FS_EXIT_OK;

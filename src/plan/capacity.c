@@ -261,5 +261,14 @@ fs_node_additions_text (const FsNodeShapeEstimate *estimate, const char *purpose
     }
   if (estimate->uneven)
     g_string_append (text, "; uneven across zones: a new node in another zone lets fewer replicas land");
+  /* Karpenter has NodePools, not node groups to resize: it adds nodes for Pending pods itself */
+  for (guint i = 0; i < n; i++)
+    if (g_strcmp0 (addition_at (estimate, i)->pool_key, "karpenter.sh/nodepool") == 0)
+      {
+        g_string_append_printf (text, "; Karpenter's NodePool %s launches them itself for Pending pods: if it "
+                                "has not, its spec.limits or requirements (instance types, zones) keep it from "
+                                "them", addition_at (estimate, i)->pool);
+        break;
+      }
   return g_string_free (text, FALSE);
 }

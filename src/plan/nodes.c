@@ -12,6 +12,19 @@ node_is_ready (const FsNode *node)
   return (node->flags & FS_NODE_READY) && !(node->flags & FS_NODE_UNSCHEDULABLE);
 }
 
+/* Schedulable, untainted for every pod (no NoSchedule or NoExecute taint), and not reported
+ * NotReady (the node lifecycle controller taints those node.kubernetes.io/not-ready). */
+static gboolean
+node_is_usable (const FsNode *node)
+{
+  if ((node->flags & FS_NODE_UNSCHEDULABLE) || ((node->flags & FS_NODE_READY_KNOWN) && !(node->flags & FS_NODE_READY)))
+    return FALSE;
+  for (guint t = 0; node->taints != NULL && t < node->taints->n; t++)
+    if (node->taints->items[t].effect == FS_EFFECT_NO_SCHEDULE || node->taints->items[t].effect == FS_EFFECT_NO_EXECUTE)
+      return FALSE;
+  return TRUE;
+}
+
 static void
 count_pods (const FsSnapshot *snapshot, const gboolean *selected, FsClusterSummary *total)
 {
@@ -56,6 +69,14 @@ fs_nodes_summarize (const FsSnapshot *snapshot, const FsLabelSelector *selector,
           || !fs_resources_max (&total->largest_free, &row->free, error))
         return FALSE;
       total->n_ready += node_is_ready (node);
+      if (node_is_usable (node))
+        {
+          if (!fs_resources_add (&total->usable_free, &room, error)
+              || !(total->n_usable == 0 ? (total->usable_largest_free = row->free, TRUE)
+                                        : fs_resources_max (&total->usable_largest_free, &row->free, error)))
+            return FALSE;
+          total->n_usable++;
+        }
     }
   count_pods (snapshot, selected, total);
   return TRUE;

@@ -1053,7 +1053,8 @@ explain (FsPlanAnswer *answer)
 {
   GString *text = g_string_new (NULL);
   const FsPlanCandidate *target = &answer->target, *plan = &answer->plan;
-  g_string_append_printf (text, "The HVPA point is %d x (", target->replicas);
+  /* "HVPA point" only when an Hvpa makes it: else the HPA's replicas and the VPA's target */
+  g_string_append_printf (text, "The %s point is %d x (", answer->from_hvpa ? "HVPA" : "HPA/VPA", target->replicas);
   append_requests (text, answer, target);
   g_string_append (text, ")");
   if (target->schedulable && answer->target_rollout.completes)

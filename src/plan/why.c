@@ -343,12 +343,13 @@ fix_lower_replicas (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
           ? g_strdup_printf ("minReplicas from %d and maxReplicas from %d to %" G_GINT64_FORMAT, min_replicas,
                              max_replicas, target)
           : g_strdup_printf ("maxReplicas from %d to %" G_GINT64_FORMAT, max_replicas, target);
-      text = g_strdup_printf ("lower HPA %s's %s (it scales %s/%s, now at %d replicas): %s", hpa->name, bounds,
-                              kinds[workload->kind], workload->name, workload->replicas, why);
+      text = g_strdup_printf ("lower HPA %s's %s (it scales %s/%s, now at %d replica%s): %s", hpa->name, bounds,
+                              kinds[workload->kind], workload->name, workload->replicas,
+                              workload->replicas == 1 ? "" : "s", why);
     }
   else
-    text = g_strdup_printf ("scale %s/%s from %d to %" G_GINT64_FORMAT " replicas: %s", kinds[workload->kind],
-                            workload->name, workload->replicas, target, why);
+    text = g_strdup_printf ("scale %s/%s from %d to %" G_GINT64_FORMAT " replica%s: %s", kinds[workload->kind],
+                            workload->name, workload->replicas, target, target == 1 ? "" : "s", why);
   FsFix *fix = add_fix (diagnosis, FS_FIX_LOWER_REPLICAS, text);
   fix->count = target;
   fix->workload = workload;

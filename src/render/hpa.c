@@ -223,6 +223,21 @@ fs_render_hpa (FsEmitter *emitter, const FsHpaAnswer *answer)
   fs_emit_string (emitter, limits[answer->now.limited_by]);
   emit_decision (emitter, "now", &answer->now);
   emit_decision (emitter, "onceWindowsPass", &answer->settled);
+  /* the HPA's own condition ScalingActive=False: it does not scale while it holds */
+  fs_emit_key (emitter, "scalingActive");
+  if (answer->hpa.scaling_active_reason != NULL || answer->hpa.scaling_active_message != NULL)
+    {
+      fs_emit_map_open (emitter);
+      fs_emit_key (emitter, "status");
+      fs_emit_string (emitter, "False");
+      fs_emit_key (emitter, "reason");
+      fs_emit_string (emitter, answer->hpa.scaling_active_reason);
+      fs_emit_key (emitter, "message");
+      fs_emit_string (emitter, answer->hpa.scaling_active_message);
+      fs_emit_map_close (emitter);
+    }
+  else
+    fs_emit_null (emitter);
   fs_emit_map_close (emitter);
 }
 
@@ -304,17 +319,27 @@ print_decision (FILE *out, const FsHpaAnswer *answer)
   const FsHpaSpec *hpa = &answer->hpa;
   FS_SCRATCH (safe);
   if (answer->winner >= 0)
-    fprintf (out, "\nThe largest proposal wins: %s, %d replicas.\n",
-             fs_safe (safe, answer->metrics[answer->winner].spec->name), answer->proposal);
+    fprintf (out, "\nThe largest proposal wins: %s, %d replica%s.\n",
+             fs_safe (safe, answer->metrics[answer->winner].spec->name), answer->proposal,
+             answer->proposal == 1 ? "" : "s");
   else
     fprintf (out, "\nNo metric is valid: the HPA keeps %d replica%s.\n", answer->proposal,
              answer->proposal == 1 ? "" : "s");
-  fprintf (out, "Now: %d replica%s (%s%s%s).\n", answer->now.desired, answer->now.desired == 1 ? "" : "s",
-           answer->now.reason != NULL ? answer->now.reason : "no limit",
-           answer->now.message != NULL ? ": " : "",
-           answer->now.message != NULL ? fs_safe (safe, answer->now.message) : "");
+  if (hpa->scaling_active_reason != NULL || hpa->scaling_active_message != NULL)
+    /* the HPA says itself that it cannot scale: that, not the range its count is in */
+    fprintf (out, "Now: %d replica%s, and the HPA does not scale: ScalingActive=False (%s%s%s).\n",
+             answer->now.desired, answer->now.desired == 1 ? "" : "s",
+             hpa->scaling_active_reason != NULL ? fs_safe (safe, hpa->scaling_active_reason) : "no reason",
+             hpa->scaling_active_message != NULL ? ": " : "",
+             hpa->scaling_active_message != NULL ? fs_safe (safe, hpa->scaling_active_message) : "");
+  else
+    fprintf (out, "Now: %d replica%s (%s%s%s).\n", answer->now.desired, answer->now.desired == 1 ? "" : "s",
+             answer->now.reason != NULL ? answer->now.reason : "no limit",
+             answer->now.message != NULL ? ": " : "",
+             answer->now.message != NULL ? fs_safe (safe, answer->now.message) : "");
   if (answer->settled.desired != answer->now.desired)
-    fprintf (out, "Once the stabilization windows pass: %d replicas.\n", answer->settled.desired);
+    fprintf (out, "Once the stabilization windows pass: %d replica%s.\n", answer->settled.desired,
+             answer->settled.desired == 1 ? "" : "s");
   if (answer->now.desired > answer->current_replicas)
     {
       g_autofree char *kind = g_ascii_strdown (hpa->target_kind, -1);

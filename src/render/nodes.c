@@ -116,6 +116,12 @@ fs_render_nodes (FsEmitter *emitter, const FsNodeSummary *rows, guint n_rows,
   fs_emit_resources (emitter, &total->free, TRUE);
   fs_emit_key (emitter, "largestFree");
   fs_emit_resources (emitter, &total->largest_free, TRUE);
+  fs_emit_key (emitter, "usableNodes");
+  fs_emit_int (emitter, total->n_usable);
+  fs_emit_key (emitter, "usableFree");
+  fs_emit_resources (emitter, &total->usable_free, TRUE);
+  fs_emit_key (emitter, "usableLargestFree");
+  fs_emit_resources (emitter, &total->usable_largest_free, TRUE);
   fs_emit_key (emitter, "podsBound");
   fs_emit_int (emitter, total->pods_bound);
   fs_emit_key (emitter, "podsPending");
@@ -224,10 +230,12 @@ fs_render_nodes_table (FILE *out, gboolean wide, const FsNodeSummary *rows, guin
                      &rows[i].free, instance_type (node), zone (node), taints);
     }
   fs_table_print (table, out);
-  g_autofree char *largest_cpu = human_cpu (total->largest_free.cpu_milli);
-  g_autofree char *largest_memory = human_bytes (total->largest_free.memory_bytes);
-  g_autofree char *free_cpu = human_cpu (total->free.cpu_milli);
-  g_autofree char *free_memory = human_bytes (total->free.memory_bytes);
+  /* the footer counts the nodes a pod can use, and says so */
+  const FsResources *free_res = &total->usable_free, *largest = &total->usable_largest_free;
+  g_autofree char *largest_cpu = human_cpu (largest->cpu_milli);
+  g_autofree char *largest_memory = human_bytes (largest->memory_bytes);
+  g_autofree char *free_cpu = human_cpu (free_res->cpu_milli);
+  g_autofree char *free_memory = human_bytes (free_res->memory_bytes);
   g_autoptr (GString) free_text = g_string_new (NULL);
   g_autoptr (GString) largest_text = g_string_new (NULL);
   g_string_printf (free_text, "cpu %s, memory %s", free_cpu, free_memory);
@@ -239,14 +247,23 @@ fs_render_nodes_table (FILE *out, gboolean wide, const FsNodeSummary *rows, guin
       if (fs_resources_get (&total->allocatable, name) <= 0)
         continue;
       char amount[32];
-      g_string_append_printf (free_text, ", %s %s", name, fs_format_for_people (name, total->free.extended[i].value, amount));
+      g_string_append_printf (free_text, ", %s %s", name, fs_format_for_people (name, fs_resources_get (free_res, name), amount));
       g_string_append_printf (largest_text, ", %s %s", name,
-                              fs_format_for_people (name, fs_resources_get (&total->largest_free, name), amount));
+                              fs_format_for_people (name, fs_resources_get (largest, name), amount));
     }
   /* an extended resource's name comes from the nodes */
   g_autofree char *free_safe = fs_terminal_safe (free_text->str);
   g_autofree char *largest_safe = fs_terminal_safe (largest_text->str);
-  fprintf (out, "\nFree in total: %s; largest free piece on one node: %s.\n", free_safe, largest_safe);
+  if (total->n_usable == 0)
+    fprintf (out, "\nNo node a pod can use (Ready, schedulable, untainted): nothing is free for pods that "
+                  "tolerate no taint.\n");
+  else
+    {
+      g_autofree char *of = total->n_usable < total->n_nodes ? g_strdup_printf ("%u of ", total->n_usable) : g_strdup ("");
+      fprintf (out, "\nFree in total on the %s%u node%s pods can use (Ready, schedulable, untainted): %s; "
+                    "largest free piece on one node: %s.\n", of, total->n_nodes, total->n_nodes == 1 ? "" : "s",
+               free_safe, largest_safe);
+    }
   fprintf (out, "Pods: %" G_GINT64_FORMAT " on nodes, %" G_GINT64_FORMAT " Pending without a node.\n",
            total->pods_bound, total->pods_pending);
 }

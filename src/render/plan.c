@@ -546,7 +546,7 @@ print_candidates (FILE *out, const FsPlanAnswer *answer)
 {
   g_autoptr (FsTable) table = fs_table_new (7, row_headers);
   add_row (table, "current", answer, &answer->current);
-  add_row (table, "HVPA point", answer, &answer->target);
+  add_row (table, answer->from_hvpa ? "HVPA point" : "HPA/VPA point", answer, &answer->target);
   add_row (table, "plan", answer, &answer->plan);
   if (answer->has_steady)
     add_row (table, "as configured", answer, &answer->steady);
@@ -561,7 +561,8 @@ print_outcome (FILE *out, const FsPlanAnswer *answer)
   if (answer->target_message != NULL)
     {
       g_autofree char *message = fs_terminal_safe (answer->target_message);
-      fprintf (out, "The HVPA point leaves %" G_GINT64_FORMAT " replica%s Pending: %s\n", answer->target.pending,
+      fprintf (out, "The %s point leaves %" G_GINT64_FORMAT " replica%s Pending: %s\n",
+               answer->from_hvpa ? "HVPA" : "HPA/VPA", answer->target.pending,
                answer->target.pending == 1 ? "" : "s", message);
     }
   fs_print_nodes_needed (out, answer->target.pending == 1 ? "  New nodes that would hold it: "

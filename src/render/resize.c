@@ -404,8 +404,10 @@ fs_render_resize_diagnosis_text (FILE *out, const FsResizeDiagnosis *diagnosis)
       {
         char need[32], held[32], cap[32];
         const char *resource = diagnosis->verdict.resource;
-        fprintf (out, "It does not fit beside the other %" G_GINT64_FORMAT " pods on node %s now: they hold %s "
-                 "of its %s %s, and it asks %s.\n", diagnosis->n_others, fs_safe (safe, diagnosis->node->name),
+        fprintf (out, "It does not fit beside the other %" G_GINT64_FORMAT " pod%s on node %s now: %s hold%s %s "
+                 "of its %s %s, and it asks %s.\n", diagnosis->n_others, diagnosis->n_others == 1 ? "" : "s",
+                 fs_safe (safe, diagnosis->node->name), diagnosis->n_others == 1 ? "it" : "they",
+                 diagnosis->n_others == 1 ? "s" : "",
                  fs_format_for_people (resource, diagnosis->verdict.used, held), fs_format_for_people (resource, diagnosis->verdict.capacity, cap),
                  resource, fs_format_for_people (resource, diagnosis->verdict.requested, need));
         break;

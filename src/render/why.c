@@ -454,8 +454,9 @@ short_text (const FsSnapshot *snapshot, guint node_index, const FsResources *req
       int64_t want = fs_resources_get (request, name);
       int64_t free_amount = fs_resources_get (&node->allocatable, name)
                             - fs_resources_get (&node->requested, name);
-      g_string_append_printf (text, "%s%s: needs %" G_GINT64_FORMAT ", %" G_GINT64_FORMAT " free",
-                              text->len ? "; " : "", name, want, free_amount);
+      g_autofree char *want_text = amount_text (name, want);
+      g_autofree char *free_text = amount_text (name, free_amount);
+      g_string_append_printf (text, "%s%s: needs %s, %s free", text->len ? "; " : "", name, want_text, free_text);
     }
   if (verdict->short_bits & FS_SHORT_PODS)
     g_string_append_printf (text, "%spods: %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT " used",
@@ -710,16 +711,71 @@ print_messages (FILE *out, const FsDiagnosis *diagnosis)
   fprintf (out, "\n");
 }
 
-/* Per node the first failing filter and the shortfall: the first 30 nodes unless WIDE. */
+/* How far node I is from taking the pod, for the order of the node table: 0 when it fits,
+ * then by the largest share of a request it is short of (a node short of 10% of the memory
+ * before one short of all of it), then every other filter after. */
+typedef struct {
+  const FsSnapshot *snapshot;
+  const FsDiagnosis *diagnosis;
+} NodeOrder;
+
+static double
+shortness (const FsDiagnosis *diagnosis, guint i)
+{
+  const FsVerdict *verdict = &diagnosis->nodes[i].verdict;
+  if (verdict->filter == FS_FILTER_PASS)
+    return 0.0;
+  if (verdict->filter != FS_FILTER_NODE_RESOURCES_FIT)
+    return 1e300;
+  const FsResources *request = &diagnosis->pod->spec->request;
+  double worst = 0.0;
+  struct { int64_t short_by, want; } rows[] = {
+    { verdict->short_by.cpu_milli, request->cpu_milli },
+    { verdict->short_by.memory_bytes, request->memory_bytes },
+    { verdict->short_by.ephemeral_bytes, request->ephemeral_bytes },
+  };
+  for (gsize r = 0; r < G_N_ELEMENTS (rows); r++)
+    if (rows[r].short_by > 0)
+      worst = MAX (worst, rows[r].want > 0 ? (double) rows[r].short_by / (double) rows[r].want : 1.0);
+  for (guint e = 0; e < verdict->short_by.n_extended; e++)
+    {
+      int64_t want = fs_resources_get (request, verdict->short_by.extended[e].name);
+      if (verdict->short_by.extended[e].value > 0)
+        worst = MAX (worst, want > 0 ? (double) verdict->short_by.extended[e].value / (double) want : 1.0);
+    }
+  if (verdict->short_bits & FS_SHORT_PODS)
+    worst = MAX (worst, 1.0);
+  return 1.0 + worst; /* after every node that fits */
+}
+
+static gint
+compare_nodes (gconstpointer a, gconstpointer b, gpointer data)
+{
+  const NodeOrder *order = data;
+  guint i = *(const guint *) a, j = *(const guint *) b;
+  double si = shortness (order->diagnosis, i), sj = shortness (order->diagnosis, j);
+  if (si != sj)
+    return si < sj ? -1 : 1;
+  return strcmp (order->snapshot->nodes[i].name, order->snapshot->nodes[j].name);
+}
+
+/* Per node the first failing filter and the shortfall, closest to fitting first (then by
+ * name): the first 30 nodes unless WIDE, saying how many are left out. */
 static void
 print_nodes (FILE *out, const FsSnapshot *snapshot, const FsDiagnosis *diagnosis, gboolean wide)
 {
   const FsResources *request = &diagnosis->pod->spec->request;
   static const char *const headers[] = { "NODE", "FIRST FAILING FILTER", "SHORT" };
   g_autoptr (FsTable) table = fs_table_new (3, headers);
-  guint shown = 0;
+  g_autofree guint *order = g_new (guint, diagnosis->n_nodes + 1);
   for (guint i = 0; i < diagnosis->n_nodes; i++)
+    order[i] = i;
+  NodeOrder data = { snapshot, diagnosis };
+  g_qsort_with_data (order, (gint) diagnosis->n_nodes, sizeof (guint), compare_nodes, &data);
+  guint shown = 0;
+  for (guint k = 0; k < diagnosis->n_nodes; k++)
     {
+      guint i = order[k];
       const FsVerdict *verdict = &diagnosis->nodes[i].verdict;
       if (!wide && shown >= 30)
         break;
@@ -735,7 +791,8 @@ print_nodes (FILE *out, const FsSnapshot *snapshot, const FsDiagnosis *diagnosis
     }
   fs_table_print (table, out);
   if (shown < diagnosis->n_nodes)
-    fprintf (out, "(%u more nodes: -o wide lists them all)\n", diagnosis->n_nodes - shown);
+    fprintf (out, "(%u more node%s, further from fitting, left out: -o wide lists them all)\n",
+             diagnosis->n_nodes - shown, diagnosis->n_nodes - shown == 1 ? "" : "s");
 }
 
 static void
@@ -900,6 +957,140 @@ fs_render_no_pending (FILE *out, const char *namespace)
   g_autofree char *safe = namespace != NULL ? fs_terminal_safe (namespace) : NULL;
   fprintf (out, "No Pending pods without a node%s%s.\n", namespace ? " in namespace " : "",
            namespace ? safe : "");
+}
+
+/* ---- why --all: one line by cause -------------------------------------------------------- */
+
+struct FsWhySummary {
+  guint pods;
+  GHashTable *owners;   /* owner pointers seen (a bare pod is its own owner) */
+  GPtrArray *causes;    /* in the order first met */
+  GHashTable *counts;   /* cause -> pods (GUINT_TO_POINTER) */
+};
+
+FsWhySummary *
+fs_why_summary_new (void)
+{
+  FsWhySummary *summary = g_new0 (FsWhySummary, 1);
+  summary->owners = g_hash_table_new (NULL, NULL);
+  summary->causes = g_ptr_array_new ();
+  summary->counts = g_hash_table_new (g_str_hash, g_str_equal);
+  return summary;
+}
+
+void
+fs_why_summary_free (FsWhySummary *summary)
+{
+  if (summary == NULL)
+    return;
+  g_hash_table_unref (summary->owners);
+  g_ptr_array_unref (summary->causes);
+  g_hash_table_unref (summary->counts);
+  g_free (summary);
+}
+
+static const char *
+filter_cause (FsFilter filter)
+{
+  switch (filter)
+    {
+    case FS_FILTER_NODE_UNSCHEDULABLE: return "cordoned";
+    case FS_FILTER_TAINT_TOLERATION: return "taint";
+    case FS_FILTER_NODE_AFFINITY: return "node affinity";
+    case FS_FILTER_NODE_PORTS: return "host port";
+    case FS_FILTER_POD_TOPOLOGY_SPREAD: return "topology spread";
+    case FS_FILTER_INTER_POD_AFFINITY: return "pod affinity";
+    case FS_FILTER_NODE_RESOURCES_FIT: return "resources";
+    case FS_FILTER_PASS: return "fits now";
+    default: return "volumes";
+    }
+}
+
+/* One word for what keeps DIAGNOSIS's pod Pending: what the closest node is short of when a
+ * node is short only of resources (the first of cpu, memory, ephemeral-storage, pods, then an
+ * extended resource), else the filter that rejects the most nodes; "not modelled" when the
+ * scheduler's recorded verdict names what fitscale does not model or disagrees with it. */
+static const char *
+diagnosis_cause (const FsDiagnosis *diagnosis)
+{
+  if (diagnosis->unknown_scheduler != NULL || diagnosis->unmodelled_filters->len > 0
+      || (diagnosis->unmodelled != NULL && diagnosis->unmodelled->len > 0) || disagrees (diagnosis))
+    return "not modelled";
+  if (diagnosis->fits)
+    return "fits now";
+  if (diagnosis->n_nodes == 0)
+    return "no nodes";
+  guint closest = G_MAXUINT;
+  for (guint i = 0; i < diagnosis->n_nodes; i++)
+    if (diagnosis->nodes[i].verdict.filter == FS_FILTER_NODE_RESOURCES_FIT
+        && (closest == G_MAXUINT || shortness (diagnosis, i) < shortness (diagnosis, closest)))
+      closest = i;
+  if (closest != G_MAXUINT)
+    {
+      const FsVerdict *verdict = &diagnosis->nodes[closest].verdict;
+      if (verdict->short_bits & FS_SHORT_CPU)
+        return "cpu";
+      if (verdict->short_bits & FS_SHORT_MEMORY)
+        return "memory";
+      if (verdict->short_bits & FS_SHORT_EPHEMERAL)
+        return "ephemeral-storage";
+      if (verdict->short_bits & FS_SHORT_PODS)
+        return "pods";
+      if (verdict->short_by.n_extended > 0)
+        return verdict->short_by.extended[0].name; /* a node's resource name: printed safe */
+      return "resources";
+    }
+  guint counts[64] = { 0 }, best = 0;
+  for (guint i = 0; i < diagnosis->n_nodes; i++)
+    {
+      guint f = MIN ((guint) diagnosis->nodes[i].verdict.filter, 63u);
+      if (++counts[f] > counts[best] || (counts[f] == counts[best] && f < best))
+        best = f;
+    }
+  return filter_cause ((FsFilter) best);
+}
+
+void
+fs_why_summary_add (FsWhySummary *summary, const FsDiagnosis *diagnosis, guint similar)
+{
+  const char *cause = diagnosis_cause (diagnosis);
+  guint pods = 1 + similar;
+  summary->pods += pods;
+  g_hash_table_add (summary->owners, diagnosis->pod->owner != NULL ? (gpointer) diagnosis->pod->owner
+                                                                    : (gpointer) diagnosis->pod);
+  gpointer old = NULL;
+  if (!g_hash_table_lookup_extended (summary->counts, cause, NULL, &old))
+    g_ptr_array_add (summary->causes, (gpointer) cause);
+  g_hash_table_insert (summary->counts, (gpointer) cause, GUINT_TO_POINTER (GPOINTER_TO_UINT (old) + pods));
+}
+
+static gint
+compare_causes (gconstpointer a, gconstpointer b, gpointer data)
+{
+  GHashTable *counts = data;
+  const char *x = *(const char *const *) a, *y = *(const char *const *) b;
+  guint nx = GPOINTER_TO_UINT (g_hash_table_lookup (counts, x)), ny = GPOINTER_TO_UINT (g_hash_table_lookup (counts, y));
+  if (nx != ny)
+    return nx > ny ? -1 : 1;
+  return strcmp (x, y);
+}
+
+void
+fs_why_summary_print (FILE *out, const FsWhySummary *summary)
+{
+  if (summary->pods == 0)
+    return;
+  g_autoptr (GPtrArray) causes = g_ptr_array_copy (summary->causes, NULL, NULL);
+  g_ptr_array_sort_with_data (causes, compare_causes, summary->counts);
+  guint owners = g_hash_table_size (summary->owners);
+  g_autoptr (GString) line = g_string_new (NULL);
+  g_string_append_printf (line, "%u Pending in %u owner%s:", summary->pods, owners, owners == 1 ? "" : "s");
+  for (guint i = 0; i < causes->len; i++)
+    g_string_append_printf (line, "%s %u %s", i > 0 ? "," : "",
+                            GPOINTER_TO_UINT (g_hash_table_lookup (summary->counts, causes->pdata[i])),
+                            (const char *) causes->pdata[i]);
+  g_autofree char *safe = fs_terminal_safe (line->str);
+  fprintf (out, "\n%s.\n", safe);
 }
 
 void

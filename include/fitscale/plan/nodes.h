@@ -21,6 +21,11 @@ typedef struct {
   FsResources requested;
   FsResources free;          /* summed room: an overcommitted node adds 0, not its deficit */
   FsResources largest_free;  /* per resource, the most any one node has free */
+  /* the nodes a pod can use: schedulable (not cordoned), without a NoSchedule or NoExecute
+   * taint, and not reported NotReady (a node with no Ready condition counts) */
+  guint n_usable;
+  FsResources usable_free;   /* summed room on those */
+  FsResources usable_largest_free;
   int64_t pods_bound;        /* pods counting on nodes */
   int64_t pods_pending;      /* Pending pods without a node */
 } FsClusterSummary;

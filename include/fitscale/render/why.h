@@ -27,6 +27,14 @@ void fs_render_diagnosis_table (FILE *out, const FsSnapshot *snapshot, const FsD
  * (NAMESPACE NULL: in any namespace). */
 void fs_render_diagnosis_separator (FILE *out);
 void fs_render_no_pending (FILE *out, const char *namespace);
+/* After why --all: one line by cause, "7 Pending in 3 owners: 4 memory, 2 taint, 1 not
+ * modelled".  Add each diagnosis with the Pending pods like it (SIMILAR), then print. */
+typedef struct FsWhySummary FsWhySummary;
+FsWhySummary *fs_why_summary_new (void);
+void fs_why_summary_add (FsWhySummary *summary, const FsDiagnosis *diagnosis, guint similar);
+void fs_why_summary_print (FILE *out, const FsWhySummary *summary);
+void fs_why_summary_free (FsWhySummary *summary);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (FsWhySummary, fs_why_summary_free)
 /* `why --all`: the COUNT Pending pods it left out because they are bound (FIRST one of them):
  * they wait for their kubelet, and `why` on one says what for. */
 void fs_render_bound_pending (FILE *out, guint count, const FsPod *first);
