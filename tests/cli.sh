@@ -401,6 +401,9 @@ contains "why --all: singular owner" "4 Pending in 1 owner: 4 memory." out
 sed 's#eks.amazonaws.com/nodegroup#karpenter.sh/nodepool#g' "$ex/nodes.json" > "$tmp/karpenter-nodes.json"
 check "why: new nodes under Karpenter" 0 "$bin" why -q -S "$tmp/karpenter-nodes.json" -S "$ex/pods.json" -S "$ex/workloads.json" production/rag-api-7948f7fb7-dc5k8
 contains "why: Karpenter's NodePool launches them itself" "Karpenter's NodePool rag-ng launches them itself for Pending pods: if it has not, its spec.limits or requirements" out
+# GKE Autopilot (tests/fixtures/real/gke-autopilot-node.yaml: node pool nap-1acv0bno of node auto-provisioning)
+check "capacity: new nodes on GKE Autopilot" 1 "$bin" capacity -q -S "$fixtures/gke-autopilot-node.yaml" --request cpu=1500m --replicas 3
+contains "capacity: auto-provisioning makes the nodes, not a pool resize" "node pool nap-1acv0bno was made by GKE node auto-provisioning (as on Autopilot), which creates nodes and node pools for Pending pods itself: if it has not, its resource limits or the pod's requests (on Autopilot, its per-pod maximums) keep it from them" out
 check "why: no Karpenter advice on a node group" 0 "$bin" why -q -S "$ex" production/rag-api-7948f7fb7-dc5k8
 lacks "why: node groups get no Karpenter advice" "Karpenter" out
 

@@ -270,5 +270,17 @@ fs_node_additions_text (const FsNodeShapeEstimate *estimate, const char *purpose
                                 "them", addition_at (estimate, i)->pool);
         break;
       }
+  /* GKE node auto-provisioning, which Autopilot runs for every cluster, names the node pools
+   * it creates nap-...: it makes nodes and pools for Pending pods, there is none to resize */
+  for (guint i = 0; i < n; i++)
+    if (g_strcmp0 (addition_at (estimate, i)->pool_key, "cloud.google.com/gke-nodepool") == 0
+        && g_str_has_prefix (addition_at (estimate, i)->pool, "nap-"))
+      {
+        g_string_append_printf (text, "; node pool %s was made by GKE node auto-provisioning (as on Autopilot), "
+                                "which creates nodes and node pools for Pending pods itself: if it has not, its "
+                                "resource limits or the pod's requests (on Autopilot, its per-pod maximums) keep it "
+                                "from them", addition_at (estimate, i)->pool);
+        break;
+      }
   return g_string_free (text, FALSE);
 }
