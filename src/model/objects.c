@@ -1132,35 +1132,19 @@ fs_snapshot_find_node (const FsSnapshot *snapshot, const char *name)
   return slot == NULL ? NULL : &snapshot->nodes[GPOINTER_TO_INT (slot) - 1];
 }
 
-const FsPod *
-fs_snapshot_find_pod (const FsSnapshot *snapshot, const char *namespace, const char *name)
+/* The first pod not below NAMESPACE/NAME (NAME NULL: the namespace alone; AFTER: the first
+ * above it), by binary search: the pods are sorted by namespace and name (finish: sort_all
+ * or merge_tail). */
+static guint
+pod_bound (const FsSnapshot *snapshot, const char *namespace, const char *name, gboolean after)
 {
-  /* the pods are sorted by namespace and name (finish: sort_all or merge_tail) */
   guint low = 0, high = snapshot->n_pods;
   while (low < high)
     {
       guint middle = low + (high - low) / 2;
       const FsPod *pod = &snapshot->pods[middle];
-      if (compare_names (pod->namespace, pod->name, namespace, name) < 0)
-        low = middle + 1;
-      else
-        high = middle;
-    }
-  if (low < snapshot->n_pods && compare_names (snapshot->pods[low].namespace, snapshot->pods[low].name, namespace, name) == 0)
-    return &snapshot->pods[low];
-  return NULL;
-}
-
-/* The first pod whose namespace is not below NAMESPACE (AFTER: not below nor equal). */
-static guint
-namespace_bound (const FsSnapshot *snapshot, const char *namespace, gboolean after)
-{
-  guint low = 0, high = snapshot->n_pods;
-  while (low < high)
-    {
-      guint middle = low + (high - low) / 2;
-      const char *here = snapshot->pods[middle].namespace;
-      int order = here == namespace ? 0 : g_strcmp0 (here, namespace);
+      int order = name != NULL ? compare_names (pod->namespace, pod->name, namespace, name)
+                               : compare_names (pod->namespace, NULL, namespace, NULL);
       if (order < 0 || (after && order == 0))
         low = middle + 1;
       else
@@ -1169,11 +1153,20 @@ namespace_bound (const FsSnapshot *snapshot, const char *namespace, gboolean aft
   return low;
 }
 
+const FsPod *
+fs_snapshot_find_pod (const FsSnapshot *snapshot, const char *namespace, const char *name)
+{
+  guint low = pod_bound (snapshot, namespace, name, FALSE);
+  if (low < snapshot->n_pods && compare_names (snapshot->pods[low].namespace, snapshot->pods[low].name, namespace, name) == 0)
+    return &snapshot->pods[low];
+  return NULL;
+}
+
 void
 fs_snapshot_namespace_pods (const FsSnapshot *snapshot, const char *namespace, guint *first, guint *end)
 {
-  *first = namespace_bound (snapshot, namespace, FALSE);
-  *end = namespace_bound (snapshot, namespace, TRUE);
+  *first = pod_bound (snapshot, namespace, NULL, FALSE);
+  *end = pod_bound (snapshot, namespace, NULL, TRUE);
 }
 
 const char *

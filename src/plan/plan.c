@@ -940,49 +940,40 @@ pick_alternatives (Planner *planner, Ranking *ranking)
 static void
 prefer_fewer_evictions (Planner *planner, Ranking *ranked, FsPlanCandidate *best)
 {
-  const FsPlanAnswer *answer = planner->answer;
+  FsPlanAnswer *answer = planner->answer;
   gboolean evict_deferred;
   if (!best->schedulable || !fs_plan_in_place (answer, &evict_deferred))
     return;
-  FsPlanAnswer *out = planner->answer;
-  FsPlanCandidate first = *best;
-  guint first_evictions = 0, first_restarts = 0;
-  guint best_evictions = G_MAXUINT, best_restarts = G_MAXUINT;
-  double served = MIN (best->served, 1.0), distance = best->distance;
+  /* the ties, in rank order (the first is BEST) */
+  FsPlanCandidate ties[IN_PLACE_TRIES];
+  FsResizeTarget targets[IN_PLACE_TRIES];
+  guint n = 0;
   for (guint i = 0; i < ranked->len && i < IN_PLACE_TRIES; i++)
     {
       FsPlanCandidate candidate = materialize (planner, ranking_at (ranked, i));
-      if (MIN (candidate.served, 1.0) < served || candidate.distance > distance + IN_PLACE_TIE)
+      if (MIN (candidate.served, 1.0) < MIN (best->served, 1.0) || candidate.distance > best->distance + IN_PLACE_TIE)
         break;
       if (!candidate.schedulable)
         continue;
-      FsResizeTarget target;
-      fs_plan_resize_target (answer, &candidate, &target);
-      guint evictions, restarts;
-      fs_resize_cost (planner->snapshot, answer->workload, &target, evict_deferred, &evictions, &restarts);
-      if (i == 0)
-        {
-          first_evictions = evictions;
-          first_restarts = restarts;
-        }
-      if (evictions < best_evictions || (evictions == best_evictions && restarts < best_restarts))
-        {
-          *best = candidate;
-          best_evictions = evictions;
-          best_restarts = restarts;
-        }
-      if (best_evictions == 0 && best_restarts == 0)
-        break;
+      ties[n] = candidate;
+      fs_plan_resize_target (answer, &candidate, &targets[n++]);
     }
-  if (best_evictions < first_evictions || (best_evictions == first_evictions && best_restarts < first_restarts))
-    {
-      out->in_place_preferred = TRUE;
-      out->ranked_first = first;
-      out->ranked_first_evictions = first_evictions;
-      out->ranked_first_restarts = first_restarts;
-      out->plan_evictions = best_evictions;
-      out->plan_restarts = best_restarts;
-    }
+  if (n < 2)
+    return;
+  guint evictions[IN_PLACE_TRIES], restarts[IN_PLACE_TRIES], chosen = 0;
+  fs_resize_costs (planner->snapshot, answer->workload, targets, n, evict_deferred, evictions, restarts);
+  for (guint t = 1; t < n; t++)
+    if (evictions[t] < evictions[chosen] || (evictions[t] == evictions[chosen] && restarts[t] < restarts[chosen]))
+      chosen = t;
+  if (chosen == 0)
+    return;
+  answer->in_place_preferred = TRUE;
+  answer->ranked_first = *best;
+  answer->ranked_first_evictions = evictions[0];
+  answer->ranked_first_restarts = restarts[0];
+  answer->plan_evictions = evictions[chosen];
+  answer->plan_restarts = restarts[chosen];
+  *best = ties[chosen];
 }
 
 static void

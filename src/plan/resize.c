@@ -393,19 +393,22 @@ fs_resize_plan (const FsSnapshot *snapshot, const FsWorkload *workload, const Fs
 }
 
 void
-fs_resize_cost (const FsSnapshot *snapshot, const FsWorkload *workload, const FsResizeTarget *target,
-                gboolean evict_deferred, guint *evictions, guint *restarts)
+fs_resize_costs (const FsSnapshot *snapshot, const FsWorkload *workload, const FsResizeTarget *targets, guint n,
+                 gboolean evict_deferred, guint *evictions, guint *restarts)
 {
-  NodeTotals totals;
+  NodeTotals totals; /* one pass over the snapshot's pods for all N */
   node_totals (snapshot, &totals);
-  g_autoptr (GArray) pods = workload_pods (snapshot, workload, target);
-  simulate (snapshot, &totals, pods, evict_deferred);
-  *evictions = *restarts = 0;
-  for (guint i = 0; i < pods->len; i++)
+  for (guint t = 0; t < n; t++)
     {
-      const FsPodResizePlan *pod = &g_array_index (pods, FsPodResizePlan, i);
-      *evictions += pod->outcome == FS_RESIZE_EVICTED;
-      *restarts += pod->restarts;
+      g_autoptr (GArray) pods = workload_pods (snapshot, workload, &targets[t]);
+      simulate (snapshot, &totals, pods, evict_deferred);
+      evictions[t] = restarts[t] = 0;
+      for (guint i = 0; i < pods->len; i++)
+        {
+          const FsPodResizePlan *pod = &g_array_index (pods, FsPodResizePlan, i);
+          evictions[t] += pod->outcome == FS_RESIZE_EVICTED;
+          restarts[t] += pod->restarts;
+        }
     }
   node_totals_clear (&totals);
 }

@@ -89,10 +89,11 @@ typedef struct {
 FsResizePlan *fs_resize_plan (const FsSnapshot *snapshot, const FsWorkload *workload,
                               const FsResizeTarget *current, const FsResizeTarget *target,
                               gboolean evict_deferred);
-/* What applying TARGET in place costs WORKLOAD's pods, without the plan: the pods evicted
- * (Infeasible, or Deferred when EVICT_DEFERRED) and the containers restarted. */
-void fs_resize_cost (const FsSnapshot *snapshot, const FsWorkload *workload, const FsResizeTarget *target,
-                     gboolean evict_deferred, guint *evictions, guint *restarts);
+/* What applying each of the N TARGETS in place costs WORKLOAD's pods, without the plan:
+ * EVICTIONS[t], the pods evicted (Infeasible, or Deferred when EVICT_DEFERRED), and
+ * RESTARTS[t], the containers restarted. */
+void fs_resize_costs (const FsSnapshot *snapshot, const FsWorkload *workload, const FsResizeTarget *targets,
+                      guint n, gboolean evict_deferred, guint *evictions, guint *restarts);
 void fs_resize_plan_free (FsResizePlan *plan);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FsResizePlan, fs_resize_plan_free)
 
