@@ -394,6 +394,38 @@ else grep 'limit=500' "$tmp/gone410.log" | comment; not_ok "410: only the pods l
 [ "$(api_write POST /api/v1/namespaces/production/pods "$pod_json")" = 201 ] || not_ok "fakeapi: a pod created after the 410"
 within "410: the pods' watch resumed after the relist (a created pod shows)" "$deadline" why_found production/churn-1
 
+# compaction: under churn the pool the snapshots share is copied into a fresh one (here
+# after growing by half: 10,000 events) while events go on; every pod created before, during and after a
+# copy is seen, and the answers equal those of a fresh list of the same cluster
+fake_api compact "$ex"/*.json
+api_port=$port
+kubeconfig "$tmp/compact.kubeconfig" "http://127.0.0.1:$api_port"
+serve_live compact "$tmp/compact.kubeconfig" --watch-timeout 30 --compact-after 1
+curl -s -o /dev/null -X POST "http://127.0.0.1:$api_port/fakeapi/churn?rate=1000&seconds=10&probe-every=100"
+compacted() { [ "$(metric fitscale_snapshot_compactions_total)" -ge 1 ] 2>/dev/null; }
+within "compaction: under churn the shared pool is copied into a fresh one" 30000 compacted
+churn_over() { [ "$(curl -s -o /dev/null -w '%{http_code}' -X POST "http://127.0.0.1:$api_port/fakeapi/churn?rate=1&seconds=0")" != 409 ]; }
+within "compaction: the churn ended" 20000 churn_over
+curl -s "http://127.0.0.1:$api_port/fakeapi/probes" | awk '{ print $1 }' >"$tmp/probes"
+all_probes_seen() { while read -r probe; do why_found "$probe" || return 1; done <"$tmp/probes"; }
+if [ "$(wc -l <"$tmp/probes")" -ge 10 ]; then within "compaction: every probe pod of the churn answers in /v1/why" 5000 all_probes_seen
+else not_ok "compaction: the churn made probe pods ($(wc -l <"$tmp/probes"))"; fi
+"$bin" snapshot --kubeconfig "$tmp/compact.kubeconfig" >"$tmp/compact.json" 2>/dev/null
+capacity_json='{"namespace":"production","from":"deployment/rag-api","replicas":6}'
+curl -s -X POST -H 'Content-Type: application/json' -d "$capacity_json" "$url/v1/capacity" | jq -S 'del(.snapshot)' >"$tmp/compact.live"
+last_probe=$(tail -1 "$tmp/probes")
+curl -s "$url/v1/why/$last_probe" | jq -S 'del(.snapshot)' >"$tmp/compact.why.live"
+"$bin" serve --listen 127.0.0.1:0 -S "$tmp/compact.json" >"$tmp/compact-file.serve.port" 2>"$tmp/compact-file.serve.log" &
+pids+=($!)
+wait_port "$tmp/compact-file.serve.port"
+url="http://127.0.0.1:$port"
+curl -s -X POST -H 'Content-Type: application/json' -d "$capacity_json" "$url/v1/capacity" | jq -S 'del(.snapshot)' >"$tmp/compact.fresh"
+curl -s "$url/v1/why/$last_probe" | jq -S 'del(.snapshot)' >"$tmp/compact.why.fresh"
+if [ -s "$tmp/compact.live" ] && cmp -s "$tmp/compact.live" "$tmp/compact.fresh"; then ok "compaction: /v1/capacity after the churn equals a fresh list's"
+else diff "$tmp/compact.live" "$tmp/compact.fresh" | head -20 | comment; not_ok "compaction: /v1/capacity after the churn equals a fresh list's"; fi
+if [ -s "$tmp/compact.why.live" ] && cmp -s "$tmp/compact.why.live" "$tmp/compact.why.fresh"; then ok "compaction: /v1/why of the last probe pod equals a fresh list's"
+else diff "$tmp/compact.why.live" "$tmp/compact.why.fresh" | head -20 | comment; not_ok "compaction: /v1/why of the last probe pod equals a fresh list's"; fi
+
 # a watch cut in the middle of an event: resumed from the last whole event, nothing lost
 fake_api cut --fault watch-cut:1 "$ex"/*.json
 api_port=$port

@@ -199,6 +199,9 @@ run_watch (WhyOptions *options, FsOutputFormat format, const char *argument)
     {
       g_autoptr (FsSnapshot) snapshot = fs_kube_cache_snapshot (live->cache);
       generation = fs_kube_cache_stats (live->cache).generation;
+      /* the snapshot's own warnings go into the answer (and a new one to stderr) before it is
+       * compared with the last: the first answer has them too */
+      fs_cli_snapshot_changed (fs_cli_why.name, &options->common, snapshot, WHY_RESOURCES);
       int answered = FS_EXIT_OK;
       g_autofree char *text = caught_answer (snapshot, options, format, argument, &answered);
       if (text == NULL)
@@ -209,7 +212,6 @@ run_watch (WhyOptions *options, FsOutputFormat format, const char *argument)
       if (last == NULL || strcmp (text, last) != 0)
         {
           g_autoptr (GDateTime) now = g_date_time_new_now_utc ();
-          fs_cli_snapshot_changed (fs_cli_why.name, &options->common, snapshot, WHY_RESOURCES);
           if (last != NULL && format != FS_OUTPUT_JSON && format != FS_OUTPUT_YAML)
             fs_render_cluster_changed (stdout, now);
           fputs (text, stdout);

@@ -28,7 +28,10 @@
  * follow the batch (objects.c follow_batch: the pods that went subtracted, those added
  * summed).  So a batch costs O(k log n) for its k events plus one O(n) copy at memory
  * speed, whatever the number of snapshots before it: no chain of pools, no depth cap and no
- * relist to cut one.  (Per-object persistent structures would make it O(k log n) alone,
+ * relist to cut one.  What went stays in the shared pool until it is compacted: a thread
+ * copies the current snapshot into a fresh pool (model/compact.h) while the applier goes on,
+ * and the events applied meanwhile are applied again onto the copy (after_batch_locked,
+ * take_compaction_locked).  (Per-object persistent structures would make it O(k log n) alone,
  * but every reader in plan/ walks the flat arrays, and nodes point at their pods: this keeps every reader as it is.)  Under load the batches grow, not their number.  Relists and
  * the PodMetrics poll are batch items too, listed by the applier's own client into the
  * batch's builder, after every object of the resource was removed.  Each event carries its
@@ -41,6 +44,7 @@
 #endif
 
 #include "fitscale/kube/decode.h"
+#include "fitscale/model/compact.h"
 #include "fitscale/model/schedconfig.h"
 #include "fitscale/kube/watch.h"
 #include "fitscale/model/error.h"
@@ -51,6 +55,14 @@
 #define BACKOFF_MIN_MS 800
 #define BACKOFF_MAX_MS 30000
 #define BACKOFF_RESET_US (120 * G_USEC_PER_SEC)
+/* The shared pool is compacted once it holds half again what it held when last listed or
+ * compacted, and at least --compact-after more (default 16 MiB): the garbage is bounded by
+ * half the live size, and the O(n) copy comes once every O(n) events. */
+#define COMPACT_AFTER_KIB 16384
+/* Events kept to replay onto a copy being made, at most: past it, the copy is given up. */
+#define COMPACT_MAX_REPLAY 1000000
+/* After this long without a batch, the arrays kept for the next one are freed. */
+#define SPARE_IDLE_US (2 * G_USEC_PER_SEC)
 
 const double fs_kube_delay_bounds[FS_KUBE_DELAY_BUCKETS] = { 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1 };
 
@@ -93,6 +105,7 @@ typedef struct {
   guint epoch;
   yajl_val event;         /* ITEM_EVENT: the parsed event (owned) */
   gint64 received;        /* monotonic */
+  gboolean stale;         /* queued before its resource was listed again: not applied */
 } Item;
 
 typedef struct {
@@ -122,6 +135,16 @@ struct FsKubeCache {
   GThread *applier, *poller;
   GPtrArray *streams;          /* Stream */
   FsSchedulerConfig *scheduler_config; /* stamped on every snapshot it makes */
+  /* compaction (model/compact.h): a thread copies COMPACT_SOURCE into a fresh pool while the
+   * applier goes on; the items the applier applies meanwhile are kept in REPLAY and applied
+   * again onto the copy, which then becomes current.  A relist meanwhile spoils the copy. */
+  gsize compacted_bytes;       /* the pool's size when last listed or compacted */
+  GThread *compactor;          /* running, or done and not yet taken */
+  FsSnapshot *compact_source;
+  FsSnapshot *compact_result;  /* set by the compactor (NULL: it failed) */
+  gboolean compact_done;
+  gboolean compact_spoiled;
+  GQueue replay;               /* Item */
 };
 
 FsKubeCache *
@@ -176,6 +199,8 @@ fs_kube_cache_stop (FsKubeCache *cache)
     g_thread_join (g_steal_pointer (&cache->applier)), joined++;
   if (cache->poller != NULL)
     g_thread_join (g_steal_pointer (&cache->poller)), joined++;
+  if (cache->compactor != NULL)
+    g_thread_join (g_steal_pointer (&cache->compactor)), joined++;
   return joined;
 }
 
@@ -199,6 +224,9 @@ fs_kube_cache_free (FsKubeCache *cache)
     }
   g_free (cache->states);
   g_queue_clear_full (&cache->queue, item_free);
+  g_queue_clear_full (&cache->replay, item_free);
+  fs_snapshot_unref (cache->compact_source);
+  fs_snapshot_unref (cache->compact_result);
   fs_snapshot_unref (cache->current);
   g_ptr_array_unref (cache->streams);
   fs_scheduler_config_unref (cache->scheduler_config);
@@ -360,6 +388,7 @@ fs_kube_cache_sync (FsKubeCache *cache, gboolean progress, GPtrArray *skipped, G
       state->confirmed_at = now;
       state->epoch++;
     }
+  cache->compacted_bytes = fs_pool_bytes (snapshot->pool);
   publish_locked (cache, snapshot, 0);
   g_mutex_unlock (&cache->lock);
   return TRUE;
@@ -446,16 +475,122 @@ relist (FsKubeCache *cache, FsSnapshotBuilder *builder, guint listing, gboolean 
   g_free (version);
 }
 
+/* ---- compaction --------------------------------------------------------------------------- */
+
+static gpointer
+compactor_thread (gpointer data)
+{
+  FsKubeCache *cache = data;
+  g_autoptr (GError) error = NULL;
+  FsSnapshot *copy = fs_snapshot_compact (cache->compact_source, &error);
+  g_mutex_lock (&cache->lock);
+  cache->compact_result = copy;
+  cache->compact_done = TRUE;
+  g_cond_signal (&cache->queued);
+  g_mutex_unlock (&cache->lock);
+  return NULL;
+}
+
+/* Starts a copy of the current snapshot into a fresh pool.  The lock is held. */
+static void
+start_compaction_locked (FsKubeCache *cache)
+{
+  cache->compact_source = fs_snapshot_ref (cache->current);
+  cache->compact_spoiled = FALSE;
+  cache->compact_done = FALSE;
+  cache->compactor = g_thread_new ("fitscale-compact", compactor_thread, cache);
+}
+
+/* After a batch made CURRENT: its items (BATCH, taken) kept for the copy under way, or a
+ * copy started when the pool has grown enough; else the items freed.  The lock is held. */
+static void
+after_batch_locked (FsKubeCache *cache, GQueue *batch, gboolean relisted)
+{
+  if (cache->compactor != NULL && !cache->compact_spoiled
+      && !relisted && cache->replay.length + batch->length <= COMPACT_MAX_REPLAY)
+    {
+      while (!g_queue_is_empty (batch))
+        g_queue_push_tail (&cache->replay, g_queue_pop_head (batch));
+      return;
+    }
+  g_queue_clear_full (batch, item_free);
+  if (cache->compactor != NULL)
+    {
+      cache->compact_spoiled = TRUE; /* the copy lacks what a list changed, or too much went by */
+      g_queue_clear_full (&cache->replay, item_free);
+      return;
+    }
+  gsize bytes = fs_pool_bytes (cache->current->pool);
+  if (bytes > cache->compacted_bytes + MAX (cache->compacted_bytes / 2, (gsize) cache->options.compact_after_kib << 10))
+    start_compaction_locked (cache);
+}
+
+/* The copy is made: the items applied since its source applied again onto it, and the
+ * result published (the same objects, in a pool that holds only them).  Called with the
+ * lock held; drops it while it works. */
+static void
+take_compaction_locked (FsKubeCache *cache)
+{
+  GThread *thread = g_steal_pointer (&cache->compactor);
+  FsSnapshot *copy = g_steal_pointer (&cache->compact_result);
+  FsSnapshot *source = g_steal_pointer (&cache->compact_source);
+  gboolean spoiled = cache->compact_spoiled || copy == NULL;
+  GQueue replay = cache->replay;
+  g_queue_init (&cache->replay);
+  cache->compact_done = FALSE;
+  g_mutex_unlock (&cache->lock);
+  g_thread_join (thread);
+  fs_snapshot_unref (source);
+  FsSnapshot *next = NULL;
+  if (!spoiled)
+    {
+      FsSnapshotBuilder *builder = fs_snapshot_builder_new_from (copy);
+      for (GList *link = replay.head; link != NULL; link = link->next)
+        if (!((const Item *) link->data)->stale)
+          apply_event (cache, builder, link->data);
+      g_autoptr (GError) error = NULL;
+      next = fs_snapshot_builder_finish (builder, &error);
+    }
+  g_queue_clear_full (&replay, item_free);
+  fs_snapshot_unref (copy);
+  g_mutex_lock (&cache->lock);
+  if (next == NULL)
+    {
+      /* not this time: the next batch may start another copy */
+      cache->compacted_bytes = fs_pool_bytes (cache->current->pool);
+      return;
+    }
+  cache->compacted_bytes = fs_pool_bytes (next->pool);
+  cache->stats.compactions++;
+  publish_locked (cache, next, 0);
+}
+
 static gpointer
 applier_thread (gpointer data)
 {
   FsKubeCache *cache = data;
+  gboolean spares_held = FALSE; /* a batch left arrays for the next (objects.c array_release) */
   g_mutex_lock (&cache->lock);
   while (!cache->stopping)
     {
+      if (cache->compact_done)
+        {
+          take_compaction_locked (cache);
+          continue;
+        }
       if (g_queue_is_empty (&cache->queue))
         {
-          g_cond_wait (&cache->queued, &cache->lock);
+          if (!spares_held)
+            g_cond_wait (&cache->queued, &cache->lock);
+          else if (!g_cond_wait_until (&cache->queued, &cache->lock, g_get_monotonic_time () + SPARE_IDLE_US)
+                   && g_queue_is_empty (&cache->queue) && !cache->compact_done)
+            {
+              /* the churn stopped: what was kept to write the next batch into goes back */
+              g_mutex_unlock (&cache->lock);
+              fs_snapshot_release_spare_arrays ();
+              g_mutex_lock (&cache->lock);
+              spares_held = FALSE;
+            }
           continue;
         }
       /* coalesce: what arrives within the window of the first goes into this batch */
@@ -476,6 +611,7 @@ applier_thread (gpointer data)
       FsSnapshotBuilder *builder = fs_snapshot_builder_new_from (base);
       fs_snapshot_unref (base);
       guint applied = 0, events = 0;
+      gboolean relisted = FALSE;
       for (GList *link = batch.head; link != NULL; link = link->next)
         {
           const Item *item = link->data;
@@ -483,18 +619,21 @@ applier_thread (gpointer data)
             {
               relist (cache, builder, item->listing, cache->listings[item->listing].watchable);
               applied++;
+              relisted = TRUE;
               continue;
             }
           g_mutex_lock (&cache->lock);
           gboolean stale = item->epoch != cache->states[item->listing].epoch;
           g_mutex_unlock (&cache->lock);
           if (stale)
-            continue;
+            {
+              ((Item *) item)->stale = TRUE; /* nor applied again onto a compacted copy */
+              continue;
+            }
           apply_event (cache, builder, item);
           applied++;
           events++;
         }
-      g_queue_clear_full (&batch, item_free);
       g_autoptr (GError) error = NULL;
       FsSnapshot *next = applied > 0 ? fs_snapshot_builder_finish (builder, &error)
                                      : (fs_snapshot_builder_free (builder), NULL);
@@ -502,6 +641,8 @@ applier_thread (gpointer data)
       cache->stats.events += events;
       if (next != NULL)
         publish_locked (cache, next, first_received);
+      after_batch_locked (cache, &batch, relisted || next == NULL);
+      spares_held = TRUE;
     }
   g_mutex_unlock (&cache->lock);
   return NULL;
@@ -788,6 +929,8 @@ fs_kube_cache_start (FsKubeCache *cache, const FsKubeCacheOptions *options, GErr
     cache->options.coalesce_ms = 30;
   if (cache->options.metrics_interval == 0)
     cache->options.metrics_interval = 15;
+  if (cache->options.compact_after_kib == 0)
+    cache->options.compact_after_kib = COMPACT_AFTER_KIB;
 #if defined(__GLIBC__) && defined(M_MMAP_THRESHOLD)
   /* Each batch writes the snapshot's arrays (megabytes) into buffers an earlier snapshot
    * freed (objects.c array_alloc); the others, and those of a relist, come from mmap and go
@@ -823,6 +966,11 @@ fs_kube_cache_start (FsKubeCache *cache, const FsKubeCacheOptions *options, GErr
       g_ptr_array_add (cache->streams, stream);
     }
   cache->applier = g_thread_new ("fs-apply", applier_thread, cache);
+  /* the list's pool also holds what the decoders looked parts up by (the raw label bytes,
+   * the pod specs' keys): a third of it at 150,000 pods, which a first copy leaves behind */
+  g_mutex_lock (&cache->lock);
+  start_compaction_locked (cache);
+  g_mutex_unlock (&cache->lock);
   for (guint i = 0; i < cache->streams->len; i++)
     {
       Stream *stream = cache->streams->pdata[i];
@@ -862,12 +1010,15 @@ fs_kube_cache_append_metrics (FsKubeCache *cache, GString *out)
                                "# HELP fitscale_watch_requests_total Watch requests made.\n"
                                "# TYPE fitscale_watch_requests_total counter\nfitscale_watch_requests_total %u\n"
                                "# HELP fitscale_snapshot_publishes_total Snapshots published after the first list.\n"
-                               "# TYPE fitscale_snapshot_publishes_total counter\nfitscale_snapshot_publishes_total %u\n",
-                          stats.bookmarks, stats.watches, stats.publishes);
+                               "# TYPE fitscale_snapshot_publishes_total counter\nfitscale_snapshot_publishes_total %u\n"
+                               "# HELP fitscale_snapshot_compactions_total Snapshots copied into a fresh pool, leaving what went behind.\n"
+                               "# TYPE fitscale_snapshot_compactions_total counter\nfitscale_snapshot_compactions_total %u\n",
+                          stats.bookmarks, stats.watches, stats.publishes, stats.compactions);
   FsSnapshot *snapshot = fs_kube_cache_snapshot (cache);
   if (snapshot != NULL)
     {
-      /* the pool the snapshots share: it only grows (not compacted yet: docs/live.md) */
+      /* the pool the current snapshot shares with the others built since the last list or
+       * compaction (docs/live.md) */
       g_string_append_printf (out, "# HELP fitscale_snapshot_pool_bytes Bytes of the string and object pool the live snapshots share.\n"
                                    "# TYPE fitscale_snapshot_pool_bytes gauge\nfitscale_snapshot_pool_bytes %" G_GSIZE_FORMAT "\n",
                               fs_pool_bytes (snapshot->pool));

@@ -160,6 +160,24 @@ array_release (gpointer data)
   g_free (header);
 }
 
+gsize
+fs_snapshot_release_spare_arrays (void)
+{
+  ArrayHeader *spare[RECYCLE_KEEP];
+  g_mutex_lock (&recycle_lock);
+  for (guint i = 0; i < RECYCLE_KEEP; i++)
+    spare[i] = g_steal_pointer (&recycled_arrays[i]);
+  g_mutex_unlock (&recycle_lock);
+  gsize bytes = 0;
+  for (guint i = 0; i < RECYCLE_KEEP; i++)
+    if (spare[i] != NULL)
+      {
+        bytes += spare[i]->capacity;
+        g_free (spare[i]);
+      }
+  return bytes;
+}
+
 FsSnapshotBuilder *
 fs_snapshot_builder_new (void)
 {

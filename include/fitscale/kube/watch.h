@@ -33,6 +33,7 @@ typedef struct {
   guint relists;       /* one resource listed again (after a 410 or an ERROR event) */
   guint watches;       /* watch requests made */
   guint publishes;     /* snapshots published after the first list */
+  guint compactions;   /* snapshots made from a copy of the shared pool (model/compact.h) */
   gint64 synced_at;    /* g_get_real_time () of the last snapshot published, 0 before */
   guint64 generation;  /* the published snapshot's number: 1 after the first list */
   /* publish delay: from the first event of a batch received to its snapshot published */
@@ -57,6 +58,8 @@ typedef struct {
   guint min_watch_seconds;  /* each watch asks timeoutSeconds in [this, 2 x this); 0: 300 */
   guint coalesce_ms;        /* a batch collects what arrives this long after its first; 0: 30 */
   guint metrics_interval;   /* seconds between PodMetrics lists; 0: 15 */
+  guint compact_after_kib;  /* the shared pool is compacted once it grew by half and by at
+                             * least this many KiB since the last list or compaction; 0: 16384 */
 } FsKubeCacheOptions;
 
 FsKubeCache *fs_kube_cache_new (FsKubeClient *client, guint resources);

@@ -703,6 +703,12 @@ const char *fs_workload_kind_name (FsWorkloadKind kind);
 /* Bytes the snapshot holds (pool and arrays). */
 gsize fs_snapshot_bytes (const FsSnapshot *snapshot);
 
+/* Frees the array buffers kept for the next incremental build (objects.c array_release: one
+ * snapshot's arrays, tens of MB at 150,000 pods) and returns their bytes: the watch cache
+ * calls it once its batches stop, so that memory held for speed under churn goes back when
+ * the churn ends. */
+gsize fs_snapshot_release_spare_arrays (void);
+
 /* Whether WORKLOAD (an FsWorkload *) owns POD: a pod of its namespace that its selector
  * matches (also an FsPackOptions exclude function). */
 gboolean fs_workload_owns_pod (const FsPod *pod, gpointer workload);
