@@ -101,8 +101,8 @@ main (int argc, char **argv)
   printf ("compaction: %.0f ms CPU (%.1f batches, %.2f of the load); pool %.1f MB -> %.1f MB\n",
           compact * 1e3, compact / per_batch, compact / load, grown_bytes / 1048576.0, compacted_bytes / 1048576.0);
   double garbage_per_event = (double) (grown_bytes - listed_bytes) / (double) MAX (events, 1);
-  double between = garbage_per_event > 0 ? (double) compacted_bytes / 2 / garbage_per_event : 0;
-  printf ("at the cache's threshold (half the live pool): a compaction every %.0f events, %.2f ms CPU per 1,000 events\n",
+  double between = garbage_per_event > 0 ? MAX ((double) compacted_bytes / 8, 8.0 * 1048576) / garbage_per_event : 0;
+  printf ("at the cache's threshold (an eighth of the live pool, at least 8 MiB): a compaction every %.0f events, %.2f ms CPU per 1,000 events\n",
           between, between > 0 ? compact * 1e3 * 1000 / between : 0);
   fs_snapshot_unref (compacted);
   fs_snapshot_unref (current);

@@ -394,16 +394,17 @@ else grep 'limit=500' "$tmp/gone410.log" | comment; not_ok "410: only the pods l
 [ "$(api_write POST /api/v1/namespaces/production/pods "$pod_json")" = 201 ] || not_ok "fakeapi: a pod created after the 410"
 within "410: the pods' watch resumed after the relist (a created pod shows)" "$deadline" why_found production/churn-1
 
-# compaction: under churn the pool the snapshots share is copied into a fresh one (here
-# after growing by half: 10,000 events) while events go on; every pod created before, during and after a
-# copy is seen, and the answers equal those of a fresh list of the same cluster
+# compaction: the pool the snapshots share is copied into a fresh one after the list, and
+# under churn whenever it grew by an eighth (with --compact-after 1, every few thousand
+# events), while events go on; every pod created before, during and after a copy is seen,
+# and the answers equal those of a fresh list of the same cluster
 fake_api compact "$ex"/*.json
 api_port=$port
 kubeconfig "$tmp/compact.kubeconfig" "http://127.0.0.1:$api_port"
 serve_live compact "$tmp/compact.kubeconfig" --watch-timeout 30 --compact-after 1
 curl -s -o /dev/null -X POST "http://127.0.0.1:$api_port/fakeapi/churn?rate=1000&seconds=10&probe-every=100"
-compacted() { [ "$(metric fitscale_snapshot_compactions_total)" -ge 1 ] 2>/dev/null; }
-within "compaction: under churn the shared pool is copied into a fresh one" 30000 compacted
+compacted() { [ "$(metric fitscale_snapshot_compactions_total)" -ge 3 ] 2>/dev/null; }
+within "compaction: after the list and under churn, the shared pool is copied into a fresh one, again and again" 30000 compacted
 churn_over() { [ "$(curl -s -o /dev/null -w '%{http_code}' -X POST "http://127.0.0.1:$api_port/fakeapi/churn?rate=1&seconds=0")" != 409 ]; }
 within "compaction: the churn ended" 20000 churn_over
 curl -s "http://127.0.0.1:$api_port/fakeapi/probes" | awk '{ print $1 }' >"$tmp/probes"

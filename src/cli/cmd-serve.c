@@ -69,7 +69,7 @@ fs_cmd_serve (int argc, char **argv)
   FsCommonOptions common = { 0 };
   g_autofree char *listen = NULL, *tls_cert = NULL, *tls_key = NULL;
   gint verbosity = 1, max_in_flight = 64, max_body_kib = 1024, threads = 0, watch_timeout = 300, client_timeout = 10;
-  gint metrics_interval = 15, coalesce_ms = 30, compact_after_kib = 16384;
+  gint metrics_interval = 15, coalesce_ms = 30, compact_after_kib = 8192;
   double max_staleness = 120, admission_max_age = 120;
   g_autofree char *admission_mode = NULL, *node_autoscaler = NULL;
   g_auto (GStrv) exempt_users = NULL;
@@ -84,7 +84,7 @@ fs_cmd_serve (int argc, char **argv)
     { "client-timeout", 0, 0, G_OPTION_ARG_INT, &client_timeout, "Seconds a client has to send a whole request (and to stay idle); later it is cut off (default 10)", "S" },
     { "watch-timeout", 0, 0, G_OPTION_ARG_INT, &watch_timeout, "Live: each watch stays open S to 2xS seconds, then resumes (default 300)", "S" },
     { "metrics-interval", 0, 0, G_OPTION_ARG_INT, &metrics_interval, "Live: seconds between PodMetrics lists (default 15)", "S" },
-    { "compact-after", 0, 0, G_OPTION_ARG_INT, &compact_after_kib, "Live: copy the snapshots' shared pool into a fresh one, leaving what went behind, once it grew by half and by at least KIB KiB since the last list or copy (default 16384)", "KIB" },
+    { "compact-after", 0, 0, G_OPTION_ARG_INT, &compact_after_kib, "Live: copy the snapshots' shared pool into a fresh one, leaving what went behind, once it grew by an eighth and by at least KIB KiB since the last list or copy (default 8192)", "KIB" },
     { "coalesce", 0, 0, G_OPTION_ARG_INT, &coalesce_ms, "Live: milliseconds a batch of watch events waits for more before it is applied (default 30)", "MS" },
     { "max-staleness", 0, 0, G_OPTION_ARG_DOUBLE, &max_staleness, "Live: /readyz fails, and answers warn, when a resource has not been confirmed current (event, bookmark, list) for S seconds (default 120)", "S" },
     { "admission-mode", 0, 0, G_OPTION_ARG_STRING, &admission_mode, "POST /v1/admit: what a write that leaves replicas Pending gets, unless its workload's annotation or its namespace's label fitscale.io/admission says otherwise: warn (default), adjust or deny", "MODE" },

@@ -58,8 +58,8 @@ typedef struct {
   guint min_watch_seconds;  /* each watch asks timeoutSeconds in [this, 2 x this); 0: 300 */
   guint coalesce_ms;        /* a batch collects what arrives this long after its first; 0: 30 */
   guint metrics_interval;   /* seconds between PodMetrics lists; 0: 15 */
-  guint compact_after_kib;  /* the shared pool is compacted once it grew by half and by at
-                             * least this many KiB since the last list or compaction; 0: 16384 */
+  guint compact_after_kib;  /* the shared pool is compacted once it grew by an eighth and by
+                             * at least this many KiB since the last list or compaction; 0: 8192 */
 } FsKubeCacheOptions;
 
 FsKubeCache *fs_kube_cache_new (FsKubeClient *client, guint resources);
