@@ -381,6 +381,22 @@ within "why --watch: answers again within ${deadline} ms of a change to its answ
 jq -s '.[1]' "$tmp/whywatch.out" >"$tmp/out"
 expect "why --watch: the new answer has the new pod (the other namespace's pod made none of its own)" '[.items[] | .pod] | index("churn-1") != null'
 
+# capacity --watch: the same on a capacity question; a cordoned node leaves one replica fewer
+"$bin" capacity -q --from deployment/rag-api -n production --replicas 6 --watch --watch-timeout 30 -o json \
+  --kubeconfig "$tmp/whywatch.kubeconfig" >"$tmp/capwatch.out" 2>"$tmp/capwatch.err" &
+pids+=($!)
+cap_answers_are() { [ "$(jq -s length "$tmp/capwatch.out" 2>/dev/null || echo 0)" = "$1" ]; }
+within "capacity --watch: the first answer" 5000 cap_answers_are 1
+[ "$(api_write POST /api/v1/namespaces/other/pods "$(echo "$other_json" | sed 's/elsewhere/elsewhere-2/')")" = 201 ] \
+  || not_ok "fakeapi: another pod created in another namespace"
+sleep 0.3 # not a deadline: a needless answer (the pod changes no capacity) would show
+[ "$(api_write PATCH /api/v1/nodes/ip-10-0-1-23.ec2.internal '{"spec":{"unschedulable":true}}' application/merge-patch+json)" = 200 ] \
+  || not_ok "fakeapi: cordoned (capacity --watch)"
+within "capacity --watch: answers again within ${deadline} ms of a cordon" "$deadline" cap_answers_are 2
+jq -s '[.[].capacity]' "$tmp/capwatch.out" >"$tmp/out"
+expect "capacity --watch: 2 replicas fit, then 1 on the node left (no answer for the other pod)" '. == [2, 1]'
+check "capacity --watch with --snapshot is refused" 2 "$bin" capacity --watch -S "$ex" --request cpu=1
+
 # a 410 on the pods' watch lists the pods again, and nothing else
 fake_api gone410 --fault gone-on-watch:1:/api/v1/pods "$ex"/*.json
 api_port=$port

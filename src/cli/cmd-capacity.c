@@ -16,7 +16,10 @@ typedef struct {
   char *request, *from, *file, *namespace, *vary;
   char **node_selector, **tolerations;
   gint64 replicas;
+  FsCliWatch watch;
 } CapacityOptions;
+
+#define CAPACITY_RESOURCES (FS_KUBE_NODES | FS_KUBE_PODS | FS_KUBE_NAMESPACES | FS_KUBE_WORKLOADS | FS_KUBE_STORAGE)
 
 static void
 options_clear (CapacityOptions *options)
@@ -116,6 +119,45 @@ run_vary (const FsSnapshot *snapshot, const FsShape *shape, const CapacityOption
   return FS_EXIT_OK;
 }
 
+/* The answer on one snapshot: the shape (from it, with --from) placed, or its frontier. */
+static int
+answer (const FsSnapshot *snapshot, CapacityOptions *options, FsOutputFormat format)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (FsShape) shape = build_shape (snapshot, options, &error);
+  if (shape == NULL
+      || !fs_shape_check_scheduler (snapshot, fs_shape_pod (shape)->spec, fs_shape_describe (shape), &error))
+    return fs_cli_fail (fs_cli_capacity.name, error);
+  warn_spec (options, shape);
+  if (options->vary != NULL)
+    {
+      int status = run_vary (snapshot, shape, options, format, &error);
+      return error != NULL ? fs_cli_fail (fs_cli_capacity.name, error) : status;
+    }
+  g_autoptr (FsCapacityAnswer) capacity = fs_capacity_answer (snapshot, fs_shape_pod (shape), options->replicas,
+                                                              fs_shape_workload (shape));
+  if (format == FS_OUTPUT_JSON || format == FS_OUTPUT_YAML)
+    {
+      g_autoptr (FsEmitter) emitter = fs_cli_emitter_new (&options->common, format);
+      fs_render_capacity (emitter, snapshot, shape, capacity, options->replicas);
+    }
+  else
+    fs_render_capacity_table (stdout, format == FS_OUTPUT_WIDE, snapshot, shape, capacity, options->replicas);
+  return options->replicas >= 0 && capacity->pack.pending > 0 ? FS_EXIT_VERDICT : FS_EXIT_OK;
+}
+
+typedef struct {
+  CapacityOptions *options;
+  FsOutputFormat format;
+} WatchedQuestion;
+
+static int
+answer_watched (const FsSnapshot *snapshot, gpointer data)
+{
+  WatchedQuestion *question = data;
+  return answer (snapshot, question->options, question->format);
+}
+
 const FsCliCommand fs_cli_capacity = {
   .name = "capacity",
   .parameters = "",
@@ -151,7 +193,7 @@ check_replicas (CapacityOptions *options, GError **error)
 int
 fs_cmd_capacity (int argc, char **argv)
 {
-  CapacityOptions options = { .replicas = G_MININT64 }; /* not given */
+  CapacityOptions options = { .replicas = G_MININT64, .watch.timeout = 300 }; /* --replicas not given */
   GOptionEntry entries[] = {
     { "request", 'r', 0, G_OPTION_ARG_STRING, &options.request,
       "The pod's requests, e.g. cpu=500m,memory=3Gi,nvidia.com/gpu=1", "LIST" },
@@ -173,43 +215,28 @@ fs_cmd_capacity (int argc, char **argv)
     { "vary", 0, 0, G_OPTION_ARG_STRING, &options.vary,
       "Print the frontier: replicas that fit for each request size, e.g. memory=1Gi..8Gi or "
       "cpu=250m..4/250m (the step defaults to the first size)", "RES=FROM..TO[/STEP]" },
+    FS_CLI_WATCH_ENTRIES (options.watch),
     { NULL }
   };
   g_autoptr (GOptionContext) context = fs_cli_context_new (&fs_cli_capacity, entries, &options.common, TRUE);
   FsOutputFormat format = FS_OUTPUT_TABLE;
   g_autoptr (GError) error = NULL;
   g_autoptr (FsSnapshot) snapshot = NULL;
-  g_autoptr (FsShape) shape = NULL;
   int status = FS_EXIT_OK;
   if (!fs_cli_parse (context, &argc, &argv, &error)
       || !fs_output_parse (options.common.output, &format, &error))
     status = FS_EXIT_ERROR;
   else if (argc > 1)
     status = fs_cli_usage (&error, "unexpected argument \"%s\"", argv[1]);
-  else if (!check_replicas (&options, &error))
+  else if (!check_replicas (&options, &error) || !fs_cli_watch_check (&options.watch, &options.common, &error))
     status = FS_EXIT_ERROR;
-  else if ((snapshot = fs_cli_load (fs_cli_capacity.name, &options.common, FS_KUBE_NODES | FS_KUBE_PODS | FS_KUBE_NAMESPACES | FS_KUBE_WORKLOADS | FS_KUBE_STORAGE, &error)) == NULL
-           || (shape = build_shape (snapshot, &options, &error)) == NULL
-           || !fs_shape_check_scheduler (snapshot, fs_shape_pod (shape)->spec, fs_shape_describe (shape),
-                                         &error))
+  else if (options.watch.watch)
+    status = fs_cli_watch (&fs_cli_capacity, &options.common, &options.watch, CAPACITY_RESOURCES, format,
+                           answer_watched, &(WatchedQuestion){ &options, format });
+  else if ((snapshot = fs_cli_load (fs_cli_capacity.name, &options.common, CAPACITY_RESOURCES, &error)) == NULL)
     status = FS_EXIT_ERROR;
-  else if ((warn_spec (&options, shape), options.vary != NULL))
-    status = run_vary (snapshot, shape, &options, format, &error);
   else
-    {
-      g_autoptr (FsCapacityAnswer) answer = fs_capacity_answer (snapshot, fs_shape_pod (shape),
-                                                                options.replicas,
-                                                                fs_shape_workload (shape));
-      if (format == FS_OUTPUT_JSON || format == FS_OUTPUT_YAML)
-        {
-          g_autoptr (FsEmitter) emitter = fs_cli_emitter_new (&options.common, format);
-          fs_render_capacity (emitter, snapshot, shape, answer, options.replicas);
-        }
-      else
-        fs_render_capacity_table (stdout, format == FS_OUTPUT_WIDE, snapshot, shape, answer, options.replicas);
-      if (options.replicas >= 0 && answer->pack.pending > 0)
-        status = FS_EXIT_VERDICT;
-    }
+    status = answer (snapshot, &options, format);
   if (error != NULL)
     status = fs_cli_fail (fs_cli_capacity.name, error);
   options_clear (&options);

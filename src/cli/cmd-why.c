@@ -3,7 +3,6 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "commands.h"
 #include "fitscale/model/error.h"
@@ -17,9 +16,7 @@ typedef struct {
   gboolean all, all_namespaces;
   char *selector;           /* -l: with --all, only the pods it selects */
   const FsLabelSelector *parsed_selector;
-  gboolean watch;
-  gint watch_rounds;        /* 0: until interrupted */
-  gint watch_timeout;
+  FsCliWatch watch;
 } WhyOptions;
 
 /* ---- which pods --------------------------------------------------------------------- */
@@ -147,91 +144,17 @@ answer (const FsSnapshot *snapshot, WhyOptions *options, FsOutputFormat format, 
   return FS_EXIT_OK;
 }
 
-/* The answer for SNAPSHOT as it would be printed (stdout caught in a temporary file), and
- * its exit status in *STATUS; NULL when it cannot be caught. */
-static char *
-caught_answer (const FsSnapshot *snapshot, WhyOptions *options, FsOutputFormat format, const char *argument,
-               int *status)
-{
-  fflush (stdout);
-  FILE *caught = tmpfile ();
-  int saved = caught != NULL ? dup (STDOUT_FILENO) : -1;
-  if (saved < 0 || dup2 (fileno (caught), STDOUT_FILENO) < 0)
-    {
-      if (saved >= 0)
-        close (saved);
-      if (caught != NULL)
-        fclose (caught);
-      return NULL;
-    }
-  *status = answer (snapshot, options, format, argument);
-  fflush (stdout);
-  dup2 (saved, STDOUT_FILENO);
-  close (saved);
-  GString *text = g_string_new (NULL);
-  char buffer[8192];
-  size_t n;
-  rewind (caught);
-  while ((n = fread (buffer, 1, sizeof buffer, caught)) > 0)
-    g_string_append_len (text, buffer, (gssize) n);
-  fclose (caught);
-  return g_string_free (text, FALSE);
-}
+typedef struct {
+  WhyOptions *options;
+  FsOutputFormat format;
+  const char *argument;
+} WatchedQuestion;
 
-/* --watch: answer, then again within a second of every change to the cluster that changes
- * the answer (a pod that is not there yet is waited for).  The first answer is made before
- * the watches start, so that it is the listed cluster's. */
 static int
-run_watch (WhyOptions *options, FsOutputFormat format, const char *argument)
+answer_watched (const FsSnapshot *snapshot, gpointer data)
 {
-  g_autoptr (GError) error = NULL;
-  g_autoptr (FsKubeLive) live = fs_kube_live_open (&options->common.connection, WHY_RESOURCES,
-                                                   fs_cli_live_progress (&options->common), NULL, &error);
-  if (live == NULL || !fs_cli_scheduler_config (fs_cli_why.name, &options->common, live, &error))
-    return fs_cli_fail (fs_cli_why.name, error);
-  fs_cli_live_opened (fs_cli_why.name, &options->common, live);
-  FsKubeCacheOptions watch = { options->watch_timeout > 0 ? (guint) options->watch_timeout : 300, 30, 15 };
-  int status = FS_EXIT_OK;
-  g_autofree char *last = NULL;
-  guint64 generation = 0;
-  gboolean started = FALSE;
-  for (gint changed = 0; options->watch_rounds <= 0 || changed <= options->watch_rounds;)
-    {
-      g_autoptr (FsSnapshot) snapshot = fs_kube_cache_snapshot (live->cache);
-      generation = fs_kube_cache_stats (live->cache).generation;
-      /* the snapshot's own warnings go into the answer (and a new one to stderr) before it is
-       * compared with the last: the first answer has them too */
-      fs_cli_snapshot_changed (fs_cli_why.name, &options->common, snapshot, WHY_RESOURCES);
-      int answered = FS_EXIT_OK;
-      g_autofree char *text = caught_answer (snapshot, options, format, argument, &answered);
-      if (text == NULL)
-        {
-          g_set_error (&error, FS_ERROR, FS_ERROR_IO, "--watch: cannot hold an answer in a temporary file");
-          return fs_cli_fail (fs_cli_why.name, error);
-        }
-      if (last == NULL || strcmp (text, last) != 0)
-        {
-          g_autoptr (GDateTime) now = g_date_time_new_now_utc ();
-          if (last != NULL && format != FS_OUTPUT_JSON && format != FS_OUTPUT_YAML)
-            fs_render_cluster_changed (stdout, now);
-          fputs (text, stdout);
-          fflush (stdout);
-          status = answered;
-          changed += last != NULL;
-          g_free (last);
-          last = g_steal_pointer (&text);
-          if (options->watch_rounds > 0 && changed == options->watch_rounds)
-            break;
-        }
-      if (!started)
-        {
-          if (!fs_kube_cache_start (live->cache, &watch, &error))
-            return fs_cli_fail (fs_cli_why.name, error);
-          started = TRUE;
-        }
-      fs_kube_cache_wait (live->cache, generation, -1);
-    }
-  return status;
+  WatchedQuestion *question = data;
+  return answer (snapshot, question->options, question->format, question->argument);
 }
 
 const FsCliCommand fs_cli_why = {
@@ -258,7 +181,7 @@ const FsCliCommand fs_cli_why = {
 int
 fs_cmd_why (int argc, char **argv)
 {
-  WhyOptions options = { .watch_timeout = 300 };
+  WhyOptions options = { .watch.timeout = 300 };
   GOptionEntry entries[] = {
     { "namespace", 'n', 0, G_OPTION_ARG_STRING, &options.namespace,
       "The pod's namespace (default: default); with --all, only this namespace", "NS" },
@@ -268,12 +191,7 @@ fs_cmd_why (int argc, char **argv)
       "Every Pending pod of every namespace (implies --all)", NULL },
     { "selector", 'l', 0, G_OPTION_ARG_STRING, &options.selector,
       "With --all: only the pods this label selector picks (key=value, key!=value, key in (a,b), !key, ...)", "SELECTOR" },
-    { "watch", 'w', 0, G_OPTION_ARG_NONE, &options.watch,
-      "Live only: answer, then watch the cluster and answer again whenever it changes", NULL },
-    { "watch-timeout", 0, 0, G_OPTION_ARG_INT, &options.watch_timeout,
-      "With --watch: each watch stays open SECONDS to twice that, then resumes (default 300)", "SECONDS" },
-    { "watch-rounds", 0, 0, G_OPTION_ARG_INT, &options.watch_rounds,
-      "With --watch: stop after this many changed answers (default: never)", "N" },
+    FS_CLI_WATCH_ENTRIES (options.watch),
     { NULL }
   };
   g_autoptr (GOptionContext) context = fs_cli_context_new (&fs_cli_why, entries, &options.common, TRUE);
@@ -285,8 +203,7 @@ fs_cmd_why (int argc, char **argv)
   if (!fs_cli_parse (context, &argc, &argv, &error)
       || !fs_output_parse (options.common.output, &format, &error))
     status = FS_EXIT_ERROR;
-  else if (!fs_cli_check_range ("--watch-timeout", options.watch_timeout, 1, 86400, &error)
-           || !fs_cli_check_range ("--watch-rounds", options.watch_rounds, 0, G_MAXINT32, &error))
+  else if (!fs_cli_watch_check (&options.watch, &options.common, &error))
     status = FS_EXIT_ERROR;
   else if ((options.all = options.all || options.all_namespaces) ? argc != 1 : argc != 2)
     status = fs_cli_usage (&error, "give one pod (NAMESPACE/NAME, or NAME with -n), or --all");
@@ -294,10 +211,9 @@ fs_cmd_why (int argc, char **argv)
     status = FS_EXIT_ERROR;
   else if ((options.parsed_selector = selector) != NULL && !options.all)
     status = fs_cli_usage (&error, "-l selects among --all");
-  else if (options.watch && options.common.snapshot_paths != NULL)
-    status = fs_cli_usage (&error, "--watch reads a live cluster: drop --snapshot");
-  else if (options.watch)
-    status = run_watch (&options, format, options.all ? NULL : argv[1]);
+  else if (options.watch.watch)
+    status = fs_cli_watch (&fs_cli_why, &options.common, &options.watch, WHY_RESOURCES, format, answer_watched,
+                           &(WatchedQuestion){ &options, format, options.all ? NULL : argv[1] });
   else if ((snapshot = fs_cli_load (fs_cli_why.name, &options.common, WHY_RESOURCES, &error)) == NULL)
     status = FS_EXIT_ERROR;
   else

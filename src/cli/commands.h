@@ -90,6 +90,36 @@ void fs_cli_live_opened (const char *command, FsCommonOptions *options, const Fs
 /* The progress line fs_kube_live_open shows: on a terminal, unless -q (else NULL). */
 FsKubeProgress fs_cli_live_progress (const FsCommonOptions *options);
 
+/* ---- --watch (watch.c) ---- */
+
+typedef struct {
+  gboolean watch;
+  gint rounds;    /* stop after this many changed answers; 0: until interrupted */
+  gint timeout;   /* each watch stays open this many seconds to twice that (default 300) */
+} FsCliWatch;
+
+/* --watch, --watch-timeout and --watch-rounds, for a command's option entries. */
+#define FS_CLI_WATCH_ENTRIES(w)                                                                \
+  { "watch", 'w', 0, G_OPTION_ARG_NONE, &(w).watch,                                           \
+    "Live only: answer, then watch the cluster and answer again whenever the answer changes", NULL }, \
+  { "watch-timeout", 0, 0, G_OPTION_ARG_INT, &(w).timeout,                                    \
+    "With --watch: each watch stays open SECONDS to twice that, then resumes (default 300)", "SECONDS" }, \
+  { "watch-rounds", 0, 0, G_OPTION_ARG_INT, &(w).rounds,                                      \
+    "With --watch: stop after this many changed answers (default: never)", "N" }
+
+/* The --watch flags in range, and no --snapshot with --watch (exit 2 otherwise). */
+gboolean fs_cli_watch_check (const FsCliWatch *watch, const FsCommonOptions *options, GError **error);
+
+/* One answer on SNAPSHOT, printed on stdout; returns the exit status. */
+typedef int (*FsCliAnswer) (const FsSnapshot *snapshot, gpointer data);
+
+/* Lists RESOURCES from the live cluster OPTIONS name, prints ANSWER, starts the watches, and
+ * prints ANSWER again (text formats after a "cluster changed" line) within a second of each
+ * change to the cluster that changes it, WATCH->rounds times or until interrupted; returns
+ * the last answer's exit status. */
+int fs_cli_watch (const FsCliCommand *command, FsCommonOptions *options, const FsCliWatch *watch,
+                  guint resources, FsOutputFormat format, FsCliAnswer answer, gpointer data);
+
 /* Whether the options name a cluster: --snapshot files or a connection flag. */
 gboolean fs_cli_names_cluster (const FsCommonOptions *options);
 
