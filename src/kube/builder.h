@@ -182,7 +182,7 @@ struct FsObjectBuilder {
   const char *last_value[F_N_FIELDS][2];  /* two ways: a pod's two tolerations, two containers */
   gsize last_len[F_N_FIELDS][2];
   guint8 last_next[F_N_FIELDS];
-  GHashTable *label_sets;         /* interned raw labels -> their FsLabelSet */
+  GHashTable *label_sets;         /* raw labels (GBytes, the builder's copy) -> their FsLabelSet */
   /* The previous object's raw labels and spec key with what they gave: the pods of one
    * ReplicaSet come one after another, and a compare beats hashing a few hundred bytes. */
   Bytes previous_labels, previous_spec_key;
@@ -193,7 +193,7 @@ struct FsObjectBuilder {
   Bytes ports;                    /* the FsContainerPort of every container of the object */
   Bytes host_ports;               /* the FsHostPort fs_pod_host_ports made of them ... */
   guint n_host_ports;             /* ... and how many */
-  GHashTable *pod_specs;          /* interned compact spec -> its FsPodSpec */
+  GHashTable *pod_specs;          /* compact spec (GBytes, the builder's copy) -> its FsPodSpec */
   char description[256];
 };
 

@@ -65,8 +65,10 @@ fs_intern_object_labels (FsObjectBuilder *builder)
 static const FsLabelSet *
 find_labels (FsObjectBuilder *builder, const Bytes *raw)
 {
-  const void *key = fs_pool_intern_blob (builder->pool, raw->data, raw->len);
-  const FsLabelSet *known = g_hash_table_lookup (builder->label_sets, key);
+  /* looked up by the raw bytes in the builder's own table: the key is no part of the
+   * snapshot, so it stays out of its pool (where it outlived the build as garbage) */
+  g_autoptr (GBytes) probe = g_bytes_new_static (raw->data, raw->len);
+  const FsLabelSet *known = g_hash_table_lookup (builder->label_sets, probe);
   if (known != NULL)
     return known;
   g_array_set_size (builder->labels, 0);
@@ -82,7 +84,7 @@ find_labels (FsObjectBuilder *builder, const Bytes *raw)
       at = (gsize) (value - raw->data) + value_len + 1;
     }
   const FsLabelSet *set = fs_intern_labels (builder, builder->labels);
-  g_hash_table_insert (builder->label_sets, (gpointer) key, (gpointer) set);
+  g_hash_table_insert (builder->label_sets, g_bytes_new (raw->data, raw->len), (gpointer) set);
   return set;
 }
 
@@ -283,10 +285,11 @@ fs_intern_pod_spec (FsObjectBuilder *builder, gboolean default_requests, GError 
 static const FsPodSpec *
 find_pod_spec (FsObjectBuilder *builder, gboolean default_requests, GError **error)
 {
-  const void *key = fs_pool_intern_blob (builder->pool, builder->spec_key.data, builder->spec_key.len);
-  const FsPodSpec *known = g_hash_table_lookup (builder->pod_specs, key);
+  g_autoptr (GBytes) probe = g_bytes_new_static (builder->spec_key.data, builder->spec_key.len);
+  const FsPodSpec *known = g_hash_table_lookup (builder->pod_specs, probe);
   if (known != NULL)
     return known;
+  g_autoptr (GBytes) key = g_bytes_new (builder->spec_key.data, builder->spec_key.len); /* the builder's own */
   const FsPlacement *placement = intern_placement (builder);
   ObjectState *st = &builder->st;
   FsContainer *containers = (FsContainer *) (gpointer) builder->containers->data;
@@ -326,6 +329,6 @@ find_pod_spec (FsObjectBuilder *builder, gboolean default_requests, GError **err
     }
   spec.volumes = INTERN_LIST (builder, builder->volumes, FsVolumeList);
   const FsPodSpec *interned = fs_pool_intern_blob (builder->pool, &spec, sizeof spec);
-  g_hash_table_insert (builder->pod_specs, (gpointer) key, (gpointer) interned);
+  g_hash_table_insert (builder->pod_specs, g_steal_pointer (&key), (gpointer) interned);
   return interned;
 }

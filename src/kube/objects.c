@@ -51,8 +51,8 @@ fs_object_builder_new (FsSnapshotBuilder *snapshot_builder)
   builder->cond_message = g_string_new (NULL);
   for (guint i = 0; i < STATUS_N_MESSAGES; i++)
     builder->status_message[i] = g_string_new (NULL);
-  builder->label_sets = g_hash_table_new (NULL, NULL);
-  builder->pod_specs = g_hash_table_new (NULL, NULL);
+  builder->label_sets = g_hash_table_new_full (g_bytes_hash, g_bytes_equal, (GDestroyNotify) g_bytes_unref, NULL);
+  builder->pod_specs = g_hash_table_new_full (g_bytes_hash, g_bytes_equal, (GDestroyNotify) g_bytes_unref, NULL);
   return builder;
 }
 

@@ -21,6 +21,13 @@ copy_string (Copier *copier, const char *text)
   return text != NULL ? fs_pool_intern (copier->pool, text, strlen (text)) : NULL;
 }
 
+/* An object's own name, unique anyway: copied, not interned (as the decoders keep it). */
+static const char *
+copy_name (Copier *copier, const char *text)
+{
+  return text != NULL ? fs_pool_strdup (copier->pool, text, strlen (text)) : NULL;
+}
+
 /* The copy of OLD already made, or NULL. */
 static gconstpointer
 copied (Copier *copier, gconstpointer old)
@@ -387,7 +394,7 @@ add_pod (Copier *copier, FsSnapshotBuilder *builder, const FsPod *old)
 {
   FsPod pod = *old;
   pod.namespace = copy_string (copier, old->namespace);
-  pod.name = copy_string (copier, old->name);
+  pod.name = copy_name (copier, old->name);
   pod.node_name = copy_string (copier, old->node_name);
   pod.owner = copy_owner (copier, old->owner);
   pod.labels = copy_labels (copier, old->labels);
@@ -438,7 +445,8 @@ static void
 add_event (Copier *copier, FsSnapshotBuilder *builder, const FsEvent *old)
 {
   FsEvent event = *old;
-  const char **strings[] = { &event.namespace, &event.name, &event.involved_kind,
+  event.name = copy_name (copier, old->name);
+  const char **strings[] = { &event.namespace, &event.involved_kind,
                              &event.involved_namespace, &event.involved_name, &event.reason,
                              &event.message, &event.type, &event.source };
   for (gsize i = 0; i < G_N_ELEMENTS (strings); i++)
