@@ -277,7 +277,7 @@ contains "plan: names the container" 'no container "sidecar"' err
 check "plan: a bad --vpa-weight" 2 "$bin" plan -q -S "$ex" deployment/rag-api -n production --vpa-weight 1.5
 check "plan: --steps 200, the API's limit" 0 "$bin" plan -q -S "$ex" deployment/rag-api -n production --steps 200 -o json
 check "plan: --steps past 200 (the API's limit too)" 2 "$bin" plan -q -S "$ex" deployment/rag-api -n production --steps 201
-contains "plan: says the limit" '--steps is from 2 to 200' err
+contains "plan: says the limit" '--steps 201: give a number from 2 to 200' err
 check "plan: a kind it cannot plan" 2 "$bin" plan -q -S "$ex" daemonset/aws-node -n kube-system
 check "plan: no workload" 2 "$bin" plan -q -S "$ex"
 check "plan --help" 0 "$bin" plan --help

@@ -60,9 +60,9 @@ contains "capacity --replicas -3: the range" "--replicas -3: give a number from 
 check "capacity --replicas -1 (once the 'not given' value)" 2 "$bin" capacity -S "$ex" --from deployment/rag-api -n production --replicas -1
 check "capacity --replicas 0 is a question" 0 "$bin" capacity -S "$ex" --from deployment/rag-api -n production --replicas 0 -q
 check "plan --steps 0" 2 "$bin" plan -S "$ex" deployment/rag-api -n production --steps 0
-contains "plan --steps 0: the range" "--steps is from 2 to 200" err
+contains "plan --steps 0: the range, the value echoed" "--steps 0: give a number from 2 to 200" err
 check "plan --hpa-desired -1 (once the 'not given' value)" 2 "$bin" plan -S "$ex" deployment/rag-api -n production --hpa-desired -1
-contains "plan --hpa-desired -1: the range" "--hpa-desired must be at least 1" err
+contains "plan --hpa-desired -1: the range, the value echoed" "--hpa-desired -1: give a number from 1 to 2147483647" err
 check "simulate --replicas -3" 2 "$bin" simulate --hpa "$ex/hpa.json" --trace "$data/trace-trap.csv" --replicas -3
 contains "simulate --replicas -3: the range" "--replicas -3: give a number from 1 to 2147483647" err
 check "simulate --replicas 0" 2 "$bin" simulate --hpa "$ex/hpa.json" --trace "$data/trace-trap.csv" --replicas 0
