@@ -40,16 +40,24 @@ count_pods (const FsSnapshot *snapshot, const gboolean *selected, FsClusterSumma
     }
 }
 
-/* Adds NODE (its row ROW) to SUM: what fs_nodes_summarize sums for the total, and for a
- * group of fs_nodes_group. */
+/* What NODE's pods request, the pod count taking a slot of allocatable "pods"
+ * (NodeResourcesFit's pod check). */
+static FsResources
+node_requested (const FsNode *node)
+{
+  FsResources requested = node->requested;
+  requested.pods = node->pod_count;
+  requested.present |= FS_RES_PODS;
+  return requested;
+}
+
+/* Adds ROW's node to SUM: what fs_nodes_summarize sums for the total, and for a group of
+ * fs_nodes_group. */
 static gboolean
 add_node (FsClusterSummary *sum, const FsNodeSummary *row, GError **error)
 {
   const FsNode *node = row->node;
-  /* the pod count takes a slot of allocatable "pods" (NodeResourcesFit's pod check) */
-  FsResources requested = node->requested;
-  requested.pods = node->pod_count;
-  requested.present |= FS_RES_PODS;
+  FsResources requested = node_requested (node);
   FsResources room = row->free; /* an overcommitted node adds no negative room to the total */
   fs_resources_floor_zero (&room);
   if (!fs_resources_add (&sum->allocatable, &node->allocatable, error)
@@ -84,9 +92,7 @@ fs_nodes_summarize (const FsSnapshot *snapshot, const FsLabelSelector *selector,
         continue;
       selected[i] = TRUE;
       FsNodeSummary *row = &rows[(*n_rows)++];
-      FsResources requested = node->requested;
-      requested.pods = node->pod_count;
-      requested.present |= FS_RES_PODS;
+      FsResources requested = node_requested (node);
       row->node = node;
       row->free = node->allocatable;
       if (!fs_resources_sub (&row->free, &requested, error) || !add_node (total, row, error))
@@ -175,9 +181,7 @@ compare_rows (gconstpointer pa, gconstpointer pb, gpointer user_data)
 {
   const FsNodeSummary *a = pa, *b = pb;
   FsNodesSort key = (FsNodesSort) GPOINTER_TO_INT (user_data);
-  FsResources a_requested = a->node->requested, b_requested = b->node->requested;
-  a_requested.pods = a->node->pod_count;
-  b_requested.pods = b->node->pod_count;
+  FsResources a_requested = node_requested (a->node), b_requested = node_requested (b->node);
   int order = compare_key (key, &a->node->allocatable, &a_requested, &a->free,
                            &b->node->allocatable, &b_requested, &b->free);
   return order != 0 ? order : strcmp (a->node->name, b->node->name);

@@ -210,11 +210,13 @@ taints_cell (const FsNode *node)
   return g_string_free (cell, FALSE);
 }
 
+/* A row of the node table, or with LARGEST (not NULL) of the grouped table: the largest free
+ * piece after the resource columns (the first 7, WIDE 9). */
 static void
-add_table_row (FsTable *table, const char *name, const char *status,
+add_table_row (FsTable *table, gboolean wide, const char *name, const char *status,
                const FsResources *allocatable, const FsResources *requested,
                const FsResources *free_res, const char *type, const char *zone_name,
-               const char *taints)
+               const char *taints, const char *largest)
 {
   g_autofree char *cpu = share (human_cpu (requested->cpu_milli), human_cpu (allocatable->cpu_milli),
                                 requested->cpu_milli, allocatable->cpu_milli);
@@ -230,6 +232,8 @@ add_table_row (FsTable *table, const char *name, const char *status,
   const char *cells[] = { name, status, cpu, cpu_free, memory, memory_free, pods,
                           ephemeral, extended[0] ? extended : "-", type ? type : "-",
                           zone_name ? zone_name : "-", taints[0] ? taints : "-" };
+  if (largest != NULL)
+    cells[wide ? 9 : 7] = largest;
   fs_table_add_row (table, cells);
 }
 
@@ -272,23 +276,9 @@ static void
 add_group_row (FsTable *table, gboolean wide, const char *name, const FsClusterSummary *sum)
 {
   g_autofree char *ready = g_strdup_printf ("%u/%u Ready", sum->n_ready, sum->n_nodes);
-  g_autofree char *cpu = share (human_cpu (sum->requested.cpu_milli), human_cpu (sum->allocatable.cpu_milli),
-                                sum->requested.cpu_milli, sum->allocatable.cpu_milli);
-  g_autofree char *cpu_free = human_cpu (sum->free.cpu_milli);
-  g_autofree char *memory = share (human_bytes (sum->requested.memory_bytes),
-                                   human_bytes (sum->allocatable.memory_bytes),
-                                   sum->requested.memory_bytes, sum->allocatable.memory_bytes);
-  g_autofree char *memory_free = human_bytes (sum->free.memory_bytes);
-  g_autofree char *pods = g_strdup_printf ("%" G_GINT64_FORMAT "/%" G_GINT64_FORMAT,
-                                           sum->requested.pods, sum->allocatable.pods);
-  g_autofree char *ephemeral = human_bytes (sum->free.ephemeral_bytes);
-  g_autofree char *extended = extended_cell (&sum->allocatable, &sum->requested);
   g_autofree char *largest = largest_cell (sum);
-  const char *cells[] = { name, ready, cpu, cpu_free, memory, memory_free, pods,
-                          ephemeral, extended[0] ? extended : "-", largest };
-  if (!wide)
-    cells[7] = largest;
-  fs_table_add_row (table, cells);
+  add_table_row (table, wide, name, ready, &sum->allocatable, &sum->requested, &sum->free, NULL, NULL, "",
+                 largest);
 }
 
 static FsTable *
@@ -321,16 +311,16 @@ fs_render_nodes_table (FILE *out, gboolean wide, const FsNodeSummary *rows, guin
     {
       table = fs_table_new (wide ? 12 : 7, headers);
       g_autofree char *ready = g_strdup_printf ("%u/%u Ready", total->n_ready, total->n_nodes);
-      add_table_row (table, "*", ready, &total->allocatable, &total->requested, &total->free,
-                     NULL, NULL, "");
+      add_table_row (table, wide, "*", ready, &total->allocatable, &total->requested, &total->free,
+                     NULL, NULL, "", NULL);
       for (guint i = 0; i < n_rows; i++)
         {
           const FsNode *node = rows[i].node;
           FsResources requested = node->requested;
           requested.pods = node->pod_count;
           g_autofree char *taints = taints_cell (node);
-          add_table_row (table, node->name, node_status (node), &node->allocatable, &requested,
-                         &rows[i].free, instance_type (node), zone (node), taints);
+          add_table_row (table, wide, node->name, node_status (node), &node->allocatable, &requested,
+                         &rows[i].free, instance_type (node), zone (node), taints, NULL);
         }
     }
   fs_table_print (table, out);
