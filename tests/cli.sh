@@ -277,7 +277,7 @@ contains "plan: names the container" 'no container "sidecar"' err
 check "plan: a bad --vpa-weight" 2 "$bin" plan -q -S "$ex" deployment/rag-api -n production --vpa-weight 1.5
 check "plan: --steps 200, the API's limit" 0 "$bin" plan -q -S "$ex" deployment/rag-api -n production --steps 200 -o json
 check "plan: --steps past 200 (the API's limit too)" 2 "$bin" plan -q -S "$ex" deployment/rag-api -n production --steps 201
-contains "plan: says the limit" '--steps is from 2 to 200' err
+contains "plan: says the limit" '--steps 201: give a number from 2 to 200' err
 check "plan: a kind it cannot plan" 2 "$bin" plan -q -S "$ex" daemonset/aws-node -n kube-system
 check "plan: no workload" 2 "$bin" plan -q -S "$ex"
 check "plan --help" 0 "$bin" plan --help
@@ -922,5 +922,56 @@ if python3 -c 'import yaml' 2>/dev/null; then
 else
   skip "escaped names in resize sentences" "python3 yaml not installed"
 fi
+
+
+# ---- nodes --sort and --group-by (issue 20): tests/data/nodes-pools.yaml, worked out at its top
+np="$data/nodes-pools.yaml"
+for sorted in "name a1,a2,b1,b2,c1" "cpu a1,a2,b1,c1,b2" "memory a2,a1,b1,c1,b2" "pods c1,a1,a2,b1,b2" \
+              "free-cpu b2,b1,a2,c1,a1" "free-memory b2,b1,a1,c1,a2"; do
+  key=${sorted%% *} order=${sorted#* }
+  check "nodes --sort $key" 0 "$bin" nodes -q -S "$np" --sort "$key" -o json
+  expect "nodes --sort $key: $order (ties by name)" "[.nodes[].name] | join(\",\") == \"$order\""
+done
+check "nodes --sort memory: the table" 0 "$bin" nodes -q -S "$np" --sort memory
+if [ "$(awk 'NR > 1 && NF { print $1 }' "$tmp/out" | head -6 | paste -sd,)" = "*,a2,a1,b1,c1,b2" ]; then
+  ok "nodes --sort memory: the total row first, then the fullest"
+else not_ok "nodes --sort memory: the total row first, then the fullest"; fi
+check "nodes --sort: an unknown key" 2 "$bin" nodes -q -S "$np" --sort mem
+contains "nodes --sort mem: the keys and the closest" "--sort mem: not a sort key; give name, cpu, memory, pods, free-cpu or free-memory (did you mean memory?)" err
+check "nodes --sort: a key far from every key" 2 "$bin" nodes -q -S "$np" --sort zzzzzz
+lacks "nodes --sort zzzzzz: no suggestion" "did you mean" err
+check "nodes: the footer without --group-by" 0 "$bin" nodes -q -S "$np"
+grep -E '^(Free in total|No node|Pods:)' "$tmp/out" >"$tmp/footer"
+check "nodes --group-by a Karpenter NodePool" 0 "$bin" nodes -q -S "$np" --group-by karpenter.sh/nodepool
+contains "group-by: the column named as kubectl -L names it" "NODEPOOL   STATUS      CPU REQUESTS     CPU FREE   MEMORY REQUESTS    MEMORY FREE   PODS    LARGEST FREE PIECE" out
+contains "group-by: the total row" "*          4/5 Ready   6500m/26 (25%)   19.5       27Gi/104Gi (25%)   77Gi          8/444   cpu=6,memory=24Gi" out
+contains "group-by: batch's largest piece leaves the cordoned b2 out" "batch      1/2 Ready   2/16 (12%)       14         8Gi/64Gi (12%)     56Gi          1/220   cpu=6,memory=24Gi" out
+contains "group-by: web" "web        2/2 Ready   4/8 (50%)        4          18Gi/32Gi (56%)    14Gi          5/220   cpu=3,memory=12Gi" out
+contains "group-by: the nodes without the label under <none>, no usable node" "<none>     1/1 Ready   500m/2 (25%)     1500m      1Gi/8Gi (12%)      7Gi           2/4     -" out
+lacks "group-by: no row per node" "a1 " out
+if grep -E '^(Free in total|No node|Pods:)' "$tmp/out" | cmp -s - "$tmp/footer"; then ok "group-by: the footer unchanged"
+else not_ok "group-by: the footer unchanged"; fi
+check "nodes --group-by --sort cpu" 0 "$bin" nodes -q -S "$np" --group-by karpenter.sh/nodepool --sort cpu
+if [ "$(awk 'NR > 1 && NF { print $1 }' "$tmp/out" | head -4 | paste -sd,)" = "*,web,<none>,batch" ]; then
+  ok "group-by --sort cpu: the groups by share requested"
+else not_ok "group-by --sort cpu: the groups by share requested"; fi
+check "nodes --group-by -o json" 0 "$bin" nodes -q -S "$np" --group-by karpenter.sh/nodepool -o json
+expect "group-by -o json: the groups as a list, <none> as null, the sums per group" '.groupBy == "karpenter.sh/nodepool" and [.groups[].value] == ["batch","web",null] and (.groups[0] | .nodes == 2 and .readyNodes == 1 and .usableNodes == 1 and .requested.cpu == "2" and .usableLargestFree.cpu == "6" and .usableLargestFree.memory == "24Gi" and .largestFree.cpu == "8") and .groups[2].usableNodes == 0 and .groups[2].requested.pods == "2" and ([.nodes[].name] | length) == 5 and .total.podsPending == 0'
+check "nodes -o json without --group-by: no groups" 0 "$bin" nodes -q -S "$np" -o json
+expect "no --group-by: no groupBy, no groups" 'has("groups") or has("groupBy") | not'
+check "nodes --group-by -o yaml" 0 "$bin" nodes -q -S "$np" --group-by karpenter.sh/nodepool -o yaml
+contains "group-by -o yaml: the groups" "groupBy: karpenter.sh/nodepool" out
+contains "group-by -o yaml: <none> as null" "- value: null" out
+check "nodes --group-by zone -l -o wide" 0 "$bin" nodes -q -S "$np" --group-by topology.kubernetes.io/zone -l karpenter.sh/nodepool -o wide
+contains "group-by -o wide: the wide columns, the piece last" "ZONE         STATUS      CPU REQUESTS   CPU FREE   MEMORY REQUESTS   MEMORY FREE   PODS    EPHEMERAL FREE   EXTENDED   LARGEST FREE PIECE" out
+contains "group-by -l: eu-west-1b without c1" "eu-west-1b   1/2 Ready   2/16 (12%)     14         8Gi/64Gi (12%)    56Gi          1/220   0                -          cpu=6,memory=24Gi" out
+lacks "group-by -l: no <none>" "<none>" out
+check "nodes --group-by: not a label key" 2 "$bin" nodes -q -S "$np" --group-by 'node pool'
+contains "group-by 'node pool': named" '--group-by "node pool": not a label key' err
+check "nodes --group-by on the real DigitalOcean fixture" 0 "$bin" nodes -q -S "$fixtures/mixed-doks-ec2gpu-7nodes.json" --group-by doks.digitalocean.com/node-pool -o wide
+contains "group-by doks: the pool of three" "pool-yd23sqk7u   3/3 Ready   0/6 (0%)       6          0/9330Mi (0%)     9330Mi        0/330" out
+contains "group-by doks: the GPU node among <none>, the GPU in its piece" "cpu=8,memory=29.3Gi,nvidia.com/gpu=1" out
+check "nodes --group-by on the real EKS node group" 0 "$bin" nodes -q -S "$fixtures/eks-arm64-2node-tainted-nodes.json" -S "$fixtures/eks-arm64-podlist.json" --group-by eks.amazonaws.com/nodegroup
+contains "group-by eks: one group, tainted: no piece" "custom-1    2/2 Ready   450m/15.82 (2%)   15.37      200Mi/59.4Gi (0%)   59.2Gi        11/116   -" out
 
 tap_end

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # End-to-end: flags as kubectl users type them (issue 20) — -n and -A where kubectl takes
 # them (hpa -A, why -A, nodes -l), nonsense values refused with exit 2 and the accepted
-# range, the "--" that ends options, and the closest command or flag suggested.
+# range, the "--" that ends options, and the closest command, flag or -o format suggested.
 # Speaks TAP for automake's driver.
 set -u
 . "${FS_SRCDIR:-.}/tests/lib.sh"
@@ -60,9 +60,9 @@ contains "capacity --replicas -3: the range" "--replicas -3: give a number from 
 check "capacity --replicas -1 (once the 'not given' value)" 2 "$bin" capacity -S "$ex" --from deployment/rag-api -n production --replicas -1
 check "capacity --replicas 0 is a question" 0 "$bin" capacity -S "$ex" --from deployment/rag-api -n production --replicas 0 -q
 check "plan --steps 0" 2 "$bin" plan -S "$ex" deployment/rag-api -n production --steps 0
-contains "plan --steps 0: the range" "--steps is from 2 to 200" err
+contains "plan --steps 0: the range, the value echoed" "--steps 0: give a number from 2 to 200" err
 check "plan --hpa-desired -1 (once the 'not given' value)" 2 "$bin" plan -S "$ex" deployment/rag-api -n production --hpa-desired -1
-contains "plan --hpa-desired -1: the range" "--hpa-desired must be at least 1" err
+contains "plan --hpa-desired -1: the range, the value echoed" "--hpa-desired -1: give a number from 1 to 2147483647" err
 check "simulate --replicas -3" 2 "$bin" simulate --hpa "$ex/hpa.json" --trace "$data/trace-trap.csv" --replicas -3
 contains "simulate --replicas -3: the range" "--replicas -3: give a number from 1 to 2147483647" err
 check "simulate --replicas 0" 2 "$bin" simulate --hpa "$ex/hpa.json" --trace "$data/trace-trap.csv" --replicas 0
@@ -105,6 +105,21 @@ check "unknown flag of the common ones" 2 "$bin" nodes --snapshto "$ex"
 contains "common flag: did you mean --snapshot" "(did you mean --snapshot?)" err
 check "unknown flag far from every flag" 2 "$bin" nodes --zzzzzzzz -S "$ex"
 lacks "far flag: no suggestion" "did you mean" err
+check "unknown short option" 2 "$bin" nodes -x -S "$ex"
+contains "unknown short option: named" "fitscale nodes: Unknown option -x" err
+contains "unknown short option: --help suggested" "Run 'fitscale nodes --help' for usage." err
+
+# ---- -o: the formats listed, the closest suggested ----
+check "nodes -o jsn" 2 "$bin" nodes -S "$ex" -o jsn
+contains "-o jsn: the formats, did you mean json" "-o jsn: not an output format; give wide, json or yaml (did you mean json?)" err
+lacks "-o jsn: no answer" "NODE" out
+check "why -o yml" 2 "$bin" why -S "$ex" --all -o yml
+contains "-o yml: did you mean yaml" "(did you mean yaml?)" err
+check "plan -o wdie" 2 "$bin" plan -S "$ex" deployment/rag-api -n production -o wdie
+contains "-o wdie: did you mean wide" "(did you mean wide?)" err
+check "capacity -o go-template" 2 "$bin" capacity -S "$ex" --request cpu=1 -o go-template
+contains "-o go-template: the formats" "-o go-template: not an output format; give wide, json or yaml" err
+lacks "-o go-template: far from every format, no suggestion" "did you mean" err
 
 # ---- live: hpa -A from the cluster = hpa -A from its fitscale snapshot ----
 fake_api flags "$ex"/*.json "$tmp/idle-hpa.json"

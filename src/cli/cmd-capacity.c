@@ -224,7 +224,7 @@ fs_cmd_capacity (int argc, char **argv)
   g_autoptr (FsSnapshot) snapshot = NULL;
   int status = FS_EXIT_OK;
   if (!fs_cli_parse (context, &argc, &argv, &error)
-      || !fs_output_parse (options.common.output, &format, &error))
+      || !fs_cli_output_parse (options.common.output, &format, &error))
     status = FS_EXIT_ERROR;
   else if (argc > 1)
     status = fs_cli_usage (&error, "unexpected argument \"%s\"", argv[1]);

@@ -119,7 +119,7 @@ fs_cmd_hpa (int argc, char **argv)
   if (!fs_cli_parse (context, &argc, &argv, &error)
       || !fs_kube_version_parse ("--kube-version", kube_version, &minor, &error))
     status = FS_EXIT_ERROR;
-  else if (!fs_output_parse (options.output, &format, &error))
+  else if (!fs_cli_output_parse (options.output, &format, &error))
     status = FS_EXIT_ERROR;
   else if (argc > 2 || (all_namespaces && (argc != 1 || namespace != NULL)))
     status = fs_cli_usage (&error, "give one HPA (NAMESPACE/NAME, or NAME with -n), none to list those of a "

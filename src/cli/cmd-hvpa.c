@@ -102,7 +102,7 @@ fs_cmd_hvpa (int argc, char **argv)
   int64_t now_seconds = 0;
   FsHvpaSemantics semantics = FS_HVPA_SEMANTICS_DESIGN;
   if (!fs_cli_parse (context, &argc, &argv, &error)
-      || !fs_output_parse (options.output, &format, &error))
+      || !fs_cli_output_parse (options.output, &format, &error))
     status = FS_EXIT_ERROR;
   else if (argc > 2 || (all_namespaces && (argc != 1 || namespace != NULL)) || (argc == 1 && curve))
     status = fs_cli_usage (&error, "give one Hvpa (NAMESPACE/NAME, or NAME with -n), none to list those of a "

@@ -1,5 +1,6 @@
 /* fitscale nodes — per node: allocatable, what bound pods request, what is free; then the
- * cluster total beside the largest free piece, like kube-capacity but from a snapshot. */
+ * cluster total beside the largest free piece, like kube-capacity but from a snapshot;
+ * --sort orders the rows, --group-by sums them per value of a node label. */
 #include "config.h"
 
 #include <stdio.h>
@@ -18,14 +19,18 @@ const FsCliCommand fs_cli_nodes = {
       "request (pods in phase Succeeded or Failed do not count; terminating pods do,\n"
       "as in kube-scheduler), what is free, and the pod slots used.  The first row,\n"
       "\"*\", is the cluster total; the footer sets the total free beside the largest\n"
-      "free piece on any one node: room in total is not room in one piece.",
+      "free piece on any one node: room in total is not room in one piece.  --group-by\n"
+      "LABEL gives a row per value of a node label (a zone, a node pool) instead of a\n"
+      "row per node, with the largest free piece in each.",
   .epilogue =
       "Examples:\n"
       "  fitscale snapshot > cluster.json\n"
       "  fitscale nodes --snapshot cluster.json\n"
       "  fitscale nodes -S examples/rag-api -o wide\n"
       "  fitscale nodes -S nodes.json -S pods.json -o json\n"
-      "  fitscale nodes -l node.kubernetes.io/instance-type=m5.xlarge\n",
+      "  fitscale nodes -l node.kubernetes.io/instance-type=m5.xlarge\n"
+      "  fitscale nodes -S cluster.json --sort memory\n"
+      "  fitscale nodes -S cluster.json --group-by topology.kubernetes.io/zone\n",
   .run = fs_cmd_nodes,
 };
 
@@ -33,11 +38,19 @@ int
 fs_cmd_nodes (int argc, char **argv)
 {
   FsCommonOptions options = { 0 };
-  g_autofree char *selector_text = NULL;
+  g_autofree char *selector_text = NULL, *sort_text = NULL, *group_by = NULL;
   GOptionEntry entries[] = {
     { "selector", 'l', 0, G_OPTION_ARG_STRING, &selector_text,
       "Only the nodes this label selector picks (key=value, key!=value, key in (a,b), !key, ...); "
       "the total row sums them", "SELECTOR" },
+    { "sort", 0, 0, G_OPTION_ARG_STRING, &sort_text,
+      "The order of the rows: name (the default); cpu, memory or pods: the highest share requested "
+      "first (where the pressure is); free-cpu or free-memory: the most free first (where the room is). "
+      "Ties by name; the total row stays first", "KEY" },
+    { "group-by", 0, 0, G_OPTION_ARG_STRING, &group_by,
+      "A row per value of this node label (topology.kubernetes.io/zone, a node pool's label) instead "
+      "of a row per node, with the largest free piece on one usable node of each; <none>: the nodes "
+      "without it", "LABEL" },
     { NULL }
   };
   g_autoptr (GOptionContext) context = fs_cli_context_new (&fs_cli_nodes, entries, &options, TRUE);
@@ -45,9 +58,17 @@ fs_cmd_nodes (int argc, char **argv)
   g_autoptr (GError) error = NULL;
   g_autoptr (FsSnapshot) snapshot = NULL;
   g_autoptr (FsLabelSelector) selector = NULL;
+  FsNodesSort sort = FS_NODES_SORT_NAME;
   int status = FS_EXIT_OK;
   if (!fs_cli_parse (context, &argc, &argv, &error)
-      || !fs_output_parse (options.output, &format, &error))
+      || !fs_cli_output_parse (options.output, &format, &error))
+    status = FS_EXIT_ERROR;
+  else if (!fs_nodes_sort_parse (sort_text, &sort, &error))
+    {
+      fs_cli_suggest (error, sort_text, "", fs_nodes_sort_keys, FS_NODES_SORT_N);
+      status = FS_EXIT_ERROR;
+    }
+  else if (group_by != NULL && !fs_nodes_group_check (group_by, &error))
     status = FS_EXIT_ERROR;
   else if (argc > 1)
     status = fs_cli_usage (&error, "unexpected argument \"%s\"", argv[1]);
@@ -62,15 +83,28 @@ fs_cmd_nodes (int argc, char **argv)
   g_autofree FsNodeSummary *rows = g_new0 (FsNodeSummary, MAX (snapshot->n_nodes, 1));
   FsClusterSummary total;
   guint n_rows = 0;
+  g_autofree FsNodeGroup *groups = NULL;
+  FsNodeGrouping grouping = { .label = group_by };
   if (!fs_nodes_summarize (snapshot, selector, rows, &n_rows, &total, &error))
-    status = fs_cli_fail (fs_cli_nodes.name, error);
-  else if (format == FS_OUTPUT_JSON || format == FS_OUTPUT_YAML)
     {
-      g_autoptr (FsEmitter) emitter = fs_cli_emitter_new (&options, format);
-      fs_render_nodes (emitter, rows, n_rows, &total);
+      fs_cli_common_clear (&options);
+      return fs_cli_fail (fs_cli_nodes.name, error);
     }
+  fs_nodes_sort (rows, n_rows, sort);
+  if (group_by != NULL
+      && (groups = fs_nodes_group (rows, n_rows, group_by, sort, &grouping.n_groups, &error)) == NULL)
+    status = fs_cli_fail (fs_cli_nodes.name, error);
   else
-    fs_render_nodes_table (stdout, format == FS_OUTPUT_WIDE, rows, n_rows, &total);
+    {
+      grouping.groups = groups;
+      if (format == FS_OUTPUT_JSON || format == FS_OUTPUT_YAML)
+        {
+          g_autoptr (FsEmitter) emitter = fs_cli_emitter_new (&options, format);
+          fs_render_nodes (emitter, rows, n_rows, &grouping, &total);
+        }
+      else
+        fs_render_nodes_table (stdout, format == FS_OUTPUT_WIDE, rows, n_rows, &grouping, &total);
+    }
   fs_cli_common_clear (&options);
   return status;
 }

@@ -201,7 +201,7 @@ fs_cmd_plan (int argc, char **argv)
   int64_t now_seconds = 0;
   int status = FS_EXIT_OK;
   if (!fs_cli_parse (context, &argc, &argv, &error)
-      || !fs_output_parse (options.common.output, &format, &error))
+      || !fs_cli_output_parse (options.common.output, &format, &error))
     status = FS_EXIT_ERROR;
   else if (argc != 2)
     status = fs_cli_usage (&error, "give one workload: hvpa/NAME, deployment/NAME or statefulset/NAME");

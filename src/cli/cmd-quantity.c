@@ -35,7 +35,7 @@ fs_cmd_quantity (int argc, char **argv)
   g_autoptr (GArray) rows = g_array_new (FALSE, TRUE, sizeof (FsQuantityRow));
   g_array_set_clear_func (rows, (GDestroyNotify) fs_render_quantity_row_clear);
   if (!fs_cli_parse (context, &argc, &argv, &error)
-      || !fs_output_parse (options.output, &format, &error))
+      || !fs_cli_output_parse (options.output, &format, &error))
     status = FS_EXIT_ERROR;
   else if (argc < 2)
     status = fs_cli_usage (&error, "give at least one quantity, e.g. 1.5Gi");

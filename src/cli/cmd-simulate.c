@@ -131,7 +131,7 @@ fs_cmd_simulate (int argc, char **argv)
   guint minor = FS_KUBE_DEFAULT_MINOR;
   g_autoptr (FsSnapshot) hpa_snapshot = NULL;
   g_autoptr (FsSnapshot) snapshot = NULL;
-  if ((!csv && !fs_output_parse (options.common.output, &format, &error))
+  if ((!csv && !fs_cli_output_parse (options.common.output, &format, &error))
       || !parse_seconds ("--startup", options.startup, 30, &sim.startup_s, &error)
       || !parse_seconds ("--sync", options.sync, 15, &sim.sync_s, &error)
       || !parse_seconds ("--duration", options.duration, 0, &sim.duration_s, &error)

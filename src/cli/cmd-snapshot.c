@@ -97,7 +97,7 @@ fs_cmd_snapshot (int argc, char **argv)
       fs_cli_usage (&error, "-n: the namespace is empty");
       goto out;
     }
-  if (options.output != NULL && !fs_output_parse (options.output, &format, &error))
+  if (options.output != NULL && !fs_cli_output_parse (options.output, &format, &error))
     goto out;
   if (format != FS_OUTPUT_JSON && format != FS_OUTPUT_YAML)
     {

@@ -201,7 +201,7 @@ fs_cmd_why (int argc, char **argv)
   g_autoptr (FsLabelSelector) selector = NULL;
   int status = FS_EXIT_OK;
   if (!fs_cli_parse (context, &argc, &argv, &error)
-      || !fs_output_parse (options.common.output, &format, &error))
+      || !fs_cli_output_parse (options.common.output, &format, &error))
     status = FS_EXIT_ERROR;
   else if (!fs_cli_watch_check (&options.watch, &options.common, &error))
     status = FS_EXIT_ERROR;

@@ -58,6 +58,12 @@ gboolean fs_cli_parse (GOptionContext *context, int *argc, char ***argv, GError 
 /* Of NAMES (N), the closest to TYPED as kubectl suggests (within 2 edits, or one TYPED
  * begins), or NULL. */
 const char *fs_cli_closest (const char *typed, const char *const *names, guint n);
+/* Appends " (did you mean PREFIX<name>?)" to ERROR's message (when ERROR is not NULL) with
+ * the one of NAMES (N) closest to TYPED, when one is close (fs_cli_closest). */
+void fs_cli_suggest (GError *error, const char *typed, const char *prefix, const char *const *names, guint n);
+/* -o TEXT as fs_output_parse reads it; refused with the closest format suggested
+ * ("-o jsn: ... (did you mean json?)"). */
+gboolean fs_cli_output_parse (const char *text, FsOutputFormat *format, GError **error);
 /* The snapshot the options name: --snapshot files, or else the cluster the connection flags
  * and kubeconfig point to, listing RESOURCES (FsKubeResources).  Notes (skipped kinds) go
  * to stderr for COMMAND unless -q. */

@@ -126,6 +126,25 @@ fs_cli_closest (const char *typed, const char *const *names, guint n)
   return best;
 }
 
+void
+fs_cli_suggest (GError *error, const char *typed, const char *prefix, const char *const *names, guint n)
+{
+  const char *closest = fs_cli_closest (typed, names, n);
+  if (error == NULL || closest == NULL)
+    return;
+  g_autofree char *message = error->message;
+  error->message = g_strdup_printf ("%s (did you mean %s%s?)", message, prefix, closest);
+}
+
+gboolean
+fs_cli_output_parse (const char *text, FsOutputFormat *format, GError **error)
+{
+  if (fs_output_parse (text, format, error))
+    return TRUE;
+  fs_cli_suggest (error != NULL ? *error : NULL, text, "", fs_output_names, FS_OUTPUT_N_NAMES);
+  return FALSE;
+}
+
 gboolean
 fs_cli_parse (GOptionContext *context, int *argc, char ***argv, GError **error)
 {
@@ -140,13 +159,7 @@ fs_cli_parse (GOptionContext *context, int *argc, char ***argv, GError **error)
         {
           g_autofree char *name = g_strdup (typed + 3);
           name[strcspn (name, "= ")] = '\0';
-          const char *closest = fs_cli_closest (name, (const char *const *) known_options->pdata,
-                                                known_options->len);
-          if (closest != NULL)
-            {
-              g_autofree char *message = (*error)->message;
-              (*error)->message = g_strdup_printf ("%s (did you mean --%s?)", message, closest);
-            }
+          fs_cli_suggest (*error, name, "--", (const char *const *) known_options->pdata, known_options->len);
         }
       return FALSE;
     }

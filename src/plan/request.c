@@ -33,17 +33,17 @@ static gboolean
 check_enums (const FsPlanRequestInput *input, FsPlanRequest *request, GError **error)
 {
   if (!fs_hvpa_semantics_parse (input->semantics, &request->semantics))
-    return from_flags (input) ? fail (input, error, "--semantics is design or hvpa")
+    return from_flags (input) ? fail (input, error, "--semantics is design or hvpa, not \"%s\"", input->semantics)
                               : fail (input, error, "field semantics: design or hvpa");
   request->hpa_source = g_strcmp0 (input->hpa_from, "metrics") == 0 ? FS_PLAN_HPA_METRICS : FS_PLAN_HPA_STATUS;
   if (input->hpa_from != NULL && strcmp (input->hpa_from, "status") != 0 && strcmp (input->hpa_from, "metrics") != 0)
-    return from_flags (input) ? fail (input, error, "--hpa-from is status or metrics")
+    return from_flags (input) ? fail (input, error, "--hpa-from is status or metrics, not \"%s\"", input->hpa_from)
                               : fail (input, error, "field hpaFrom: status or metrics");
   if (input->update != NULL)
     {
       FsUpdateMode mode;
       if (!fs_update_mode_parse (input->update, &mode))
-        return from_flags (input) ? fail (input, error, "--update is in-place or recreate")
+        return from_flags (input) ? fail (input, error, "--update is in-place or recreate, not \"%s\"", input->update)
                                   : fail (input, error, "field update: in-place or recreate");
       request->update = mode;
     }
@@ -55,13 +55,15 @@ check_numbers (const FsPlanRequestInput *input, FsPlanRequest *request, GError *
 {
   if (input->hpa_desired_given != FS_PLAN_ABSENT
       && (input->hpa_desired_given == FS_PLAN_WRONG_TYPE || input->hpa_desired < 1 || input->hpa_desired > G_MAXINT32))
-    return from_flags (input) ? fail (input, error, "--hpa-desired must be at least 1")
+    return from_flags (input) ? fail (input, error, "--hpa-desired %" G_GINT64_FORMAT ": give a number from 1 to %d",
+                                      input->hpa_desired, G_MAXINT32)
                               : fail (input, error, "field hpaDesiredReplicas: an integer from 1 to %d", G_MAXINT32);
   request->has_hpa_desired = input->hpa_desired_given == FS_PLAN_GIVEN;
   request->hpa_desired = request->has_hpa_desired ? (int32_t) input->hpa_desired : 0;
   if (input->steps_given != FS_PLAN_ABSENT
       && (input->steps_given == FS_PLAN_WRONG_TYPE || input->steps < FS_PLAN_MIN_STEPS || input->steps > FS_PLAN_MAX_STEPS))
-    return from_flags (input) ? fail (input, error, "--steps is from %d to %d", FS_PLAN_MIN_STEPS, FS_PLAN_MAX_STEPS)
+    return from_flags (input) ? fail (input, error, "--steps %" G_GINT64_FORMAT ": give a number from %d to %d",
+                                      input->steps, FS_PLAN_MIN_STEPS, FS_PLAN_MAX_STEPS)
                               : fail (input, error, "field steps: an integer from %d to %d", FS_PLAN_MIN_STEPS,
                                       FS_PLAN_MAX_STEPS);
   request->steps = input->steps_given == FS_PLAN_GIVEN ? (guint) input->steps : 0;

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "fitscale/model/names.h"
 #include "fitscale/render/nodes.h"
@@ -92,9 +93,35 @@ emit_node (FsEmitter *emitter, const FsNodeSummary *row)
   fs_emit_map_close (emitter);
 }
 
+/* The sums of the total and of a group, as the same keys. */
+static void
+emit_sums (FsEmitter *emitter, const FsClusterSummary *sum)
+{
+  fs_emit_key (emitter, "nodes");
+  fs_emit_int (emitter, sum->n_nodes);
+  fs_emit_key (emitter, "readyNodes");
+  fs_emit_int (emitter, sum->n_ready);
+  fs_emit_key (emitter, "allocatable");
+  fs_emit_resources (emitter, &sum->allocatable, TRUE);
+  fs_emit_key (emitter, "requested");
+  fs_emit_resources (emitter, &sum->requested, TRUE);
+  fs_emit_key (emitter, "free");
+  fs_emit_resources (emitter, &sum->free, TRUE);
+  fs_emit_key (emitter, "largestFree");
+  fs_emit_resources (emitter, &sum->largest_free, TRUE);
+  fs_emit_key (emitter, "usableNodes");
+  fs_emit_int (emitter, sum->n_usable);
+  fs_emit_key (emitter, "usableFree");
+  fs_emit_resources (emitter, &sum->usable_free, TRUE);
+  fs_emit_key (emitter, "usableLargestFree");
+  fs_emit_resources (emitter, &sum->usable_largest_free, TRUE);
+  fs_emit_key (emitter, "podsBound");
+  fs_emit_int (emitter, sum->pods_bound);
+}
+
 void
 fs_render_nodes (FsEmitter *emitter, const FsNodeSummary *rows, guint n_rows,
-                 const FsClusterSummary *total)
+                 const FsNodeGrouping *grouping, const FsClusterSummary *total)
 {
   fs_emit_map_open (emitter);
   fs_emit_key (emitter, "nodes");
@@ -102,28 +129,25 @@ fs_render_nodes (FsEmitter *emitter, const FsNodeSummary *rows, guint n_rows,
   for (guint i = 0; i < n_rows; i++)
     emit_node (emitter, &rows[i]);
   fs_emit_list_close (emitter);
+  if (grouping != NULL && grouping->label != NULL)
+    {
+      fs_emit_key (emitter, "groupBy");
+      fs_emit_string (emitter, grouping->label);
+      fs_emit_key (emitter, "groups");
+      fs_emit_list_open (emitter);
+      for (guint i = 0; i < grouping->n_groups; i++)
+        {
+          fs_emit_map_open (emitter);
+          fs_emit_key (emitter, "value");
+          fs_emit_string (emitter, grouping->groups[i].value); /* null: without the label */
+          emit_sums (emitter, &grouping->groups[i].summary);
+          fs_emit_map_close (emitter);
+        }
+      fs_emit_list_close (emitter);
+    }
   fs_emit_key (emitter, "total");
   fs_emit_map_open (emitter);
-  fs_emit_key (emitter, "nodes");
-  fs_emit_int (emitter, total->n_nodes);
-  fs_emit_key (emitter, "readyNodes");
-  fs_emit_int (emitter, total->n_ready);
-  fs_emit_key (emitter, "allocatable");
-  fs_emit_resources (emitter, &total->allocatable, TRUE);
-  fs_emit_key (emitter, "requested");
-  fs_emit_resources (emitter, &total->requested, TRUE);
-  fs_emit_key (emitter, "free");
-  fs_emit_resources (emitter, &total->free, TRUE);
-  fs_emit_key (emitter, "largestFree");
-  fs_emit_resources (emitter, &total->largest_free, TRUE);
-  fs_emit_key (emitter, "usableNodes");
-  fs_emit_int (emitter, total->n_usable);
-  fs_emit_key (emitter, "usableFree");
-  fs_emit_resources (emitter, &total->usable_free, TRUE);
-  fs_emit_key (emitter, "usableLargestFree");
-  fs_emit_resources (emitter, &total->usable_largest_free, TRUE);
-  fs_emit_key (emitter, "podsBound");
-  fs_emit_int (emitter, total->pods_bound);
+  emit_sums (emitter, total);
   fs_emit_key (emitter, "podsPending");
   fs_emit_int (emitter, total->pods_pending);
   fs_emit_map_close (emitter);
@@ -186,11 +210,13 @@ taints_cell (const FsNode *node)
   return g_string_free (cell, FALSE);
 }
 
+/* A row of the node table, or with LARGEST (not NULL) of the grouped table: the largest free
+ * piece after the resource columns (the first 7, WIDE 9). */
 static void
-add_table_row (FsTable *table, const char *name, const char *status,
+add_table_row (FsTable *table, gboolean wide, const char *name, const char *status,
                const FsResources *allocatable, const FsResources *requested,
                const FsResources *free_res, const char *type, const char *zone_name,
-               const char *taints)
+               const char *taints, const char *largest)
 {
   g_autofree char *cpu = share (human_cpu (requested->cpu_milli), human_cpu (allocatable->cpu_milli),
                                 requested->cpu_milli, allocatable->cpu_milli);
@@ -206,28 +232,96 @@ add_table_row (FsTable *table, const char *name, const char *status,
   const char *cells[] = { name, status, cpu, cpu_free, memory, memory_free, pods,
                           ephemeral, extended[0] ? extended : "-", type ? type : "-",
                           zone_name ? zone_name : "-", taints[0] ? taints : "-" };
+  if (largest != NULL)
+    cells[wide ? 9 : 7] = largest;
   fs_table_add_row (table, cells);
+}
+
+/* The largest free piece on one usable node of SUM, as kubectl writes a resource list
+ * (cpu=1840m,memory=5966Mi,nvidia.com/gpu=1): "-" when no node of it is usable. */
+static char *
+largest_cell (const FsClusterSummary *sum)
+{
+  if (sum->n_usable == 0)
+    return g_strdup ("-");
+  const FsResources *largest = &sum->usable_largest_free;
+  char cpu[32], memory[32];
+  GString *cell = g_string_new (NULL);
+  g_string_printf (cell, "cpu=%s,memory=%s", fs_format_for_people ("cpu", largest->cpu_milli, cpu),
+                   fs_format_for_people ("memory", largest->memory_bytes, memory));
+  for (guint i = 0; i < sum->allocatable.n_extended; i++)
+    {
+      const FsExtendedAmount *amount = &sum->allocatable.extended[i];
+      if (g_str_has_prefix (amount->name, "hugepages-")
+          || g_str_has_prefix (amount->name, "attachable-volumes-") || amount->value <= 0)
+        continue;
+      char text[32];
+      g_string_append_printf (cell, ",%s=%s", amount->name,
+                              fs_format_for_people (amount->name, fs_resources_get (largest, amount->name), text));
+    }
+  return g_string_free (cell, FALSE);
+}
+
+/* The header kubectl -L gives a label's column: the key's name part, upper case
+ * (topology.kubernetes.io/zone: ZONE). */
+static char *
+label_header (const char *label)
+{
+  const char *slash = strrchr (label, '/');
+  return g_ascii_strup (slash != NULL ? slash + 1 : label, -1);
+}
+
+/* A row of the grouped table: NAME, the Ready count, the sums of SUM, the largest piece. */
+static void
+add_group_row (FsTable *table, gboolean wide, const char *name, const FsClusterSummary *sum)
+{
+  g_autofree char *ready = g_strdup_printf ("%u/%u Ready", sum->n_ready, sum->n_nodes);
+  g_autofree char *largest = largest_cell (sum);
+  add_table_row (table, wide, name, ready, &sum->allocatable, &sum->requested, &sum->free, NULL, NULL, "",
+                 largest);
+}
+
+static FsTable *
+group_table (gboolean wide, const FsNodeGrouping *grouping, const FsClusterSummary *total)
+{
+  g_autofree char *first = label_header (grouping->label);
+  const char *headers[] = { first, "STATUS", "CPU REQUESTS", "CPU FREE", "MEMORY REQUESTS", "MEMORY FREE",
+                            "PODS", "EPHEMERAL FREE", "EXTENDED", "LARGEST FREE PIECE" };
+  if (!wide)
+    headers[7] = headers[9];
+  FsTable *table = fs_table_new (wide ? 10 : 8, headers);
+  add_group_row (table, wide, "*", total);
+  for (guint i = 0; i < grouping->n_groups; i++)
+    add_group_row (table, wide, grouping->groups[i].value != NULL ? grouping->groups[i].value : "<none>",
+                   &grouping->groups[i].summary);
+  return table;
 }
 
 void
 fs_render_nodes_table (FILE *out, gboolean wide, const FsNodeSummary *rows, guint n_rows,
-                       const FsClusterSummary *total)
+                       const FsNodeGrouping *grouping, const FsClusterSummary *total)
 {
   static const char *const headers[] = {
     "NODE", "STATUS", "CPU REQUESTS", "CPU FREE", "MEMORY REQUESTS", "MEMORY FREE", "PODS",
     "EPHEMERAL FREE", "EXTENDED", "INSTANCE TYPE", "ZONE", "TAINTS" };
-  g_autoptr (FsTable) table = fs_table_new (wide ? 12 : 7, headers);
-  g_autofree char *ready = g_strdup_printf ("%u/%u Ready", total->n_ready, total->n_nodes);
-  add_table_row (table, "*", ready, &total->allocatable, &total->requested, &total->free,
-                 NULL, NULL, "");
-  for (guint i = 0; i < n_rows; i++)
+  g_autoptr (FsTable) table = NULL;
+  if (grouping != NULL && grouping->label != NULL)
+    table = group_table (wide, grouping, total);
+  else
     {
-      const FsNode *node = rows[i].node;
-      FsResources requested = node->requested;
-      requested.pods = node->pod_count;
-      g_autofree char *taints = taints_cell (node);
-      add_table_row (table, node->name, node_status (node), &node->allocatable, &requested,
-                     &rows[i].free, instance_type (node), zone (node), taints);
+      table = fs_table_new (wide ? 12 : 7, headers);
+      g_autofree char *ready = g_strdup_printf ("%u/%u Ready", total->n_ready, total->n_nodes);
+      add_table_row (table, wide, "*", ready, &total->allocatable, &total->requested, &total->free,
+                     NULL, NULL, "", NULL);
+      for (guint i = 0; i < n_rows; i++)
+        {
+          const FsNode *node = rows[i].node;
+          FsResources requested = node->requested;
+          requested.pods = node->pod_count;
+          g_autofree char *taints = taints_cell (node);
+          add_table_row (table, wide, node->name, node_status (node), &node->allocatable, &requested,
+                         &rows[i].free, instance_type (node), zone (node), taints, NULL);
+        }
     }
   fs_table_print (table, out);
   /* the footer counts the nodes a pod can use, and says so */

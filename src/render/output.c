@@ -14,6 +14,8 @@
 #include "fitscale/plan/completeness.h"
 #include "fitscale/render/output.h"
 
+const char *const fs_output_names[FS_OUTPUT_N_NAMES] = { "wide", "json", "yaml" };
+
 gboolean
 fs_output_parse (const char *text, FsOutputFormat *format, GError **error)
 {
@@ -27,8 +29,8 @@ fs_output_parse (const char *text, FsOutputFormat *format, GError **error)
     *format = FS_OUTPUT_YAML;
   else
     {
-      g_set_error (error, FS_ERROR, FS_ERROR_USAGE,
-                   "unknown output format \"%s\" (allowed: wide, json, yaml)", text);
+      g_set_error (error, FS_ERROR, FS_ERROR_USAGE, "-o %s: not an output format; give %s, %s or %s", text,
+                   fs_output_names[0], fs_output_names[1], fs_output_names[2]);
       return FALSE;
     }
   return TRUE;

@@ -38,4 +38,47 @@ gboolean fs_nodes_summarize (const FsSnapshot *snapshot, const FsLabelSelector *
                              FsNodeSummary *rows, guint *n_rows, FsClusterSummary *total,
                              GError **error);
 
+/* --sort: the order of the node rows (and of the groups of --group-by).  NAME is the
+ * snapshot's order of the nodes (by name) and of the groups (by label value, nodes without
+ * the label last); CPU, MEMORY and PODS put the highest share requested (requested /
+ * allocatable, the table's percent) first, "where is the pressure"; FREE_CPU and
+ * FREE_MEMORY put the most free (the CPU FREE and MEMORY FREE cells) first, "where is the
+ * room".  Ties keep the NAME order. */
+typedef enum {
+  FS_NODES_SORT_NAME,
+  FS_NODES_SORT_CPU,
+  FS_NODES_SORT_MEMORY,
+  FS_NODES_SORT_PODS,
+  FS_NODES_SORT_FREE_CPU,
+  FS_NODES_SORT_FREE_MEMORY,
+  FS_NODES_SORT_N,
+} FsNodesSort;
+
+/* The keys --sort accepts, indexed by FsNodesSort: "name", "cpu", "memory", "pods",
+ * "free-cpu", "free-memory". */
+extern const char *const fs_nodes_sort_keys[FS_NODES_SORT_N];
+
+/* TEXT (NULL: name) as a sort key; FALSE with FS_ERROR_USAGE naming TEXT and the keys. */
+gboolean fs_nodes_sort_parse (const char *text, FsNodesSort *key, GError **error);
+
+/* Orders ROWS (from fs_nodes_summarize) by KEY, ties by name. */
+void fs_nodes_sort (FsNodeSummary *rows, guint n_rows, FsNodesSort key);
+
+/* The nodes of one value of the --group-by label: the same sums as the total (pods_pending
+ * 0), over the group's nodes; usable_largest_free is the largest free piece on a node of
+ * the group a pod can use. */
+typedef struct {
+  const char *value;         /* the label's value, NULL for the nodes without the label */
+  FsClusterSummary summary;
+} FsNodeGroup;
+
+/* Whether LABEL is a label key (a qualified name) --group-by can take; else FALSE with
+ * FS_ERROR_USAGE naming it. */
+gboolean fs_nodes_group_check (const char *label, GError **error);
+/* Groups ROWS by their node's value of LABEL (checked by fs_nodes_group_check), ordered by KEY as fs_nodes_sort orders nodes (NAME: by value, the
+ * nodes without the label last).  Returns the groups (*N_GROUPS of them; g_free it), or NULL
+ * on error (also FS_ERROR_LIMIT as fs_nodes_summarize). */
+FsNodeGroup *fs_nodes_group (const FsNodeSummary *rows, guint n_rows, const char *label,
+                             FsNodesSort key, guint *n_groups, GError **error);
+
 G_END_DECLS

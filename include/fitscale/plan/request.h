@@ -63,7 +63,7 @@ typedef struct {
 /* ---- the request as given ------------------------------------------------------------ */
 
 typedef enum {
-  FS_PLAN_FROM_FLAGS,       /* errors name flags: "--steps is from 2 to 200" */
+  FS_PLAN_FROM_FLAGS,       /* errors name flags and echo the value: "--steps 0: give a number from 2 to 200" */
   FS_PLAN_FROM_JSON,        /* errors name fields: "field steps: an integer from 2 to 200" */
 } FsPlanRequestForm;
 

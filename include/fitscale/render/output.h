@@ -25,7 +25,11 @@ typedef enum {
   FS_OUTPUT_JSON_COMPACT,   /* JSON on one line (for command lines) */
 } FsOutputFormat;
 
-/* "", "wide", "json", "yaml" (NULL means the table). */
+/* The formats -o accepts, in the order the message lists them: "wide", "json", "yaml". */
+#define FS_OUTPUT_N_NAMES 3
+extern const char *const fs_output_names[FS_OUTPUT_N_NAMES];
+/* "", "wide", "json", "yaml" (NULL means the table); else FALSE with FS_ERROR_USAGE
+ * ("-o TEXT: not an output format; give wide, json or yaml"). */
 gboolean fs_output_parse (const char *text, FsOutputFormat *format, GError **error);
 
 typedef struct FsEmitter FsEmitter;
