@@ -396,6 +396,20 @@ within "capacity --watch: answers again within ${deadline} ms of a cordon" "$dea
 jq -s '[.[].capacity]' "$tmp/capwatch.out" >"$tmp/out"
 expect "capacity --watch: 2 replicas fit, then 1 on the node left (no answer for the other pod)" '. == [2, 1]'
 check "capacity --watch with --snapshot is refused" 2 "$bin" capacity --watch -S "$ex" --request cpu=1
+# nodes --watch: the node uncordoned shows in the next answer (status), once
+"$bin" nodes -q --watch --watch-rounds 1 --watch-timeout 30 -o json \
+  --kubeconfig "$tmp/whywatch.kubeconfig" >"$tmp/nodeswatch.out" 2>"$tmp/nodeswatch.err" &
+nodes_watch=$!
+pids+=($nodes_watch)
+nodes_answers_are() { [ "$(jq -s length "$tmp/nodeswatch.out" 2>/dev/null || echo 0)" = "$1" ]; }
+within "nodes --watch: the first answer" 5000 nodes_answers_are 1
+[ "$(api_write PATCH /api/v1/nodes/ip-10-0-1-23.ec2.internal '{"spec":{"unschedulable":null}}' application/merge-patch+json)" = 200 ] \
+  || not_ok "fakeapi: uncordoned (nodes --watch)"
+within "nodes --watch: answers again within ${deadline} ms of an uncordon" "$deadline" nodes_answers_are 2
+jq -s '[.[] | .nodes[] | select(.name == "ip-10-0-1-23.ec2.internal") | .status]' "$tmp/nodeswatch.out" >"$tmp/out"
+expect "nodes --watch: the node cordoned, then not" '.[0] != .[1] and (.[1] | test("SchedulingDisabled") | not)'
+nodes_exited() { ! kill -0 "$nodes_watch" 2>/dev/null; }
+within "nodes --watch --watch-rounds 1: exits after the changed answer" 3000 nodes_exited
 
 # a 410 on the pods' watch lists the pods again, and nothing else
 fake_api gone410 --fault gone-on-watch:1:/api/v1/pods "$ex"/*.json

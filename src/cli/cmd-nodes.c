@@ -34,10 +34,49 @@ const FsCliCommand fs_cli_nodes = {
   .run = fs_cmd_nodes,
 };
 
+#define NODES_RESOURCES (FS_KUBE_NODES | FS_KUBE_PODS)
+
+typedef struct {
+  FsCommonOptions common;
+  const FsLabelSelector *selector;
+  FsNodesSort sort;
+  const char *group_by;
+  FsOutputFormat format;
+} NodesQuestion;
+
+/* The table (or document) for one snapshot. */
+static int
+answer (const FsSnapshot *snapshot, gpointer data)
+{
+  NodesQuestion *question = data;
+  g_autoptr (GError) error = NULL;
+  g_autofree FsNodeSummary *rows = g_new0 (FsNodeSummary, MAX (snapshot->n_nodes, 1));
+  FsClusterSummary total;
+  guint n_rows = 0;
+  g_autofree FsNodeGroup *groups = NULL;
+  FsNodeGrouping grouping = { .label = question->group_by };
+  if (!fs_nodes_summarize (snapshot, question->selector, rows, &n_rows, &total, &error))
+    return fs_cli_fail (fs_cli_nodes.name, error);
+  fs_nodes_sort (rows, n_rows, question->sort);
+  if (question->group_by != NULL
+      && (groups = fs_nodes_group (rows, n_rows, question->group_by, question->sort, &grouping.n_groups, &error)) == NULL)
+    return fs_cli_fail (fs_cli_nodes.name, error);
+  grouping.groups = groups;
+  if (question->format == FS_OUTPUT_JSON || question->format == FS_OUTPUT_YAML)
+    {
+      g_autoptr (FsEmitter) emitter = fs_cli_emitter_new (&question->common, question->format);
+      fs_render_nodes (emitter, rows, n_rows, &grouping, &total);
+    }
+  else
+    fs_render_nodes_table (stdout, question->format == FS_OUTPUT_WIDE, rows, n_rows, &grouping, &total);
+  return FS_EXIT_OK;
+}
+
 int
 fs_cmd_nodes (int argc, char **argv)
 {
-  FsCommonOptions options = { 0 };
+  NodesQuestion question = { .sort = FS_NODES_SORT_NAME, .format = FS_OUTPUT_TABLE };
+  FsCliWatch watch = { .timeout = 300 };
   g_autofree char *selector_text = NULL, *sort_text = NULL, *group_by = NULL;
   GOptionEntry entries[] = {
     { "selector", 'l', 0, G_OPTION_ARG_STRING, &selector_text,
@@ -51,19 +90,18 @@ fs_cmd_nodes (int argc, char **argv)
       "A row per value of this node label (topology.kubernetes.io/zone, a node pool's label) instead "
       "of a row per node, with the largest free piece on one usable node of each; <none>: the nodes "
       "without it", "LABEL" },
+    FS_CLI_WATCH_ENTRIES (watch),
     { NULL }
   };
-  g_autoptr (GOptionContext) context = fs_cli_context_new (&fs_cli_nodes, entries, &options, TRUE);
-  FsOutputFormat format = FS_OUTPUT_TABLE;
+  g_autoptr (GOptionContext) context = fs_cli_context_new (&fs_cli_nodes, entries, &question.common, TRUE);
   g_autoptr (GError) error = NULL;
   g_autoptr (FsSnapshot) snapshot = NULL;
   g_autoptr (FsLabelSelector) selector = NULL;
-  FsNodesSort sort = FS_NODES_SORT_NAME;
   int status = FS_EXIT_OK;
   if (!fs_cli_parse (context, &argc, &argv, &error)
-      || !fs_cli_output_parse (options.output, &format, &error))
+      || !fs_cli_output_parse (question.common.output, &question.format, &error))
     status = FS_EXIT_ERROR;
-  else if (!fs_nodes_sort_parse (sort_text, &sort, &error))
+  else if (!fs_nodes_sort_parse (sort_text, &question.sort, &error))
     {
       fs_cli_suggest (error, sort_text, "", fs_nodes_sort_keys, FS_NODES_SORT_N);
       status = FS_EXIT_ERROR;
@@ -72,39 +110,22 @@ fs_cmd_nodes (int argc, char **argv)
     status = FS_EXIT_ERROR;
   else if (argc > 1)
     status = fs_cli_usage (&error, "unexpected argument \"%s\"", argv[1]);
-  else if (!fs_cli_parse_selector (selector_text, &selector, &error)
-           || (snapshot = fs_cli_load (fs_cli_nodes.name, &options, FS_KUBE_NODES | FS_KUBE_PODS, &error)) == NULL)
+  else if (!fs_cli_watch_check (&watch, &question.common, &error)
+           || !fs_cli_parse_selector (selector_text, &selector, &error))
     status = FS_EXIT_ERROR;
-  if (status != FS_EXIT_OK)
-    {
-      fs_cli_common_clear (&options);
-      return fs_cli_fail (fs_cli_nodes.name, error);
-    }
-  g_autofree FsNodeSummary *rows = g_new0 (FsNodeSummary, MAX (snapshot->n_nodes, 1));
-  FsClusterSummary total;
-  guint n_rows = 0;
-  g_autofree FsNodeGroup *groups = NULL;
-  FsNodeGrouping grouping = { .label = group_by };
-  if (!fs_nodes_summarize (snapshot, selector, rows, &n_rows, &total, &error))
-    {
-      fs_cli_common_clear (&options);
-      return fs_cli_fail (fs_cli_nodes.name, error);
-    }
-  fs_nodes_sort (rows, n_rows, sort);
-  if (group_by != NULL
-      && (groups = fs_nodes_group (rows, n_rows, group_by, sort, &grouping.n_groups, &error)) == NULL)
-    status = fs_cli_fail (fs_cli_nodes.name, error);
   else
     {
-      grouping.groups = groups;
-      if (format == FS_OUTPUT_JSON || format == FS_OUTPUT_YAML)
-        {
-          g_autoptr (FsEmitter) emitter = fs_cli_emitter_new (&options, format);
-          fs_render_nodes (emitter, rows, n_rows, &grouping, &total);
-        }
+      question.selector = selector;
+      question.group_by = group_by;
+      if (watch.watch)
+        status = fs_cli_watch (&fs_cli_nodes, &question.common, &watch, NODES_RESOURCES, question.format, answer, &question);
+      else if ((snapshot = fs_cli_load (fs_cli_nodes.name, &question.common, NODES_RESOURCES, &error)) == NULL)
+        status = FS_EXIT_ERROR;
       else
-        fs_render_nodes_table (stdout, format == FS_OUTPUT_WIDE, rows, n_rows, &grouping, &total);
+        status = answer (snapshot, &question);
     }
-  fs_cli_common_clear (&options);
+  if (error != NULL)
+    status = fs_cli_fail (fs_cli_nodes.name, error);
+  fs_cli_common_clear (&question.common);
   return status;
 }
