@@ -586,9 +586,14 @@ applier_thread (gpointer data)
           else if (!g_cond_wait_until (&cache->queued, &cache->lock, g_get_monotonic_time () + SPARE_IDLE_US)
                    && g_queue_is_empty (&cache->queue) && !cache->compact_done)
             {
-              /* the churn stopped: what was kept to write the next batch into goes back */
+              /* the churn stopped: what was kept to write the next batch into goes back, and
+               * the free pages of every thread's malloc arena (the events' trees, the
+               * batches' builders) with it */
               g_mutex_unlock (&cache->lock);
               fs_snapshot_release_spare_arrays ();
+#ifdef __GLIBC__
+              malloc_trim (0);
+#endif
               g_mutex_lock (&cache->lock);
               spares_held = FALSE;
             }
