@@ -923,4 +923,39 @@ else
   skip "escaped names in resize sentences" "python3 yaml not installed"
 fi
 
+# ---- issue 20 (helper ib): pod slots agree, --apply-patch units, fixes without a command,
+# SERVED and the HVPA stages ----
+slots="$data/pod-slots.yaml"
+check "pod slots: nodes" 0 "$bin" nodes -q -S "$slots" -o json
+expect "pod slots: nodes counts the terminating and the bound Pending pods, not Succeeded/Failed" '[.nodes[] | [.name, .pods, .free.pods]] == [["n1",3,"1"],["n2",2,"1"]]'
+nodes_free=$(jq -c '[.nodes[] | {(.name): (.free.pods | tonumber)}] | add' "$tmp/out")
+check "pod slots: capacity of a small shape" 0 "$bin" capacity -q -S "$slots" --request cpu=100m -o json
+expect "pod slots: capacity places as many per node as nodes has slots free" --argjson free "$nodes_free" '([.nodes[] | {(.name): .fits}] | add) == $free and .capacity == ($free | add) and .fragmentation.freeTotal.pods == (($free | add) | tostring)'
+cp "$tmp/out" "$tmp/slots-capacity.json"
+check "pod slots: capacity table" 0 "$bin" capacity -q -S "$slots" --request cpu=100m
+contains "pod slots: the table's free pods, as nodes counts them" "pods    2 in total, 1 at most on one node; one replica takes 1" out
+check "pod slots: why" 0 "$bin" why -q -S "$slots" shop/web-7c9-c -o json
+expect "pod slots: why's free room counts the same slots" '.fits == true and .freeTotal.pods == "2" and .largestFree.pods == "1"'
+check "pod slots: capacity replacing web's pods" 1 "$bin" capacity -q -S "$slots" --from deployment/web -n shop --replicas 5 -o json
+expect "pod slots: 2 + 2 replicas fit" '.capacity == 4 and .pending == 1 and ([.nodes[] | .fits] == [2,2])'
+check "pod slots: plan" 1 "$bin" plan -q -S "$slots" deployment/web -n shop --hpa-desired 5 -o json
+expect "pod slots: plan finds the same 4 of 5" '.plan.capacity == 4 and .plan.pending == 1'
+"$bin" serve --listen 127.0.0.1:0 -S "$slots" >"$tmp/slots-serve.port" 2>"$tmp/slots-serve.log" &
+pids+=($!)
+wait_port "$tmp/slots-serve.port"
+printf '{"request":"cpu=100m"}' >"$tmp/slots-request.json"
+if curl -s -o "$tmp/out" -X POST -H 'Content-Type: application/json' --data-binary "@$tmp/slots-request.json" "http://127.0.0.1:$port/v1/capacity" \
+   && [ "$(jq -S 'del(.snapshot)' "$tmp/out")" = "$(jq -S 'del(.snapshot)' "$tmp/slots-capacity.json")" ]; then
+  ok "pod slots: serve's /v1/capacity answers as the CLI"
+else
+  not_ok "pod slots: serve's /v1/capacity answers as the CLI"
+fi
+# full nodes: no slot free, so no "room in total" whatever cpu is free
+sed "s/pods: '4'}/pods: '3'}/; s/pods: '3'}\$/pods: '2'}/" "$slots" >"$tmp/slots-full.yaml"
+check "pod slots: why on full nodes" 0 "$bin" why -q -S "$tmp/slots-full.yaml" shop/web-7c9-c -o json
+expect "pod slots: no room in total when no slot is free" '.fits == false and .roomInTotal == false and .freeTotal.pods == "0" and ([.nodes[].reasons] == [["Too many pods"],["Too many pods"]])'
+check "pod slots: why's table on full nodes" 0 "$bin" why -q -S "$tmp/slots-full.yaml" shop/web-7c9-c
+lacks "pod slots: no 'room in total' sentence" "Room in total" out
+contains "pod slots: n2's slots" "pods: 2 of 2 used" out
+
 tap_end

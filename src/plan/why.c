@@ -577,8 +577,8 @@ measure_room (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
       if (filter != FS_FILTER_PASS && filter != FS_FILTER_NODE_RESOURCES_FIT)
         continue;
       const FsNode *node = &snapshot->nodes[i];
-      FsResources free_res = node->allocatable;
-      fs_resources_sub (&free_res, &node->requested, NULL);
+      FsNodeLoad load = fs_node_load (node);
+      FsResources free_res = fs_node_room (&node->allocatable, &load);
       fs_resources_floor_zero (&free_res); /* an overcommitted node lessens no other's room */
       fs_resources_add (&diagnosis->free_total, &free_res, NULL);
       if (!any)
@@ -587,8 +587,9 @@ measure_room (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
         fs_resources_max (&diagnosis->largest_free, &free_res, NULL);
       any = TRUE;
     }
-  /* every resource the pod requests counts: GPUs that exist nowhere are no room in total */
-  diagnosis->room_in_total = any && !diagnosis->fits && fs_resources_fits (request, &diagnosis->free_total);
+  /* every resource the pod requests counts (GPUs that exist nowhere are no room in total), and
+   * a pod slot: nodes full of pods are no room in total whatever cpu they have free */
+  diagnosis->room_in_total = any && !diagnosis->fits && fs_room_holds_pod (request, &diagnosis->free_total);
 }
 
 FsDiagnosis *
