@@ -958,4 +958,22 @@ check "pod slots: why's table on full nodes" 0 "$bin" why -q -S "$tmp/slots-full
 lacks "pod slots: no 'room in total' sentence" "Room in total" out
 contains "pod slots: n2's slots" "pods: 2 of 2 used" out
 
+# --apply-patch: a VPA target in bytes is written in the manifest's unit only when rounding up
+# still fits; else exact, in its most readable exact unit
+check "apply-patch units: rag-api's VPA target in bytes" 0 "$bin" plan -q -S "$ex" deployment/rag-api -n production --vpa-target rag-api:memory=3476363000 --vpa-weight 1 --apply-patch
+contains "apply-patch units: 3476363000 rounded up to the manifest's Mi" '"requests":{"cpu":"500m","memory":"3316Mi"}' out
+lacks "apply-patch units: no raw bytes" '3476363000' out
+contains "apply-patch units: says it rounded, and checked" "# memory requests rounded up to the units the manifest wrote: checked, as many replicas fit." out
+pu="$data/plan/patch-units.yaml"
+check "apply-patch units: a node with nothing to spare" 0 "$bin" plan -q -S "$pu" deployment/api -n shop --vpa-target api:memory=1073742848 --vpa-weight 1 -o json
+expect "apply-patch units: the plan fits all 4 at 1Gi + 1Ki" '.plan.capacity == 4 and .plan.pending == 0 and .plan.containers[0].requests.memory == "1048577Ki"'
+expect "apply-patch units: the patch keeps it exact (1025Mi would leave one Pending)" '(.commands.apply | contains("\"memory\":\"1048577Ki\"")) and (.commands.apply | contains("1025Mi") | not)'
+check "apply-patch units: 1025Mi fits only 3" 0 "$bin" plan -q -S "$pu" deployment/api -n shop --vpa-target api:memory=1025Mi --vpa-weight 1 -o json
+expect "apply-patch units: 3 of 4 at 1025Mi" '.hvpa.capacity == 3'
+check "apply-patch units: --apply-patch on it" 0 "$bin" plan -q -S "$pu" deployment/api -n shop --vpa-target api:memory=1073742848 --vpa-weight 1 --apply-patch
+contains "apply-patch units: says why exact" "# memory requests exact, not rounded to the units the manifest wrote" out
+sed 's/4194308Ki/8Gi/' "$pu" >"$tmp/patch-units-8gi.yaml"
+check "apply-patch units: room to round" 0 "$bin" plan -q -S "$tmp/patch-units-8gi.yaml" deployment/api -n shop --vpa-target api:memory=1073742848 --vpa-weight 1 -o json
+expect "apply-patch units: 1025Mi on an 8Gi node" '.plan.capacity >= 4 and (.commands.apply | contains("\"memory\":\"1025Mi\""))'
+
 tap_end
