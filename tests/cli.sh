@@ -976,4 +976,42 @@ sed 's/4194308Ki/8Gi/' "$pu" >"$tmp/patch-units-8gi.yaml"
 check "apply-patch units: room to round" 0 "$bin" plan -q -S "$tmp/patch-units-8gi.yaml" deployment/api -n shop --vpa-target api:memory=1073742848 --vpa-weight 1 -o json
 expect "apply-patch units: 1025Mi on an 8Gi node" '.plan.capacity >= 4 and (.commands.apply | contains("\"memory\":\"1025Mi\""))'
 
+# why: fixes that had no command (a bare pod, several containers, new nodes by provider)
+wfc="$data/why-fixes-containers.yaml"
+check "why fixes: a bare pod" 0 "$bin" why -q -S "$wfc" shop/bare-0 -o json
+expect "why fixes: the bare pod is recreated with the lower request" '.fixes[0].type == "LowerRequest" and (.fixes[0].text | test("has no owner")) and .fixes[0].command == "kubectl get pod -n shop bare-0 -o json | kubectl patch --local -f - --type=strategic -p '"'"'{\"spec\":{\"containers\":[{\"name\":\"job\",\"resources\":{\"requests\":{\"cpu\":\"500m\"}}}]}}'"'"' -o json | kubectl replace --force -f -"'
+if command -v kubectl >/dev/null && python3 -c 'import yaml' 2>/dev/null; then
+  python3 -c 'import json, sys, yaml
+for item in yaml.safe_load(open(sys.argv[1]))["items"]:
+    if item["metadata"]["name"] == "bare-0":
+        item["apiVersion"] = "v1"; print(json.dumps(item))' "$wfc" >"$tmp/bare-0.json"
+  patch_part=$(jq -r '.fixes[0].command | split(" | ")[1]' "$tmp/out")
+  if sh -c "$patch_part" <"$tmp/bare-0.json" >"$tmp/bare-0-patched.json" 2>"$tmp/err" \
+     && jq -e '.spec.containers[0].resources.requests == {"cpu":"500m","memory":"1Gi"} and .metadata.name == "bare-0"' "$tmp/bare-0-patched.json" >/dev/null; then
+    ok "why fixes: kubectl patch --local applies the bare pod's patch"
+  else
+    not_ok "why fixes: kubectl patch --local applies the bare pod's patch"
+  fi
+else
+  skip "why fixes: kubectl patch --local applies the bare pod's patch" "kubectl or python3 yaml missing"
+fi
+check "why fixes: a bare pod, as text" 0 "$bin" why -q -S "$wfc" shop/bare-0
+contains "why fixes: the text says how a bare pod changes" "the pod has no owner, so its requests change only in a new pod" out
+contains "why fixes: the pipeline under it" "kubectl get pod -n shop bare-0 -o json | kubectl patch --local -f -" out
+check "why fixes: two containers, one changes" 0 "$bin" why -q -S "$wfc" shop/multi-6b7-a -o json
+expect "why fixes: app, the larger, gives up the 500m" '.fixes[0].command == "kubectl set resources -n shop deployment/multi -c app --requests=cpu=300m" and (.fixes[0].text | test("by container app: cpu 300m"))'
+check "why fixes: two containers, both change" 0 "$bin" why -q -S "$wfc" shop/mixed-6b7-a -o json
+expect "why fixes: one patch naming app (cpu) and log (memory)" '.fixes[0].command == "kubectl patch deployment -n shop mixed --type=strategic -p '"'"'{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"app\",\"resources\":{\"requests\":{\"cpu\":\"300m\"}}},{\"name\":\"log\",\"resources\":{\"requests\":{\"memory\":\"1Gi\"}}}]}}}}'"'"'"'
+expect "why fixes: the patched requests fit the node's 500m and 2Gi" '(.fixes[0].command | split(" -p ")[1] | .[1:-1] | fromjson | .spec.template.spec.containers) as $c | ($c[0].resources.requests.cpu == "300m") and ($c[1].resources.requests.memory == "1Gi")'
+check "why fixes: new nodes, no provider" 0 "$bin" why -q -S "$wfc" shop/bare-0 -o json
+expect "why fixes: no command, says what to do" '(.fixes[] | select(.type == "AddNodes") | .command == null and .provider == "none" and (.text | test("no node autoscaler or node group found")))'
+check "why fixes: new nodes in an EKS node group" 0 "$bin" why -q -S "$data/zone-spread.yaml" shop/web-7c9f8d6b5-p9 -o json
+expect "why fixes: EKS, no cluster name: no command, the tools named" '(.fixes[] | select(.type == "AddNodes") | .command == null and .provider == "eks-nodegroup" and (.text | test("eksctl scale nodegroup")))'
+sed 's|^\(    \)eks.amazonaws.com/nodegroup: \(.*\)$|\1eks.amazonaws.com/nodegroup: \2\n\1alpha.eksctl.io/cluster-name: prod|' "$data/zone-spread.yaml" >"$tmp/zone-spread-eksctl.yaml"
+check "why fixes: an eksctl node group" 0 "$bin" why -q -S "$tmp/zone-spread-eksctl.yaml" shop/web-7c9f8d6b5-p9 -o json
+expect "why fixes: eksctl scale nodegroup to its 3 nodes + 1" '(.fixes[] | select(.type == "AddNodes") | .command == "eksctl scale nodegroup --cluster prod --name web-ng --nodes 4")'
+printf -- '---\napiVersion: v1\nkind: Pod\nmetadata: {name: cluster-autoscaler-0, namespace: kube-system, labels: {app: cluster-autoscaler}}\nspec: {nodeName: ip-10-1-1-10.eu-west-1.compute.internal, containers: [{name: ca, image: x}]}\nstatus: {phase: Running}\n' >>"$tmp/zone-spread-eksctl.yaml"
+check "why fixes: Cluster Autoscaler runs" 0 "$bin" why -q -S "$tmp/zone-spread-eksctl.yaml" shop/web-7c9f8d6b5-p9 -o json
+expect "why fixes: it adds nodes itself: the maximum to raise, no command" '(.fixes[] | select(.type == "AddNodes") | .command == null and .provider == "cluster-autoscaler" and (.text | test("raise that maximum")))'
+
 tap_end
