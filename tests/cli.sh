@@ -1014,4 +1014,24 @@ printf -- '---\napiVersion: v1\nkind: Pod\nmetadata: {name: cluster-autoscaler-0
 check "why fixes: Cluster Autoscaler runs" 0 "$bin" why -q -S "$tmp/zone-spread-eksctl.yaml" shop/web-7c9f8d6b5-p9 -o json
 expect "why fixes: it adds nodes itself: the maximum to raise, no command" '(.fixes[] | select(.type == "AddNodes") | .command == null and .provider == "cluster-autoscaler" and (.text | test("raise that maximum")))'
 
+# plan: no SERVED 100% beside Pending pods; the HVPA header's stage as --curve numbers it
+check "SERVED: current 6 x 6Gi, VPA target 2Gi" 0 "$bin" plan -q -S "$ex" deployment/rag-api -n production --vpa-target rag-api:cpu=100m,memory=2Gi --vpa-weight 1 -o json
+expect "SERVED: 2 x 6Gi carry the 12Gi demanded, yet 4 Pending: 2/6, not 1" '.current.pending == 4 and .current.servedFraction < 0.34 and .current.servedFraction > 0.33'
+check "SERVED: the table" 0 "$bin" plan -q -S "$ex" deployment/rag-api -n production --vpa-target rag-api:cpu=100m,memory=2Gi --vpa-weight 1
+if awk '$1 == "current" && $5 != "0" && $6 == "100%" { bad = 1 } END { exit bad ? 0 : 1 }' "$tmp/out"; then
+  not_ok "SERVED: no row with Pending pods says 100%"
+else ok "SERVED: no row with Pending pods says 100%"; fi
+contains "SERVED: current is 33%" "current         6          rag-api:cpu=500m,memory=6Gi   2     4         33%" out
+check "stages: plan --curve of an Hvpa with a 100 stage" 0 "$bin" plan -q -S "$data/hvpa-gap/hvpa-100.yaml" -S "$data/hvpa-design/cluster.yaml" -S "$data/plan/tight-nodes.yaml" hvpa/hvpa-sample --semantics hvpa --curve
+contains "stages: the header names the stage, its replicas and its own weight" "Hvpa hvpa-sample: stage 2 of 3 (replicas 4..5), vpaWeight 0.60 (this stage's own is 1.00)." out
+header_stage=$(sed -n 's/^Hvpa hvpa-sample: stage \([0-9]*\) of.*/\1/p' "$tmp/out")
+curve_stage=$(awk '$1 == "REPLICAS" && $NF == "STAGE" { t = 1; next } t && $1 == "4" { print $NF; exit }' "$tmp/out")
+if [ -n "$header_stage" ] && [ "$header_stage" = "$curve_stage" ]; then ok "stages: --curve's STAGE of the 4 current replicas is the header's"
+else echo "# header $header_stage, curve $curve_stage"; not_ok "stages: --curve's STAGE of the 4 current replicas is the header's"; fi
+if awk '$1 == "REPLICAS" && $NF == "STAGE" { t = 1; next } t && $1 == "6" { found = ($NF == "3") ; exit } END { exit found ? 0 : 1 }' "$tmp/out"; then
+  ok "stages: 6 replicas are stage 3, not the header's 2"
+else not_ok "stages: 6 replicas are stage 3, not the header's 2"; fi
+check "stages: hvpa --curve numbers them the same" 0 "$bin" hvpa -q -S "$data/hvpa-gap/hvpa-100.yaml" -S "$data/hvpa-design/cluster.yaml" default/hvpa-sample --semantics hvpa --curve --now 2026-12-02T12:00:00Z
+contains "stages: hvpa says stage 2 of 3 (replicas 4..5)" "Stage 2 of 3 (replicas 4..5)" out
+
 tap_end

@@ -291,6 +291,11 @@ served_fraction (const FsPlanAnswer *answer, const FsPlanCandidate *candidate)
                           * (double) pod_amount (candidate, answer->hvpa.input.n_containers, r);
         served = MIN (served, provided / (double) demand->amount[r]);
       }
+  /* a pair that leaves replicas Pending never serves fully: its larger running replicas may
+   * carry the demand's amount, but its Pending ones carry nothing of theirs (the HPA counts
+   * them unready and wants more), so it serves at most the share of its replicas that run */
+  if (candidate->replicas > running)
+    served = MIN (served, (double) running / candidate->replicas);
   return served;
 }
 

@@ -508,8 +508,18 @@ print_header (FILE *out, const FsPlanAnswer *answer)
     fprintf (out, "; VPA %s", fs_safe (safe, answer->hvpa.vpa->name));
   fprintf (out, ".\n");
   if (answer->from_hvpa && answer->hvpa.output.stage >= 0)
-    fprintf (out, "Hvpa %s: stage %d, vpaWeight %.2f.\n", fs_safe (safe, answer->hvpa.hvpa->name),
-             answer->hvpa.output.stage + 1, answer->stage_weight);
+    {
+      /* numbered and bounded as hvpa's "Stage 2 of 3 (replicas 3..7)" and --curve's STAGE */
+      guint stage = (guint) answer->hvpa.output.stage;
+      int32_t first, last;
+      fs_hvpa_interval_bounds (&in->spec, stage, &first, &last);
+      fprintf (out, "Hvpa %s: stage %u of %u (replicas %d..%d), vpaWeight %.2f", fs_safe (safe, answer->hvpa.hvpa->name),
+               stage + 1, in->spec.n_intervals, first, last, answer->stage_weight);
+      double own = fs_hvpa_interval_weight (&in->spec, answer->request.semantics, stage);
+      if (fabs (own - answer->stage_weight) > 0.005)
+        fprintf (out, " (this stage's own is %.2f)", own);
+      fprintf (out, ".\n");
+    }
   else if (answer->from_hvpa)
     fprintf (out, "Hvpa %s: no stage covers %d replica%s, so vpaWeight %.2f.\n", fs_safe (safe, answer->hvpa.hvpa->name),
              in->current_replicas, in->current_replicas == 1 ? "" : "s", answer->stage_weight);
@@ -681,17 +691,19 @@ static void
 print_curve_table (FILE *out, const FsPlanAnswer *answer, guint i, int r, const FsHvpaCurvePoint *points,
                    guint n)
 {
-  static const char *const headers[] = { "REPLICAS", "VPA WEIGHT", "HVPA REQUEST", "LARGEST THAT FITS", "FITS" };
-  g_autoptr (FsTable) table = fs_table_new (5, headers);
+  static const char *const headers[] = { "REPLICAS", "VPA WEIGHT", "HVPA REQUEST", "LARGEST THAT FITS", "FITS", "STAGE" };
+  g_autoptr (FsTable) table = fs_table_new (6, headers);
   for (guint p = 0; p < n; p++)
     {
       int64_t fits = largest_fitting (answer, i, r, points[p].replicas);
       char request[32], largest[32];
       g_autofree char *replicas = g_strdup_printf ("%d", points[p].replicas);
+      /* numbered from 1, as the header's "stage 2 of 3"; "-" where no stage covers the count */
+      g_autofree char *stage = points[p].stage >= 0 ? g_strdup_printf ("%d", points[p].stage + 1) : g_strdup ("-");
       g_autofree char *weight = g_strdup_printf ("%.2f", points[p].weight);
       const char *cells[] = { replicas, weight, fs_format_for_people (resources[r], points[p].request, request),
                               fits >= 0 ? fs_format_for_people (resources[r], fits, largest) : "none",
-                              points[p].request <= fits ? "yes" : "no" };
+                              points[p].request <= fits ? "yes" : "no", stage };
       fs_table_add_row (table, cells);
     }
   fs_table_print (table, out);
