@@ -364,9 +364,8 @@ add_nodes_provider (const FsSnapshot *snapshot, const FsNodeShapeEstimate *estim
  * auto-provisioning's are said by fs_node_additions_text): no one command is right for every
  * provider, so the command is given only where the snapshot names all it needs. */
 static const char *
-add_nodes_advice (const FsSnapshot *snapshot, const FsNodeShapeEstimate *estimate)
+add_nodes_advice (const char *provider)
 {
-  const char *provider = add_nodes_provider (snapshot, estimate);
   if (strcmp (provider, "cluster-autoscaler") == 0)
     return "; Cluster Autoscaler runs here and adds them itself for Pending pods, unless the node group is at "
            "its maximum size: if it has not, raise that maximum (the node group's max size, or the group's "
@@ -408,12 +407,12 @@ fix_add_nodes (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
   g_autofree char *purpose = g_strdup_printf ("for the %" G_GINT64_FORMAT " Pending pod%s of this owner",
                                               pending, pending == 1 ? "" : "s");
   g_autofree char *nodes = fs_node_additions_text (best, purpose);
-  const char *advice = add_nodes_advice (snapshot, best);
-  FsFix *fix = add_fix (diagnosis, FS_FIX_ADD_NODES, g_strconcat ("add ", nodes, advice, NULL));
+  const char *provider = add_nodes_provider (snapshot, best);
+  FsFix *fix = add_fix (diagnosis, FS_FIX_ADD_NODES, g_strconcat ("add ", nodes, add_nodes_advice (provider), NULL));
   fix->count = best->nodes_needed;
   fix->shape = g_strdup (best->shape);
   fix->additions = g_array_ref (best->additions);
-  fix->provider = add_nodes_provider (snapshot, best);
+  fix->provider = provider;
   /* one eksctl node group: eksctl scale nodegroup is the command (its nodes name the cluster) */
   const FsNodeAddition *first = best->additions->len > 0 ? &g_array_index (best->additions, FsNodeAddition, 0) : NULL;
   const char *cluster = first != NULL && first->example != NULL
