@@ -974,4 +974,115 @@ contains "group-by doks: the GPU node among <none>, the GPU in its piece" "cpu=8
 check "nodes --group-by on the real EKS node group" 0 "$bin" nodes -q -S "$fixtures/eks-arm64-2node-tainted-nodes.json" -S "$fixtures/eks-arm64-podlist.json" --group-by eks.amazonaws.com/nodegroup
 contains "group-by eks: one group, tainted: no piece" "custom-1    2/2 Ready   450m/15.82 (2%)   15.37      200Mi/59.4Gi (0%)   59.2Gi        11/116   -" out
 
+# ---- issue 20 (helper ib): pod slots agree, --apply-patch units, fixes without a command,
+# SERVED and the HVPA stages ----
+slots="$data/pod-slots.yaml"
+check "pod slots: nodes" 0 "$bin" nodes -q -S "$slots" -o json
+expect "pod slots: nodes counts the terminating and the bound Pending pods, not Succeeded/Failed" '[.nodes[] | [.name, .pods, .free.pods]] == [["n1",3,"1"],["n2",2,"1"]]'
+nodes_free=$(jq -c '[.nodes[] | {(.name): (.free.pods | tonumber)}] | add' "$tmp/out")
+check "pod slots: capacity of a small shape" 0 "$bin" capacity -q -S "$slots" --request cpu=100m -o json
+expect "pod slots: capacity places as many per node as nodes has slots free" --argjson free "$nodes_free" '([.nodes[] | {(.name): .fits}] | add) == $free and .capacity == ($free | add) and .fragmentation.freeTotal.pods == (($free | add) | tostring)'
+cp "$tmp/out" "$tmp/slots-capacity.json"
+check "pod slots: capacity table" 0 "$bin" capacity -q -S "$slots" --request cpu=100m
+contains "pod slots: the table's free pods, as nodes counts them" "pods    2 in total, 1 at most on one node; one replica takes 1" out
+check "pod slots: why" 0 "$bin" why -q -S "$slots" shop/web-7c9-c -o json
+expect "pod slots: why's free room counts the same slots" '.fits == true and .freeTotal.pods == "2" and .largestFree.pods == "1"'
+check "pod slots: capacity replacing web's pods" 1 "$bin" capacity -q -S "$slots" --from deployment/web -n shop --replicas 5 -o json
+expect "pod slots: 2 + 2 replicas fit" '.capacity == 4 and .pending == 1 and ([.nodes[] | .fits] == [2,2])'
+check "pod slots: plan" 1 "$bin" plan -q -S "$slots" deployment/web -n shop --hpa-desired 5 -o json
+expect "pod slots: plan finds the same 4 of 5" '.plan.capacity == 4 and .plan.pending == 1'
+"$bin" serve --listen 127.0.0.1:0 -S "$slots" >"$tmp/slots-serve.port" 2>"$tmp/slots-serve.log" &
+pids+=($!)
+wait_port "$tmp/slots-serve.port"
+printf '{"request":"cpu=100m"}' >"$tmp/slots-request.json"
+if curl -s -o "$tmp/out" -X POST -H 'Content-Type: application/json' --data-binary "@$tmp/slots-request.json" "http://127.0.0.1:$port/v1/capacity" \
+   && [ "$(jq -S 'del(.snapshot)' "$tmp/out")" = "$(jq -S 'del(.snapshot)' "$tmp/slots-capacity.json")" ]; then
+  ok "pod slots: serve's /v1/capacity answers as the CLI"
+else
+  not_ok "pod slots: serve's /v1/capacity answers as the CLI"
+fi
+# full nodes: no slot free, so no "room in total" whatever cpu is free
+sed "s/pods: '4'}/pods: '3'}/; s/pods: '3'}\$/pods: '2'}/" "$slots" >"$tmp/slots-full.yaml"
+check "pod slots: why on full nodes" 0 "$bin" why -q -S "$tmp/slots-full.yaml" shop/web-7c9-c -o json
+expect "pod slots: no room in total when no slot is free" '.fits == false and .roomInTotal == false and .freeTotal.pods == "0" and ([.nodes[].reasons] == [["Too many pods"],["Too many pods"]])'
+check "pod slots: why's table on full nodes" 0 "$bin" why -q -S "$tmp/slots-full.yaml" shop/web-7c9-c
+lacks "pod slots: no 'room in total' sentence" "Room in total" out
+contains "pod slots: n2's slots" "pods: 2 of 2 used" out
+
+# --apply-patch: a VPA target in bytes is written in the manifest's unit only when rounding up
+# still fits; else exact, in its most readable exact unit
+check "apply-patch units: rag-api's VPA target in bytes" 0 "$bin" plan -q -S "$ex" deployment/rag-api -n production --vpa-target rag-api:memory=3476363000 --vpa-weight 1 --apply-patch
+contains "apply-patch units: 3476363000 rounded up to the manifest's Mi" '"requests":{"cpu":"500m","memory":"3316Mi"}' out
+lacks "apply-patch units: no raw bytes" '3476363000' out
+contains "apply-patch units: says it rounded, and checked" "# memory requests rounded up to the units the manifest wrote: checked, as many replicas fit." out
+pu="$data/plan/patch-units.yaml"
+check "apply-patch units: a node with nothing to spare" 0 "$bin" plan -q -S "$pu" deployment/api -n shop --vpa-target api:memory=1073742848 --vpa-weight 1 -o json
+expect "apply-patch units: the plan fits all 4 at 1Gi + 1Ki" '.plan.capacity == 4 and .plan.pending == 0 and .plan.containers[0].requests.memory == "1048577Ki"'
+expect "apply-patch units: the patch keeps it exact (1025Mi would leave one Pending)" '(.commands.apply | contains("\"memory\":\"1048577Ki\"")) and (.commands.apply | contains("1025Mi") | not)'
+check "apply-patch units: 1025Mi fits only 3" 0 "$bin" plan -q -S "$pu" deployment/api -n shop --vpa-target api:memory=1025Mi --vpa-weight 1 -o json
+expect "apply-patch units: 3 of 4 at 1025Mi" '.hvpa.capacity == 3'
+check "apply-patch units: --apply-patch on it" 0 "$bin" plan -q -S "$pu" deployment/api -n shop --vpa-target api:memory=1073742848 --vpa-weight 1 --apply-patch
+contains "apply-patch units: says why exact" "# memory requests exact, not rounded to the units the manifest wrote" out
+sed 's/4194308Ki/8Gi/' "$pu" >"$tmp/patch-units-8gi.yaml"
+check "apply-patch units: room to round" 0 "$bin" plan -q -S "$tmp/patch-units-8gi.yaml" deployment/api -n shop --vpa-target api:memory=1073742848 --vpa-weight 1 -o json
+expect "apply-patch units: 1025Mi on an 8Gi node" '.plan.capacity >= 4 and (.commands.apply | contains("\"memory\":\"1025Mi\""))'
+
+# why: fixes that had no command (a bare pod, several containers, new nodes by provider)
+wfc="$data/why-fixes-containers.yaml"
+check "why fixes: a bare pod" 0 "$bin" why -q -S "$wfc" shop/bare-0 -o json
+expect "why fixes: the bare pod is recreated with the lower request" '.fixes[0].type == "LowerRequest" and (.fixes[0].text | test("has no owner")) and .fixes[0].command == "kubectl get pod -n shop bare-0 -o json | kubectl patch --local -f - --type=strategic -p '"'"'{\"spec\":{\"containers\":[{\"name\":\"job\",\"resources\":{\"requests\":{\"cpu\":\"500m\"}}}]}}'"'"' -o json | kubectl replace --force -f -"'
+if command -v kubectl >/dev/null && python3 -c 'import yaml' 2>/dev/null; then
+  python3 -c 'import json, sys, yaml
+for item in yaml.safe_load(open(sys.argv[1]))["items"]:
+    if item["metadata"]["name"] == "bare-0":
+        item["apiVersion"] = "v1"; print(json.dumps(item))' "$wfc" >"$tmp/bare-0.json"
+  patch_part=$(jq -r '.fixes[0].command | split(" | ")[1]' "$tmp/out")
+  if sh -c "$patch_part" <"$tmp/bare-0.json" >"$tmp/bare-0-patched.json" 2>"$tmp/err" \
+     && jq -e '.spec.containers[0].resources.requests == {"cpu":"500m","memory":"1Gi"} and .metadata.name == "bare-0"' "$tmp/bare-0-patched.json" >/dev/null; then
+    ok "why fixes: kubectl patch --local applies the bare pod's patch"
+  else
+    not_ok "why fixes: kubectl patch --local applies the bare pod's patch"
+  fi
+else
+  skip "why fixes: kubectl patch --local applies the bare pod's patch" "kubectl or python3 yaml missing"
+fi
+check "why fixes: a bare pod, as text" 0 "$bin" why -q -S "$wfc" shop/bare-0
+contains "why fixes: the text says how a bare pod changes" "the pod has no owner, so its requests change only in a new pod" out
+contains "why fixes: the pipeline under it" "kubectl get pod -n shop bare-0 -o json | kubectl patch --local -f -" out
+check "why fixes: two containers, one changes" 0 "$bin" why -q -S "$wfc" shop/multi-6b7-a -o json
+expect "why fixes: app, the larger, gives up the 500m" '.fixes[0].command == "kubectl set resources -n shop deployment/multi -c app --requests=cpu=300m" and (.fixes[0].text | test("by container app: cpu 300m"))'
+check "why fixes: two containers, both change" 0 "$bin" why -q -S "$wfc" shop/mixed-6b7-a -o json
+expect "why fixes: one patch naming app (cpu) and log (memory)" '.fixes[0].command == "kubectl patch deployment -n shop mixed --type=strategic -p '"'"'{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"app\",\"resources\":{\"requests\":{\"cpu\":\"300m\"}}},{\"name\":\"log\",\"resources\":{\"requests\":{\"memory\":\"1Gi\"}}}]}}}}'"'"'"'
+expect "why fixes: the patched requests fit the node's 500m and 2Gi" '(.fixes[0].command | split(" -p ")[1] | .[1:-1] | fromjson | .spec.template.spec.containers) as $c | ($c[0].resources.requests.cpu == "300m") and ($c[1].resources.requests.memory == "1Gi")'
+check "why fixes: new nodes, no provider" 0 "$bin" why -q -S "$wfc" shop/bare-0 -o json
+expect "why fixes: no command, says what to do" '(.fixes[] | select(.type == "AddNodes") | .command == null and .provider == "none" and (.text | test("no node autoscaler or node group found")))'
+check "why fixes: new nodes in an EKS node group" 0 "$bin" why -q -S "$data/zone-spread.yaml" shop/web-7c9f8d6b5-p9 -o json
+expect "why fixes: EKS, no cluster name: no command, the tools named" '(.fixes[] | select(.type == "AddNodes") | .command == null and .provider == "eks-nodegroup" and (.text | test("eksctl scale nodegroup")))'
+sed 's|^\(    \)eks.amazonaws.com/nodegroup: \(.*\)$|\1eks.amazonaws.com/nodegroup: \2\n\1alpha.eksctl.io/cluster-name: prod|' "$data/zone-spread.yaml" >"$tmp/zone-spread-eksctl.yaml"
+check "why fixes: an eksctl node group" 0 "$bin" why -q -S "$tmp/zone-spread-eksctl.yaml" shop/web-7c9f8d6b5-p9 -o json
+expect "why fixes: eksctl scale nodegroup to its 3 nodes + 1" '(.fixes[] | select(.type == "AddNodes") | .command == "eksctl scale nodegroup --cluster prod --name web-ng --nodes 4")'
+printf -- '---\napiVersion: v1\nkind: Pod\nmetadata: {name: cluster-autoscaler-0, namespace: kube-system, labels: {app: cluster-autoscaler}}\nspec: {nodeName: ip-10-1-1-10.eu-west-1.compute.internal, containers: [{name: ca, image: x}]}\nstatus: {phase: Running}\n' >>"$tmp/zone-spread-eksctl.yaml"
+check "why fixes: Cluster Autoscaler runs" 0 "$bin" why -q -S "$tmp/zone-spread-eksctl.yaml" shop/web-7c9f8d6b5-p9 -o json
+expect "why fixes: it adds nodes itself: the maximum to raise, no command" '(.fixes[] | select(.type == "AddNodes") | .command == null and .provider == "cluster-autoscaler" and (.text | test("raise that maximum")))'
+
+# plan: no SERVED 100% beside Pending pods; the HVPA header's stage as --curve numbers it
+check "SERVED: current 6 x 6Gi, VPA target 2Gi" 0 "$bin" plan -q -S "$ex" deployment/rag-api -n production --vpa-target rag-api:cpu=100m,memory=2Gi --vpa-weight 1 -o json
+expect "SERVED: 2 x 6Gi carry the 12Gi demanded, yet 4 Pending: 2/6, not 1" '.current.pending == 4 and .current.servedFraction < 0.34 and .current.servedFraction > 0.33'
+check "SERVED: the table" 0 "$bin" plan -q -S "$ex" deployment/rag-api -n production --vpa-target rag-api:cpu=100m,memory=2Gi --vpa-weight 1
+if awk '$1 == "current" && $5 != "0" && $6 == "100%" { bad = 1 } END { exit bad ? 0 : 1 }' "$tmp/out"; then
+  not_ok "SERVED: no row with Pending pods says 100%"
+else ok "SERVED: no row with Pending pods says 100%"; fi
+contains "SERVED: current is 33%" "current         6          rag-api:cpu=500m,memory=6Gi   2     4         33%" out
+check "stages: plan --curve of an Hvpa with a 100 stage" 0 "$bin" plan -q -S "$data/hvpa-gap/hvpa-100.yaml" -S "$data/hvpa-design/cluster.yaml" -S "$data/plan/tight-nodes.yaml" hvpa/hvpa-sample --semantics hvpa --curve
+contains "stages: the header names the stage, its replicas and its own weight" "Hvpa hvpa-sample: stage 2 of 3 (replicas 4..5), vpaWeight 0.60 (this stage's own is 1.00)." out
+header_stage=$(sed -n 's/^Hvpa hvpa-sample: stage \([0-9]*\) of.*/\1/p' "$tmp/out")
+curve_stage=$(awk '$1 == "REPLICAS" && $NF == "STAGE" { t = 1; next } t && $1 == "4" { print $NF; exit }' "$tmp/out")
+if [ -n "$header_stage" ] && [ "$header_stage" = "$curve_stage" ]; then ok "stages: --curve's STAGE of the 4 current replicas is the header's"
+else echo "# header $header_stage, curve $curve_stage"; not_ok "stages: --curve's STAGE of the 4 current replicas is the header's"; fi
+if awk '$1 == "REPLICAS" && $NF == "STAGE" { t = 1; next } t && $1 == "6" { found = ($NF == "3") ; exit } END { exit found ? 0 : 1 }' "$tmp/out"; then
+  ok "stages: 6 replicas are stage 3, not the header's 2"
+else not_ok "stages: 6 replicas are stage 3, not the header's 2"; fi
+check "stages: hvpa --curve numbers them the same" 0 "$bin" hvpa -q -S "$data/hvpa-gap/hvpa-100.yaml" -S "$data/hvpa-design/cluster.yaml" default/hvpa-sample --semantics hvpa --curve --now 2026-12-02T12:00:00Z
+contains "stages: hvpa says stage 2 of 3 (replicas 4..5)" "Stage 2 of 3 (replicas 4..5)" out
+
 tap_end

@@ -1159,6 +1159,26 @@ test_format_like (void **state)
   assert_string_equal (fs_format_like ("cpu", 1333, 2000, 0, buf), "1333m");
 }
 
+/* The patch's requests: rounded up to the written unit, or exact in the most readable unit
+ * (issue 20). */
+static void
+test_round_up_like_and_exact (void **state)
+{
+  (void) state;
+  char buf[32];
+  assert_int_equal (fs_round_up_like ("memory", 3476363000LL, 6LL << 30), 3316LL << 20);
+  assert_int_equal (fs_round_up_like ("memory", 3316LL << 20, 6LL << 30), 3316LL << 20);
+  assert_int_equal (fs_round_up_like ("memory", 3476363000LL, 6000000000LL), 3477000000LL);
+  assert_int_equal (fs_round_up_like ("cpu", 1333, 2000), 1333);
+  assert_int_equal (fs_round_up_like ("memory", G_MAXINT64, 8LL << 30), G_MAXINT64);
+  assert_string_equal (fs_format_exact ("memory", 5476363264LL, buf), "5348011Ki");
+  assert_string_equal (fs_format_exact ("memory", 5476363000LL, buf), "5476363k");
+  assert_string_equal (fs_format_exact ("memory", 5476363001LL, buf), "5476363001");
+  assert_string_equal (fs_format_exact ("memory", 1LL << 30, buf), "1Gi");
+  assert_string_equal (fs_format_exact ("memory", 3477000000LL, buf), "3477M");
+  assert_string_equal (fs_format_exact ("cpu", 1500, buf), "1500m");
+}
+
 int
 main (void)
 {
@@ -1166,6 +1186,7 @@ main (void)
     cmocka_unit_test (test_rounding_at_int64_edges),
     cmocka_unit_test (test_format_for_people),
     cmocka_unit_test (test_format_like),
+    cmocka_unit_test (test_round_up_like_and_exact),
     cmocka_unit_test (test_kind_fixed),
     cmocka_unit_test (test_kind_scalar),
     cmocka_unit_test (test_kind_ignored),

@@ -358,6 +358,27 @@ check_fixed (int64_t request, int64_t allocatable, int64_t requested, guint32 bi
   verdict->short_by.present |= present_bit;
 }
 
+/* noderesources/fit.go fitsRequest's room: allocatable minus NodeInfo.Requested, and
+ * allowedPodNumber minus len(nodeInfo.Pods) (pkg/scheduler/framework/types.go NodeInfo.AddPod
+ * counts every pod the informer holds, terminating ones too; Succeeded and Failed never reach
+ * it: fs_pod_counts_on_node). */
+FsResources
+fs_node_room (const FsResources *allocatable, const FsNodeLoad *load)
+{
+  FsResources room = *allocatable;
+  FsResources requested = load->requested;
+  requested.pods = load->pod_count;
+  requested.present |= FS_RES_PODS;
+  fs_resources_sub (&room, &requested, NULL);
+  return room;
+}
+
+gboolean
+fs_room_holds_pod (const FsResources *request, const FsResources *room)
+{
+  return room->pods >= 1 && fs_resources_fits (request, room);
+}
+
 /* noderesources/fit.go fitsRequest (ignoredResources/ignoredResourceGroups empty, DRA extended
  * resources off):
  *  - "Too many pods" when pods on the node + 1 > allocatable pods (never unresolvable);

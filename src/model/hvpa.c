@@ -294,6 +294,14 @@ fs_hvpa_interval_weight (const FsHvpaSpec *spec, FsHvpaSemantics semantics, guin
   return w;
 }
 
+static void interval_bounds (const FsHvpaSpec *spec, guint i, int32_t *start, int32_t *last);
+
+void
+fs_hvpa_interval_bounds (const FsHvpaSpec *spec, guint i, int32_t *start, int32_t *last)
+{
+  interval_bounds (spec, i, start, last);
+}
+
 static void
 interval_bounds (const FsHvpaSpec *spec, guint i, int32_t *start, int32_t *last)
 {

@@ -679,20 +679,55 @@ fs_format_for_people (const char *name, int64_t amount, char buf[32])
     }
 }
 
+static gboolean
+is_bytes (const char *name)
+{
+  FsResourceKind kind = fs_resource_kind (name);
+  return kind == FS_RES_KIND_MEMORY || kind == FS_RES_KIND_EPHEMERAL
+         || (kind == FS_RES_KIND_SCALAR && g_str_has_prefix (name, "hugepages-"));
+}
+
+/* The finest unit WRITTEN (> 0) is whole in, at most Mi (or M): "8Gi" gives Mi. */
+static int64_t
+written_unit (int64_t written)
+{
+  return written % (1 << 20) == 0 ? (1 << 20)
+         : written % 1000000 == 0 ? 1000000
+         : written % 1024 == 0    ? 1024
+         : written % 1000 == 0    ? 1000
+                                  : 1;
+}
+
+int64_t
+fs_round_up_like (const char *name, int64_t amount, int64_t written)
+{
+  if (!is_bytes (name) || amount <= 0 || written <= 0)
+    return amount;
+  int64_t up = fs_round_up (amount, written_unit (written));
+  return up >= amount ? up : amount;
+}
+
+char *
+fs_format_exact (const char *name, int64_t amount, char buf[32])
+{
+  if (!is_bytes (name))
+    return fs_format_amount (name, amount, buf);
+  /* resource.Quantity prints bytes BinarySI ("5348011Ki", or plain bytes when 1024 does not
+   * divide them); DecimalSI is exact too ("5476363k"): the shorter, binary on a tie */
+  char decimal[32];
+  fs_quantity_format_int (amount, 0, FS_QUANTITY_BINARY_SI, buf);
+  fs_quantity_format_int (amount, 0, FS_QUANTITY_DECIMAL_SI, decimal);
+  if (strlen (decimal) < strlen (buf))
+    g_strlcpy (buf, decimal, 32);
+  return buf;
+}
+
 char *
 fs_format_like (const char *name, int64_t amount, int64_t written, int64_t at_least, char buf[32])
 {
-  FsResourceKind kind = fs_resource_kind (name);
-  gboolean bytes = kind == FS_RES_KIND_MEMORY || kind == FS_RES_KIND_EPHEMERAL
-                   || (kind == FS_RES_KIND_SCALAR && g_str_has_prefix (name, "hugepages-"));
-  if (!bytes || amount <= 0 || written <= 0)
+  if (!is_bytes (name) || amount <= 0 || written <= 0)
     return fs_format_amount (name, amount, buf);
-  /* the finest unit the written amount is whole in, at most Mi (or M): "8Gi" gives Mi */
-  int64_t unit = written % (1 << 20) == 0 ? (1 << 20)
-                 : written % 1000000 == 0 ? 1000000
-                 : written % 1024 == 0    ? 1024
-                 : written % 1000 == 0    ? 1000
-                                          : 1;
+  int64_t unit = written_unit (written);
   int64_t rest = amount % unit;
   int64_t down = amount - rest;
   int64_t up = rest == 0 ? amount : fs_saturating_add (down, unit);

@@ -37,9 +37,7 @@ measure_fragmentation (const FsSnapshot *snapshot, const FsNodeLoad *loads,
       if (!eligible (&answer->nodes[i]))
         continue;
       const FsNode *node = &snapshot->nodes[i];
-      FsResources free_res = node->allocatable;
-      fs_resources_sub (&free_res, &loads[i].requested, NULL);
-      free_res.pods = node->allocatable.pods - loads[i].pod_count;
+      FsResources free_res = fs_node_room (&node->allocatable, &loads[i]);
       /* an overcommitted node has nothing free; it does not lessen the others' room */
       fs_resources_floor_zero (&free_res);
       answer->eligible_nodes++;

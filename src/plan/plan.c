@@ -291,6 +291,11 @@ served_fraction (const FsPlanAnswer *answer, const FsPlanCandidate *candidate)
                           * (double) pod_amount (candidate, answer->hvpa.input.n_containers, r);
         served = MIN (served, provided / (double) demand->amount[r]);
       }
+  /* a pair that leaves replicas Pending never serves fully: its larger running replicas may
+   * carry the demand's amount, but its Pending ones carry nothing of theirs (the HPA counts
+   * them unready and wants more), so it serves at most the share of its replicas that run */
+  if (candidate->replicas > running)
+    served = MIN (served, (double) running / candidate->replicas);
   return served;
 }
 
@@ -1019,6 +1024,45 @@ choose (Planner *planner)
   pick_alternatives (planner, ranked);
 }
 
+/* The patch's requests (FsPlanAnswer.patch_request): rounded up to the manifest's units only
+ * when the rounded pair is checked to schedule as the plan does. */
+static void
+round_patch (Planner *planner)
+{
+  FsPlanAnswer *answer = planner->answer;
+  const FsHvpaInput *in = &answer->hvpa.input;
+  FsPlanCandidate rounded = answer->plan;
+  gboolean changed = FALSE;
+  memcpy (answer->patch_request, answer->plan.request, sizeof answer->patch_request);
+  for (guint i = 0; i < in->n_containers; i++)
+    {
+      int64_t amount = answer->plan.request[i][FS_HVPA_MEMORY];
+      if (amount == in->containers[i].request[FS_HVPA_MEMORY])
+        continue;
+      rounded.request[i][FS_HVPA_MEMORY] = fs_round_up_like ("memory", amount, in->containers[i].request[FS_HVPA_MEMORY]);
+      changed |= rounded.request[i][FS_HVPA_MEMORY] != amount;
+    }
+  if (!changed)
+    return;
+  measure (planner, &rounded);
+  gboolean same = rounded.pending <= answer->plan.pending;
+  if (same && answer->rollout.needed)
+    {
+      FsPlanRollout rollout;
+      fs_planner_check_rollout (planner, &rounded, &rollout, TRUE);
+      same = rollout.completes == answer->rollout.completes && rollout.has_fix == answer->rollout.has_fix
+             && (!rollout.has_fix || (rollout.fix.surge == answer->rollout.fix.surge
+                                      && rollout.fix.unavailable == answer->rollout.fix.unavailable));
+    }
+  if (!same)
+    {
+      answer->patch_exact = TRUE;
+      return;
+    }
+  memcpy (answer->patch_request, rounded.request, sizeof answer->patch_request);
+  answer->patch_rounded = TRUE;
+}
+
 /* ---- the reason ---------------------------------------------------------------------- */
 
 static void
@@ -1208,6 +1252,7 @@ plan (const FsSnapshot *snapshot, FsPlanMemo *memo, const FsPlanRequest *request
   score (&planner, &answer->target);
   build_steps (&planner);
   choose (&planner);
+  round_patch (&planner);
   if (!answer->target.schedulable)
     target_pending (&planner);
   if (request->has_proposal)

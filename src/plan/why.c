@@ -10,6 +10,8 @@
 #include "fitscale/plan/why.h"
 #include "fitscale/plan/shape.h"
 #include "fitscale/model/schedconfig.h"
+#include "fitscale/model/names.h"
+#include "fitscale/model/nodeautoscaler.h"
 #include "fitscale/kube/hpaspec.h"
 
 static void
@@ -24,6 +26,7 @@ clear_fix (gpointer data)
   g_clear_pointer (&fix->untaint, g_ptr_array_unref);
   g_clear_pointer (&fix->taints, g_ptr_array_unref);
   g_clear_pointer (&fix->label_nodes, g_ptr_array_unref);
+  g_clear_pointer (&fix->containers, g_array_unref);
 }
 
 void
@@ -194,6 +197,55 @@ add_fix (FsDiagnosis *diagnosis, FsFixKind kind, char *text)
   return &g_array_index (diagnosis->fixes, FsFix, diagnosis->fixes->len - 1);
 }
 
+/* The containers' new requests that take the pod's effective request from NOW to LOWERED:
+ * for each resource lowered, the container asking the most of it gives up the difference
+ * (the effective request is the containers' sum plus the overhead when no init container
+ * and no pod-level request sets it: component-helpers/resource/helpers.go PodRequests).
+ * NULL when that does not hold or that container asks too little. */
+static GArray *
+container_requests (const FsContainerSet *containers, const FsResources *now, const FsResources *lowered)
+{
+  if (containers == NULL || containers->n_containers == 0 || containers->n_init > 0)
+    return NULL;
+  g_autoptr (GArray) out = g_array_new (FALSE, TRUE, sizeof (FsFixContainer));
+  for (int r = 0; r < 2; r++)
+    {
+      int64_t before = r == 0 ? now->cpu_milli : now->memory_bytes;
+      int64_t after = r == 0 ? lowered->cpu_milli : lowered->memory_bytes;
+      if (after == before)
+        continue;
+      if (containers->pod_level != NULL
+          && (containers->pod_level->present & (r == 0 ? FS_RES_CPU : FS_RES_MEMORY)))
+        return NULL;
+      guint largest = 0;
+      for (guint c = 1; c < containers->n_containers; c++)
+        {
+          const FsResources *a = &containers->containers[c].requests, *b = &containers->containers[largest].requests;
+          if ((r == 0 ? a->cpu_milli > b->cpu_milli : a->memory_bytes > b->memory_bytes))
+            largest = c;
+        }
+      const FsResources *own = &containers->containers[largest].requests;
+      int64_t amount = (r == 0 ? own->cpu_milli : own->memory_bytes) - (before - after);
+      if (amount <= 0)
+        return NULL;
+      FsFixContainer *entry = NULL;
+      for (guint k = 0; k < out->len; k++)
+        if (g_array_index (out, FsFixContainer, k).name == containers->containers[largest].name)
+          entry = &g_array_index (out, FsFixContainer, k);
+      if (entry == NULL)
+        {
+          FsFixContainer fresh = { containers->containers[largest].name, -1, -1 };
+          g_array_append_val (out, fresh);
+          entry = &g_array_index (out, FsFixContainer, out->len - 1);
+        }
+      if (r == 0)
+        entry->cpu_milli = amount;
+      else
+        entry->memory_bytes = amount;
+    }
+  return out->len > 0 ? g_steal_pointer (&out) : NULL;
+}
+
 /* The request lowered to what the roomiest node short only on cpu/memory has free. */
 static void
 fix_lower_request (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
@@ -245,9 +297,30 @@ fix_lower_request (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
   fix->request = best_request;
   fix->node = snapshot->nodes[best].name;
   fix->workload = owning_workload (snapshot, diagnosis->pod);
+  fix->bare = diagnosis->pod->owner == NULL;
   const FsContainerSet *containers = diagnosis->shape.spec->containers;
   if (containers != NULL && containers->n_containers == 1 && containers->n_init == 0)
     fix->container = containers->containers[0].name;
+  fix->containers = container_requests (containers, request, &best_request);
+  /* which containers change, when there are several; how a bare pod changes at all */
+  GString *more = g_string_new (fix->text);
+  for (guint i = 0; fix->containers != NULL && containers->n_containers > 1 && i < fix->containers->len; i++)
+    {
+      const FsFixContainer *entry = &g_array_index (fix->containers, FsFixContainer, i);
+      g_string_append_printf (more, "%s container %s:", i == 0 ? "; by" : ", and", entry->name);
+      if (entry->cpu_milli >= 0)
+        g_string_append_printf (more, " cpu %s", fs_format_exact ("cpu", entry->cpu_milli, amount));
+      if (entry->memory_bytes >= 0)
+        g_string_append_printf (more, " memory %s", fs_format_exact ("memory", entry->memory_bytes, amount));
+    }
+  if (fix->containers == NULL)
+    g_string_append (more, "; its init containers or pod-level requests set that request: lower them in its manifest");
+  if (fix->bare)
+    g_string_append (more, "; the pod has no owner, so its requests change only in a new pod: recreate it from its "
+                           "manifest with them (kubectl replace --force deletes it and creates it again), and change "
+                           "the manifest you apply too");
+  g_free (fix->text);
+  fix->text = g_string_free (more, FALSE);
 }
 
 static int64_t
@@ -262,6 +335,54 @@ pending_siblings (const FsSnapshot *snapshot, const FsPod *pod)
         pending += fs_pod_is_pending (sibling);
     }
   return MAX (pending, 1);
+}
+
+/* Who adds nodes where ESTIMATE puts them: Karpenter's NodePool or GKE node
+ * auto-provisioning (their pool labels), else Cluster Autoscaler when it runs
+ * (fs_node_autoscaler_detect), else the provider's node group the copied node is in, or none. */
+static const char *
+add_nodes_provider (const FsSnapshot *snapshot, const FsNodeShapeEstimate *estimate)
+{
+  const FsNodeAddition *first = estimate->additions->len > 0 ? &g_array_index (estimate->additions, FsNodeAddition, 0) : NULL;
+  const char *key = first != NULL ? first->pool_key : NULL;
+  if (g_strcmp0 (key, "karpenter.sh/nodepool") == 0)
+    return "karpenter";
+  if (g_strcmp0 (key, "cloud.google.com/gke-nodepool") == 0 && g_str_has_prefix (first->pool, "nap-"))
+    return "gke-auto-provisioning";
+  if (fs_node_autoscaler_detect (snapshot) == FS_NODE_AUTOSCALER_FOUND_CLUSTER_AUTOSCALER)
+    return "cluster-autoscaler";
+  if (g_strcmp0 (key, "eks.amazonaws.com/nodegroup") == 0 || g_strcmp0 (key, "alpha.eksctl.io/nodegroup-name") == 0)
+    return "eks-nodegroup";
+  if (g_strcmp0 (key, "cloud.google.com/gke-nodepool") == 0)
+    return "gke-nodepool";
+  if (g_strcmp0 (key, "kubernetes.azure.com/agentpool") == 0 || g_strcmp0 (key, "agentpool") == 0)
+    return "aks-nodepool";
+  return "none";
+}
+
+/* What to change so that the nodes come, by who adds them (Karpenter's and GKE node
+ * auto-provisioning's are said by fs_node_additions_text): no one command is right for every
+ * provider, so the command is given only where the snapshot names all it needs. */
+static const char *
+add_nodes_advice (const char *provider)
+{
+  if (strcmp (provider, "cluster-autoscaler") == 0)
+    return "; Cluster Autoscaler runs here and adds them itself for Pending pods, unless the node group is at "
+           "its maximum size: if it has not, raise that maximum (the node group's max size, or the group's "
+           "--nodes=MIN:MAX:NAME flag)";
+  if (strcmp (provider, "eks-nodegroup") == 0)
+    return "; no node autoscaler found: raise the EKS node group's desired size (eksctl scale nodegroup, or "
+           "aws eks update-nodegroup-config --scaling-config)";
+  if (strcmp (provider, "gke-nodepool") == 0)
+    return "; no node autoscaler found: resize the GKE node pool (gcloud container clusters resize CLUSTER "
+           "--node-pool POOL --num-nodes N, N per zone) or enable its autoscaling";
+  if (strcmp (provider, "aks-nodepool") == 0)
+    return "; no node autoscaler found: scale the AKS node pool (az aks nodepool scale --node-count N) or "
+           "enable its cluster autoscaler";
+  if (strcmp (provider, "none") == 0)
+    return "; no node autoscaler or node group found in the snapshot: make them the way this cluster's nodes "
+           "are made, with the labels and taints of the node copied";
+  return "";
 }
 
 /* New nodes that let the owner's Pending pods land, of the shape that needs the fewest:
@@ -286,10 +407,27 @@ fix_add_nodes (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
   g_autofree char *purpose = g_strdup_printf ("for the %" G_GINT64_FORMAT " Pending pod%s of this owner",
                                               pending, pending == 1 ? "" : "s");
   g_autofree char *nodes = fs_node_additions_text (best, purpose);
-  FsFix *fix = add_fix (diagnosis, FS_FIX_ADD_NODES, g_strconcat ("add ", nodes, NULL));
+  const char *provider = add_nodes_provider (snapshot, best);
+  FsFix *fix = add_fix (diagnosis, FS_FIX_ADD_NODES, g_strconcat ("add ", nodes, add_nodes_advice (provider), NULL));
   fix->count = best->nodes_needed;
   fix->shape = g_strdup (best->shape);
   fix->additions = g_array_ref (best->additions);
+  fix->provider = provider;
+  /* one eksctl node group: eksctl scale nodegroup is the command (its nodes name the cluster) */
+  const FsNodeAddition *first = best->additions->len > 0 ? &g_array_index (best->additions, FsNodeAddition, 0) : NULL;
+  const char *cluster = first != NULL && first->example != NULL
+                        ? fs_labels_get (first->example->labels, "alpha.eksctl.io/cluster-name") : NULL;
+  gboolean one_pool = first != NULL && first->pool != NULL && cluster != NULL;
+  for (guint i = 1; one_pool && i < best->additions->len; i++)
+    one_pool = g_strcmp0 (g_array_index (best->additions, FsNodeAddition, i).pool, first->pool) == 0;
+  if (one_pool && g_strcmp0 (fix->provider, "eks-nodegroup") == 0)
+    {
+      fix->eksctl_cluster = cluster;
+      fix->pool = first->pool;
+      fix->pool_nodes = best->nodes_needed;
+      for (guint i = 0; i < snapshot->n_nodes; i++)
+        fix->pool_nodes += g_strcmp0 (fs_labels_get (snapshot->nodes[i].labels, first->pool_key), first->pool) == 0;
+    }
 }
 
 /* The workload at the top of the pod's owner chain (Pod -> ReplicaSet -> Deployment). */
@@ -577,8 +715,8 @@ measure_room (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
       if (filter != FS_FILTER_PASS && filter != FS_FILTER_NODE_RESOURCES_FIT)
         continue;
       const FsNode *node = &snapshot->nodes[i];
-      FsResources free_res = node->allocatable;
-      fs_resources_sub (&free_res, &node->requested, NULL);
+      FsNodeLoad load = fs_node_load (node);
+      FsResources free_res = fs_node_room (&node->allocatable, &load);
       fs_resources_floor_zero (&free_res); /* an overcommitted node lessens no other's room */
       fs_resources_add (&diagnosis->free_total, &free_res, NULL);
       if (!any)
@@ -587,8 +725,9 @@ measure_room (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
         fs_resources_max (&diagnosis->largest_free, &free_res, NULL);
       any = TRUE;
     }
-  /* every resource the pod requests counts: GPUs that exist nowhere are no room in total */
-  diagnosis->room_in_total = any && !diagnosis->fits && fs_resources_fits (request, &diagnosis->free_total);
+  /* every resource the pod requests counts (GPUs that exist nowhere are no room in total), and
+   * a pod slot: nodes full of pods are no room in total whatever cpu they have free */
+  diagnosis->room_in_total = any && !diagnosis->fits && fs_room_holds_pod (request, &diagnosis->free_total);
 }
 
 FsDiagnosis *

@@ -230,6 +230,14 @@ print_fragmentation (FILE *out, const FsPodShape *pod, const FsCapacityAnswer *a
     print_free_line (out, fixed[i], request, answer);
   for (guint i = 0; i < request->n_extended; i++)
     print_free_line (out, request->extended[i].name, request, answer);
+  /* pod slots, as nodes' PODS column counts them (fs_node_room), when they bound a node */
+  gboolean slots_bound = FALSE;
+  for (guint i = 0; i < answer->n_nodes; i++)
+    slots_bound = slots_bound || ((answer->nodes[i].verdict.short_bits | answer->nodes[i].limit.short_bits) & FS_SHORT_PODS);
+  if (slots_bound)
+    fprintf (out, "  %-7s %" G_GINT64_FORMAT " in total, %" G_GINT64_FORMAT " at most on one node; one replica takes 1%s\n",
+             "pods", answer->free_total.pods, answer->largest_free.pods,
+             answer->largest_free.pods >= 1 ? "" : "  <- not enough in total");
 }
 
 /* "cpu=500m,memory=3Gi,nvidia.com/gpu=1" ("" for nothing). */

@@ -123,9 +123,8 @@ print_stage (FILE *file, const FsHvpaAnswer *answer, FsHvpaSemantics semantics)
   const FsHvpaInput *in = &answer->input;
   if (out->stage >= 0)
     {
-      const FsHvpaInterval *interval = &in->spec.intervals[out->stage];
-      int32_t first = interval->start_replica_count > 0 ? interval->start_replica_count : in->spec.min_replicas;
-      int32_t last = interval->last_replica_count > 0 ? interval->last_replica_count : in->spec.max_replicas;
+      int32_t first, last;
+      fs_hvpa_interval_bounds (&in->spec, (guint) out->stage, &first, &last);
       fprintf (file, "Stage %d of %u (replicas %d..%d), vpaWeight %.2f", out->stage + 1,
                in->spec.n_intervals, first, last, out->stage_weight);
       /* hvpa getVpaWeightFromIntervals: a stage of weight 100 lends the weight of the next

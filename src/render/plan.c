@@ -13,6 +13,21 @@
 
 static const char *const resources[FS_HVPA_N_RESOURCES] = { "cpu", "memory" };
 
+/* The patch's requests: exact, in the most readable unit (fs_format_exact). */
+static void
+emit_exact_amounts (FsEmitter *emitter, const int64_t amounts[FS_HVPA_N_RESOURCES])
+{
+  fs_emit_map_open (emitter);
+  for (int r = 0; r < FS_HVPA_N_RESOURCES; r++)
+    if (amounts[r] > 0)
+      {
+        char text[32];
+        fs_emit_key (emitter, resources[r]);
+        fs_emit_string (emitter, fs_format_exact (resources[r], amounts[r], text));
+      }
+  fs_emit_map_close (emitter);
+}
+
 /* Requests, or limits when WRITTEN holds the limits the user wrote: a limit scaled with its
  * request is printed in their units ("5223Mi", not "5476363000"), rounded up. */
 static void
@@ -236,13 +251,16 @@ emit_patch_template (FsEmitter *emitter, const FsPlanAnswer *answer)
       fs_emit_string (emitter, answer->hvpa.input.containers[i].name);
       fs_emit_key (emitter, "resources");
       fs_emit_map_open (emitter);
+      /* the requests rounded to the manifest's units when the rounded pair was checked to
+       * schedule as the plan does, else exact (plan.c round_patch) */
+      const int64_t *request = answer->patch_rounded ? answer->patch_request[i] : plan->request[i];
       fs_emit_key (emitter, "requests");
-      emit_amounts (emitter, plan->request[i], NULL, NULL);
+      emit_exact_amounts (emitter, request);
       gboolean any_limit = plan->limit[i][FS_HVPA_CPU] > 0 || plan->limit[i][FS_HVPA_MEMORY] > 0;
       if (any_limit)
         {
           fs_emit_key (emitter, "limits");
-          emit_amounts (emitter, plan->limit[i], answer->hvpa.input.containers[i].limit, plan->request[i]);
+          emit_amounts (emitter, plan->limit[i], answer->hvpa.input.containers[i].limit, request);
         }
       fs_emit_map_close (emitter);
       fs_emit_map_close (emitter);
@@ -397,6 +415,12 @@ print_commands (FILE *out, const FsPlanAnswer *answer, const char *prefix)
              owner, fs_safe (safe, owner_name), commands.hpa_sets);
   if (answer->outcome == FS_PLAN_INFEASIBLE)
     fprintf (out, "%s# the plan does not serve the whole demand (%s)\n", prefix, fs_safe (safe, answer->reason));
+  if (answer->patch_rounded)
+    fprintf (out, "%s# memory requests rounded up to the units the manifest wrote: checked, as many replicas fit.\n",
+             prefix);
+  else if (answer->patch_exact)
+    fprintf (out, "%s# memory requests exact, not rounded to the units the manifest wrote: rounded up, fewer "
+                  "replicas would fit or the rollout would go otherwise.\n", prefix);
   fprintf (out, "%s%s\n", prefix, commands.apply);
   if (commands.revert != NULL)
     fprintf (out, "%s# once the rollout completes, the strategy as it was:\n%s%s\n", prefix, prefix, commands.revert);
@@ -484,8 +508,18 @@ print_header (FILE *out, const FsPlanAnswer *answer)
     fprintf (out, "; VPA %s", fs_safe (safe, answer->hvpa.vpa->name));
   fprintf (out, ".\n");
   if (answer->from_hvpa && answer->hvpa.output.stage >= 0)
-    fprintf (out, "Hvpa %s: stage %d, vpaWeight %.2f.\n", fs_safe (safe, answer->hvpa.hvpa->name),
-             answer->hvpa.output.stage + 1, answer->stage_weight);
+    {
+      /* numbered and bounded as hvpa's "Stage 2 of 3 (replicas 3..7)" and --curve's STAGE */
+      guint stage = (guint) answer->hvpa.output.stage;
+      int32_t first, last;
+      fs_hvpa_interval_bounds (&in->spec, stage, &first, &last);
+      fprintf (out, "Hvpa %s: stage %u of %u (replicas %d..%d), vpaWeight %.2f", fs_safe (safe, answer->hvpa.hvpa->name),
+               stage + 1, in->spec.n_intervals, first, last, answer->stage_weight);
+      double own = fs_hvpa_interval_weight (&in->spec, answer->request.semantics, stage);
+      if (fabs (own - answer->stage_weight) > 0.005)
+        fprintf (out, " (this stage's own is %.2f)", own);
+      fprintf (out, ".\n");
+    }
   else if (answer->from_hvpa)
     fprintf (out, "Hvpa %s: no stage covers %d replica%s, so vpaWeight %.2f.\n", fs_safe (safe, answer->hvpa.hvpa->name),
              in->current_replicas, in->current_replicas == 1 ? "" : "s", answer->stage_weight);
@@ -657,17 +691,19 @@ static void
 print_curve_table (FILE *out, const FsPlanAnswer *answer, guint i, int r, const FsHvpaCurvePoint *points,
                    guint n)
 {
-  static const char *const headers[] = { "REPLICAS", "VPA WEIGHT", "HVPA REQUEST", "LARGEST THAT FITS", "FITS" };
-  g_autoptr (FsTable) table = fs_table_new (5, headers);
+  static const char *const headers[] = { "REPLICAS", "VPA WEIGHT", "HVPA REQUEST", "LARGEST THAT FITS", "FITS", "STAGE" };
+  g_autoptr (FsTable) table = fs_table_new (6, headers);
   for (guint p = 0; p < n; p++)
     {
       int64_t fits = largest_fitting (answer, i, r, points[p].replicas);
       char request[32], largest[32];
       g_autofree char *replicas = g_strdup_printf ("%d", points[p].replicas);
+      /* numbered from 1, as the header's "stage 2 of 3"; "-" where no stage covers the count */
+      g_autofree char *stage = points[p].stage >= 0 ? g_strdup_printf ("%d", points[p].stage + 1) : g_strdup ("-");
       g_autofree char *weight = g_strdup_printf ("%.2f", points[p].weight);
       const char *cells[] = { replicas, weight, fs_format_for_people (resources[r], points[p].request, request),
                               fits >= 0 ? fs_format_for_people (resources[r], fits, largest) : "none",
-                              points[p].request <= fits ? "yes" : "no" };
+                              points[p].request <= fits ? "yes" : "no", stage };
       fs_table_add_row (table, cells);
     }
   fs_table_print (table, out);

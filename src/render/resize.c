@@ -210,7 +210,7 @@ pod_patch (const FsPodResizePlan *pod)
       fs_emit_key (emitter, "cpu");
       fs_emit_string (emitter, fs_format_amount ("cpu", after->requests.cpu_milli, amount));
       fs_emit_key (emitter, "memory");
-      fs_emit_string (emitter, fs_format_amount ("memory", after->requests.memory_bytes, amount));
+      fs_emit_string (emitter, fs_format_exact ("memory", after->requests.memory_bytes, amount));
       fs_emit_map_close (emitter);
       if (after->limits.present & (FS_RES_CPU | FS_RES_MEMORY))
         {
@@ -224,7 +224,7 @@ pod_patch (const FsPodResizePlan *pod)
           if (after->limits.present & FS_RES_MEMORY)
             {
               fs_emit_key (emitter, "memory");
-              fs_emit_string (emitter, fs_format_amount ("memory", after->limits.memory_bytes, amount));
+              fs_emit_string (emitter, fs_format_exact ("memory", after->limits.memory_bytes, amount));
             }
           fs_emit_map_close (emitter);
         }

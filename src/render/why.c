@@ -89,6 +89,60 @@ tolerations_patch (const FsWorkload *workload, GPtrArray *taints)
   return fs_emitter_take_string (emitter);
 }
 
+/* The strategic merge patch of CONTAINERS' requests (FsFixContainer): under
+ * spec.template.spec for a workload (TEMPLATE), under spec for a pod. */
+static char *
+containers_patch (GArray *containers, gboolean template)
+{
+  FsEmitter *emitter = fs_emitter_new_string ();
+  fs_emit_map_open (emitter);
+  fs_emit_key (emitter, "spec");
+  fs_emit_map_open (emitter);
+  if (template)
+    {
+      fs_emit_key (emitter, "template");
+      fs_emit_map_open (emitter);
+      fs_emit_key (emitter, "spec");
+      fs_emit_map_open (emitter);
+    }
+  fs_emit_key (emitter, "containers");
+  fs_emit_list_open (emitter);
+  for (guint i = 0; i < containers->len; i++)
+    {
+      const FsFixContainer *entry = &g_array_index (containers, FsFixContainer, i);
+      char amount[32];
+      fs_emit_map_open (emitter);
+      fs_emit_key (emitter, "name");
+      fs_emit_string (emitter, entry->name);
+      fs_emit_key (emitter, "resources");
+      fs_emit_map_open (emitter);
+      fs_emit_key (emitter, "requests");
+      fs_emit_map_open (emitter);
+      if (entry->cpu_milli >= 0)
+        {
+          fs_emit_key (emitter, "cpu");
+          fs_emit_string (emitter, fs_format_exact ("cpu", entry->cpu_milli, amount));
+        }
+      if (entry->memory_bytes >= 0)
+        {
+          fs_emit_key (emitter, "memory");
+          fs_emit_string (emitter, fs_format_exact ("memory", entry->memory_bytes, amount));
+        }
+      fs_emit_map_close (emitter);
+      fs_emit_map_close (emitter);
+      fs_emit_map_close (emitter);
+    }
+  fs_emit_list_close (emitter);
+  if (template)
+    {
+      fs_emit_map_close (emitter);
+      fs_emit_map_close (emitter);
+    }
+  fs_emit_map_close (emitter);
+  fs_emit_map_close (emitter);
+  return fs_emitter_take_string (emitter);
+}
+
 /* The kubectl command that applies FIX to POD's cluster, names shell-quoted; NULL when no one
  * command does it (new nodes depend on the provider; a bare pod's request cannot be lowered
  * in place of its spec; several containers need a request each). */
@@ -102,20 +156,36 @@ fix_command (const FsFix *fix, const FsPod *pod)
     {
     case FS_FIX_LOWER_REQUEST:
       {
-        if (workload == NULL || fix->container == NULL)
+        if (fix->containers == NULL || (workload == NULL && !fix->bare))
           return NULL;
-        const FsResources *request = &pod->spec->request;
-        g_autoptr (GString) requests = g_string_new (NULL);
-        char amount[32];
-        if (fix->request.cpu_milli != request->cpu_milli)
-          g_string_append_printf (requests, "cpu=%s", fs_format_amount ("cpu", fix->request.cpu_milli, amount));
-        if (fix->request.memory_bytes != request->memory_bytes)
-          g_string_append_printf (requests, "%smemory=%s", requests->len ? "," : "",
-                                  fs_format_amount ("memory", fix->request.memory_bytes, amount));
-        g_autofree char *target = g_strdup_printf ("%s/%s", workload_kinds[workload->kind], workload->name);
-        g_string_printf (command, "kubectl set resources -n %s %s -c %s --requests=%s",
-                         fs_shell_word (scratch, workload->namespace), fs_shell_word (scratch, target),
-                         fs_shell_word (scratch, fix->container), fs_shell_word (scratch, requests->str));
+        if (workload != NULL && fix->containers->len == 1)
+          {
+            /* one container changes: kubectl set resources -c NAME */
+            const FsFixContainer *entry = &g_array_index (fix->containers, FsFixContainer, 0);
+            g_autoptr (GString) requests = g_string_new (NULL);
+            char amount[32];
+            if (entry->cpu_milli >= 0)
+              g_string_append_printf (requests, "cpu=%s", fs_format_exact ("cpu", entry->cpu_milli, amount));
+            if (entry->memory_bytes >= 0)
+              g_string_append_printf (requests, "%smemory=%s", requests->len ? "," : "",
+                                      fs_format_exact ("memory", entry->memory_bytes, amount));
+            g_autofree char *target = g_strdup_printf ("%s/%s", workload_kinds[workload->kind], workload->name);
+            g_string_printf (command, "kubectl set resources -n %s %s -c %s --requests=%s",
+                             fs_shell_word (scratch, workload->namespace), fs_shell_word (scratch, target),
+                             fs_shell_word (scratch, entry->name), fs_shell_word (scratch, requests->str));
+            break;
+          }
+        g_autofree char *patch = containers_patch (fix->containers, workload != NULL);
+        if (workload != NULL) /* several containers: one patch naming each, one rollout */
+          g_string_printf (command, "kubectl patch %s -n %s %s --type=strategic -p %s", workload_kinds[workload->kind],
+                           fs_shell_word (scratch, workload->namespace), fs_shell_word (scratch, workload->name),
+                           fs_shell_word (scratch, patch));
+        else /* a bare pod: its requests change only in a new pod (kubectl replace --force
+              * deletes it and creates it again from its own manifest, patched) */
+          g_string_printf (command, "kubectl get pod -n %s %s -o json | kubectl patch --local -f - --type=strategic -p %s "
+                           "-o json | kubectl replace --force -f -",
+                           fs_shell_word (scratch, pod->namespace), fs_shell_word (scratch, pod->name),
+                           fs_shell_word (scratch, patch));
         break;
       }
     case FS_FIX_LOWER_REPLICAS:
@@ -178,6 +248,12 @@ fix_command (const FsFix *fix, const FsPod *pod)
         break;
       }
     case FS_FIX_ADD_NODES:
+      /* only where the snapshot names everything the command needs: an eksctl node group */
+      if (fix->eksctl_cluster == NULL || fix->pool == NULL)
+        return NULL;
+      g_string_printf (command, "eksctl scale nodegroup --cluster %s --name %s --nodes %" G_GINT64_FORMAT,
+                       fs_shell_word (scratch, fix->eksctl_cluster), fs_shell_word (scratch, fix->pool), fix->pool_nodes);
+      break;
     default:
       return NULL;
     }
@@ -211,6 +287,11 @@ emit_fix (FsEmitter *emitter, const FsFix *fix, const FsPod *pod)
     {
       fs_emit_key (emitter, fix->kind == FS_FIX_LOWER_REPLICAS ? "replicas" : "nodes");
       fs_emit_int (emitter, fix->count);
+    }
+  if (fix->kind == FS_FIX_ADD_NODES)
+    {
+      fs_emit_key (emitter, "provider");
+      fs_emit_string (emitter, fix->provider);
     }
   if (fix->additions != NULL)
     {

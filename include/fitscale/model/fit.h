@@ -158,6 +158,16 @@ gboolean fs_resources_fit_profile (const FsResources *allocatable, const FsNodeL
                                    const FsResources *pod_request, const FsSchedulerProfile *profile,
                                    FsVerdict *verdict);
 
+/* The room NodeResourcesFit measures a pod against on a node with LOAD (noderesources/fit.go
+ * fitsRequest): ALLOCATABLE less the requests of the pods NodeInfo sums, per resource, and for
+ * "pods" allowedPodNumber less len(nodeInfo.Pods) (the pods fs_pod_counts_on_node counts:
+ * Succeeded and Failed not, terminating ones yes).  Negative where the node is overcommitted.
+ * Every command's "free" (nodes, capacity, why, plan, serve) is this. */
+FsResources fs_node_room (const FsResources *allocatable, const FsNodeLoad *load);
+/* TRUE when ROOM (fs_node_room, or a sum of them) holds one more pod of REQUEST: every amount
+ * it asks, and one pod slot (fitsRequest's len(nodeInfo.Pods)+1 > allowedPodNumber). */
+gboolean fs_room_holds_pod (const FsResources *request, const FsResources *room);
+
 /* The filters that depend on the node alone and the pod, in order: the volume plugins'
  * PreFilter checks (model/volumes.h), then NodeUnschedulable, NodeName, TaintToleration,
  * NodeAffinity, NodePorts (the host ports LOAD holds), NodeResourcesFit, VolumeRestrictions,

@@ -194,6 +194,9 @@ gboolean fs_hvpa_spec_valid (const FsHvpaSpec *spec, FsHvpaSemantics semantics, 
 /* The normalized weight of interval I (design: /100 when any weight of SPEC exceeds 1; hvpa:
  * always /100). */
 double fs_hvpa_interval_weight (const FsHvpaSpec *spec, FsHvpaSemantics semantics, guint i);
+/* Stage I's replicas, START..LAST: a start or last of 0 is minReplicas or maxReplicas (hvpa
+ * getVpaWeightFromIntervals). */
+void fs_hvpa_interval_bounds (const FsHvpaSpec *spec, guint i, int32_t *start, int32_t *last);
 
 /* The stage for CURRENT replicas (DESIRED matters only to hvpa's weight-100 rule): returns
  * the normalized weight, *STAGE the index of the first interval containing CURRENT or -1

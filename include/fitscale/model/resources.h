@@ -128,5 +128,14 @@ char *fs_format_for_people (const char *name, int64_t amount, char buf[32]);
  * rounds up), saturating.  cpu and counts are exact already and print as fs_format_amount
  * does.  Writes into BUF and returns it. */
 char *fs_format_like (const char *name, int64_t amount, int64_t written, int64_t at_least, char buf[32]);
+/* AMOUNT of resource NAME rounded up to the unit of WRITTEN (an amount the user wrote), as
+ * fs_format_like picks it (memory in Mi/Gi/... to a whole Mi, in M/G/... to a whole M, in Ki
+ * or k to those); cpu, counts and amounts <= 0 unchanged; never less than AMOUNT. */
+int64_t fs_round_up_like (const char *name, int64_t amount, int64_t written);
+/* AMOUNT of resource NAME as an exact quantity in its most readable unit: bytes in binary
+ * ("5348011Ki") or decimal ("5476363k") units, whichever is shorter, never "5476363000" when
+ * a unit divides them; the rest as fs_format_amount.  For patches (machines read them exactly,
+ * people too).  Writes into BUF and returns it. */
+char *fs_format_exact (const char *name, int64_t amount, char buf[32]);
 
 G_END_DECLS

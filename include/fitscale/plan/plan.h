@@ -105,6 +105,13 @@ typedef struct {
   guint ranked_first_evictions, ranked_first_restarts, plan_evictions, plan_restarts;
   FsResizePlan *resize;         /* the plan's requests applied in place (plan/resize.h); NULL
                                  * when the update recreates the pods */
+  /* The requests the patch writes: the plan's, with each memory request the plan changes
+   * rounded up to the unit the workload's manifest wrote it in (fs_round_up_like) when the
+   * rounded pair schedules as the plan does (as many replicas fit, and its rollout ends as the
+   * plan's does with the same limits); else the plan's exact amounts (patch_rounded FALSE). */
+  int64_t patch_request[FS_HVPA_MAX_CONTAINERS][FS_HVPA_N_RESOURCES];
+  gboolean patch_rounded;       /* some request was rounded, and the rounded pair checked */
+  gboolean patch_exact;         /* rounding would change what fits: the exact amounts kept */
   FsPlanCandidate proposal;     /* request.has_proposal: the write, measured as a candidate */
   char *proposal_message;       /* the FailedScheduling message of its first Pending replica */
   gboolean partial;             /* request.proposal_first and the proposal schedules: only

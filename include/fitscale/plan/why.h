@@ -26,6 +26,13 @@ typedef enum {
   FS_FIX_UNCORDON,        /* cordoned nodes with room */
 } FsFixKind;
 
+/* LOWER_REQUEST: one container's new requests (-1: that resource unchanged). */
+typedef struct {
+  const char *name;
+  int64_t cpu_milli;
+  int64_t memory_bytes;
+} FsFixContainer;
+
 typedef struct {
   FsFixKind kind;
   char *text;             /* one line for people */
@@ -40,6 +47,19 @@ typedef struct {
   const FsWorkload *workload; /* LOWER_REQUEST, LOWER_REPLICAS, TOLERATE_TAINT: the owner at
                                * the top of the pod's chain; NULL for a bare pod */
   const char *container;  /* LOWER_REQUEST: the pod's one container (NULL when several) */
+  GArray *containers;     /* LOWER_REQUEST: FsFixContainer, the containers whose requests
+                           * change so that the pod's effective request becomes REQUEST (the
+                           * largest request of each resource gives up the difference); NULL
+                           * when no one container can (init containers or pod-level resources
+                           * set it, or none is large enough) */
+  gboolean bare;          /* the pod has no owner: its spec changes only by recreating it */
+  const char *provider;   /* ADD_NODES: who adds nodes here: "karpenter", "gke-auto-provisioning",
+                           * "cluster-autoscaler", "eks-nodegroup", "gke-nodepool",
+                           * "aks-nodepool" or "none" */
+  const char *eksctl_cluster; /* ADD_NODES in one eksctl node group (its nodes carry
+                           * alpha.eksctl.io/cluster-name): eksctl scale nodegroup's cluster, */
+  const char *pool;       /* its node group, */
+  int64_t pool_nodes;     /* and the group's nodes once the new ones are added */
   const char *hpa;        /* LOWER_REPLICAS: the HPA whose bounds to lower, or NULL */
   gboolean lower_min;     /* LOWER_REPLICAS with an HPA: minReplicas too */
   GPtrArray *uncordon;    /* UNCORDON: nodes with spec.unschedulable (kubectl uncordon) */
