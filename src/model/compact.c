@@ -35,6 +35,19 @@ copied (Copier *copier, gconstpointer old)
   return g_hash_table_lookup (copier->copied, old);
 }
 
+/* The first line of every copy_ function: NULL stays NULL, and a part already copied is
+ * not copied again. */
+#define RETURN_IF_COPIED(copier, old)                                                        \
+  do                                                                                         \
+    {                                                                                        \
+      if ((old) == NULL)                                                                     \
+        return NULL;                                                                         \
+      gconstpointer done_ = copied ((copier), (old));                                        \
+      if (done_ != NULL)                                                                     \
+        return done_;                                                                        \
+    }                                                                                        \
+  while (0)
+
 /* BLOB (SIZE bytes, pointers already replaced) interned in the new pool as OLD's copy; frees
  * BLOB. */
 static gconstpointer
@@ -49,11 +62,9 @@ keep (Copier *copier, gconstpointer old, gpointer blob, gsize size)
 static const char *const *
 copy_strings (Copier *copier, const char *const *old, guint n)
 {
-  if (old == NULL || n == 0)
+  if (n == 0)
     return NULL;
-  gconstpointer done = copied (copier, old);
-  if (done != NULL)
-    return done;
+  RETURN_IF_COPIED (copier, old);
   const char **copy = g_new (const char *, n);
   for (guint i = 0; i < n; i++)
     copy[i] = copy_string (copier, old[i]);
@@ -70,8 +81,7 @@ copy_resources (Copier *copier, FsResources *resources)
 static const FsResources *
 copy_resources_part (Copier *copier, const FsResources *old)
 {
-  if (old == NULL || copied (copier, old) != NULL)
-    return old == NULL ? NULL : copied (copier, old);
+  RETURN_IF_COPIED (copier, old);
   FsResources *copy = g_memdup2 (old, sizeof *old);
   copy_resources (copier, copy);
   return keep (copier, old, copy, sizeof *copy);
@@ -80,8 +90,7 @@ copy_resources_part (Copier *copier, const FsResources *old)
 static const FsLabelSet *
 copy_labels (Copier *copier, const FsLabelSet *old)
 {
-  if (old == NULL || copied (copier, old) != NULL)
-    return old == NULL ? NULL : copied (copier, old);
+  RETURN_IF_COPIED (copier, old);
   gsize size = sizeof *old + old->n * sizeof old->items[0];
   FsLabelSet *copy = g_memdup2 (old, size);
   for (guint i = 0; i < copy->n; i++)
@@ -95,8 +104,7 @@ copy_labels (Copier *copier, const FsLabelSet *old)
 static const FsRequirementList *
 copy_requirements (Copier *copier, const FsRequirementList *old)
 {
-  if (old == NULL || copied (copier, old) != NULL)
-    return old == NULL ? NULL : copied (copier, old);
+  RETURN_IF_COPIED (copier, old);
   gsize size = sizeof *old + old->n * sizeof old->items[0];
   FsRequirementList *copy = g_memdup2 (old, size);
   for (guint i = 0; i < copy->n; i++)
@@ -110,8 +118,7 @@ copy_requirements (Copier *copier, const FsRequirementList *old)
 static const FsLabelSelector *
 copy_selector (Copier *copier, const FsLabelSelector *old)
 {
-  if (old == NULL || copied (copier, old) != NULL)
-    return old == NULL ? NULL : copied (copier, old);
+  RETURN_IF_COPIED (copier, old);
   FsLabelSelector *copy = g_memdup2 (old, sizeof *old);
   copy->match_labels = copy_labels (copier, old->match_labels);
   copy->match_expressions = copy_requirements (copier, old->match_expressions);
@@ -121,8 +128,7 @@ copy_selector (Copier *copier, const FsLabelSelector *old)
 static const FsNodeSelector *
 copy_node_selector (Copier *copier, const FsNodeSelector *old)
 {
-  if (old == NULL || copied (copier, old) != NULL)
-    return old == NULL ? NULL : copied (copier, old);
+  RETURN_IF_COPIED (copier, old);
   gsize size = sizeof *old + old->n * sizeof old->terms[0];
   FsNodeSelector *copy = g_memdup2 (old, size);
   for (guint i = 0; i < copy->n; i++)
@@ -136,8 +142,7 @@ copy_node_selector (Copier *copier, const FsNodeSelector *old)
 static const FsTaintList *
 copy_taints (Copier *copier, const FsTaintList *old)
 {
-  if (old == NULL || copied (copier, old) != NULL)
-    return old == NULL ? NULL : copied (copier, old);
+  RETURN_IF_COPIED (copier, old);
   gsize size = sizeof *old + old->n * sizeof old->items[0];
   FsTaintList *copy = g_memdup2 (old, size);
   for (guint i = 0; i < copy->n; i++)
@@ -151,8 +156,7 @@ copy_taints (Copier *copier, const FsTaintList *old)
 static const FsTolerationList *
 copy_tolerations (Copier *copier, const FsTolerationList *old)
 {
-  if (old == NULL || copied (copier, old) != NULL)
-    return old == NULL ? NULL : copied (copier, old);
+  RETURN_IF_COPIED (copier, old);
   gsize size = sizeof *old + old->n * sizeof old->items[0];
   FsTolerationList *copy = g_memdup2 (old, size);
   for (guint i = 0; i < copy->n; i++)
@@ -166,8 +170,7 @@ copy_tolerations (Copier *copier, const FsTolerationList *old)
 static const FsPodAffinityTermList *
 copy_affinity_terms (Copier *copier, const FsPodAffinityTermList *old)
 {
-  if (old == NULL || copied (copier, old) != NULL)
-    return old == NULL ? NULL : copied (copier, old);
+  RETURN_IF_COPIED (copier, old);
   gsize size = sizeof *old + old->n * sizeof old->items[0];
   FsPodAffinityTermList *copy = g_memdup2 (old, size);
   for (guint i = 0; i < copy->n; i++)
@@ -184,8 +187,7 @@ copy_affinity_terms (Copier *copier, const FsPodAffinityTermList *old)
 static const FsSpreadList *
 copy_spread (Copier *copier, const FsSpreadList *old)
 {
-  if (old == NULL || copied (copier, old) != NULL)
-    return old == NULL ? NULL : copied (copier, old);
+  RETURN_IF_COPIED (copier, old);
   gsize size = sizeof *old + old->n * sizeof old->items[0];
   FsSpreadList *copy = g_memdup2 (old, size);
   for (guint i = 0; i < copy->n; i++)
@@ -202,8 +204,7 @@ copy_spread (Copier *copier, const FsSpreadList *old)
 static const FsContainer *
 copy_containers (Copier *copier, const FsContainer *old, guint n)
 {
-  if (old == NULL || copied (copier, old) != NULL)
-    return old == NULL ? NULL : copied (copier, old);
+  RETURN_IF_COPIED (copier, old);
   FsContainer *copy = g_memdup2 (old, MAX (n, 1) * sizeof *old);
   for (guint i = 0; i < n; i++)
     {
@@ -217,8 +218,7 @@ copy_containers (Copier *copier, const FsContainer *old, guint n)
 static const FsContainerSet *
 copy_container_set (Copier *copier, const FsContainerSet *old)
 {
-  if (old == NULL || copied (copier, old) != NULL)
-    return old == NULL ? NULL : copied (copier, old);
+  RETURN_IF_COPIED (copier, old);
   FsContainerSet *copy = g_memdup2 (old, sizeof *old);
   copy->containers = copy_containers (copier, old->containers, old->n_containers);
   copy->init_containers = copy_containers (copier, old->init_containers, old->n_init);
@@ -230,8 +230,7 @@ copy_container_set (Copier *copier, const FsContainerSet *old)
 static const FsPlacement *
 copy_placement (Copier *copier, const FsPlacement *old)
 {
-  if (old == NULL || copied (copier, old) != NULL)
-    return old == NULL ? NULL : copied (copier, old);
+  RETURN_IF_COPIED (copier, old);
   FsPlacement *copy = g_memdup2 (old, sizeof *old);
   copy->node_selector = copy_labels (copier, old->node_selector);
   copy->required_affinity = copy_node_selector (copier, old->required_affinity);
@@ -247,8 +246,7 @@ copy_placement (Copier *copier, const FsPlacement *old)
 static const FsHostPortList *
 copy_host_ports (Copier *copier, const FsHostPortList *old)
 {
-  if (old == NULL || copied (copier, old) != NULL)
-    return old == NULL ? NULL : copied (copier, old);
+  RETURN_IF_COPIED (copier, old);
   gsize size = sizeof *old + old->n * sizeof old->items[0];
   FsHostPortList *copy = g_memdup2 (old, size);
   for (guint i = 0; i < copy->n; i++)
@@ -262,8 +260,7 @@ copy_host_ports (Copier *copier, const FsHostPortList *old)
 static const FsVolumeList *
 copy_volumes (Copier *copier, const FsVolumeList *old)
 {
-  if (old == NULL || copied (copier, old) != NULL)
-    return old == NULL ? NULL : copied (copier, old);
+  RETURN_IF_COPIED (copier, old);
   gsize size = sizeof *old + old->n * sizeof old->items[0];
   FsVolumeList *copy = g_memdup2 (old, size);
   for (guint i = 0; i < copy->n; i++)
@@ -280,8 +277,7 @@ copy_volumes (Copier *copier, const FsVolumeList *old)
 static const FsPodSpec *
 copy_pod_spec (Copier *copier, const FsPodSpec *old)
 {
-  if (old == NULL || copied (copier, old) != NULL)
-    return old == NULL ? NULL : copied (copier, old);
+  RETURN_IF_COPIED (copier, old);
   FsPodSpec *copy = g_memdup2 (old, sizeof *old);
   copy_resources (copier, &copy->request);
   copy->containers = copy_container_set (copier, old->containers);
@@ -294,8 +290,7 @@ copy_pod_spec (Copier *copier, const FsPodSpec *old)
 static const FsOwnerRef *
 copy_owner (Copier *copier, const FsOwnerRef *old)
 {
-  if (old == NULL || copied (copier, old) != NULL)
-    return old == NULL ? NULL : copied (copier, old);
+  RETURN_IF_COPIED (copier, old);
   FsOwnerRef *copy = g_memdup2 (old, sizeof *old);
   copy->kind = copy_string (copier, old->kind);
   copy->name = copy_string (copier, old->name);
@@ -314,8 +309,7 @@ copy_container_status (Copier *copier, FsContainerStatus *status)
 static const FsPodKubeletStatus *
 copy_kubelet_status (Copier *copier, const FsPodKubeletStatus *old)
 {
-  if (old == NULL || copied (copier, old) != NULL)
-    return old == NULL ? NULL : copied (copier, old);
+  RETURN_IF_COPIED (copier, old);
   FsPodKubeletStatus *copy = g_memdup2 (old, sizeof *old);
   copy->reason = copy_string (copier, old->reason);
   copy->message = copy_string (copier, old->message);
@@ -327,8 +321,7 @@ copy_kubelet_status (Copier *copier, const FsPodKubeletStatus *old)
 static const FsPodResize *
 copy_resize (Copier *copier, const FsPodResize *old)
 {
-  if (old == NULL || copied (copier, old) != NULL)
-    return old == NULL ? NULL : copied (copier, old);
+  RETURN_IF_COPIED (copier, old);
   FsPodResize *copy = g_memdup2 (old, sizeof *old);
   copy->message = copy_string (copier, old->message);
   copy_resources (copier, &copy->desired);
@@ -353,8 +346,7 @@ copy_resize (Copier *copier, const FsPodResize *old)
 static const FsTree *
 copy_tree (Copier *copier, const FsTree *old)
 {
-  if (old == NULL || copied (copier, old) != NULL)
-    return old == NULL ? NULL : copied (copier, old);
+  RETURN_IF_COPIED (copier, old);
   FsTree *copy = g_memdup2 (old, sizeof *old);
   copy->text = copy_string (copier, old->text);
   if (old->keys != NULL)
