@@ -113,6 +113,10 @@ contains "unknown short option: --help suggested" "Run 'fitscale nodes --help' f
 check "nodes -o jsn" 2 "$bin" nodes -S "$ex" -o jsn
 contains "-o jsn: the formats, did you mean json" "-o jsn: not an output format; give wide, json or yaml (did you mean json?)" err
 lacks "-o jsn: no answer" "NODE" out
+check "simulate -o cvs" 2 "$bin" simulate -S "$ex" production/rag-api -o cvs
+contains "simulate -o cvs: csv among the formats, and suggested" "-o cvs: not an output format; give wide, json, yaml or csv (did you mean csv?)" err
+check "hvpa --semantics hvp" 2 "$bin" hvpa -S "$ex" --semantics hvp -A
+contains "hvpa --semantics: the value typed and the two accepted" "--semantics hvp: give design or hvpa" err
 check "why -o yml" 2 "$bin" why -S "$ex" --all -o yml
 contains "-o yml: did you mean yaml" "(did you mean yaml?)" err
 check "plan -o wdie" 2 "$bin" plan -S "$ex" deployment/rag-api -n production -o wdie

@@ -108,7 +108,7 @@ fs_cmd_hvpa (int argc, char **argv)
     status = fs_cli_usage (&error, "give one Hvpa (NAMESPACE/NAME, or NAME with -n), none to list those of a "
                                    "namespace, or -A alone to list every Hvpa (--curve needs one)");
   else if (!fs_hvpa_semantics_parse (semantics_text, &semantics))
-    status = fs_cli_usage (&error, "--semantics is design or hvpa");
+    status = fs_cli_usage (&error, "--semantics %s: give design or hvpa", semantics_text);
   else if (!fs_cli_parse_now (now_text, &now_seconds, &error)
            || (snapshot = fs_cli_load (fs_cli_hvpa.name, &options, FS_KUBE_PODS | FS_KUBE_WORKLOADS | FS_KUBE_HPAS | FS_KUBE_VPAS | FS_KUBE_HVPAS, &error)) == NULL)
     status = FS_EXIT_ERROR;
