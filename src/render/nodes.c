@@ -175,7 +175,7 @@ share (char *requested, char *allocatable, int64_t used, int64_t of)
 {
   g_autofree char *owned_requested = requested, *owned_allocatable = allocatable;
   int percent = of > 0 ? (int) (used * 100 / of) : 0;
-  return g_strdup_printf ("%s/%s (%d%%)", requested, allocatable, percent);
+  return g_strdup_printf ("%s/%s (%d%%)", owned_requested, owned_allocatable, percent);
 }
 
 static char *
