@@ -987,6 +987,39 @@ check "pod slots: capacity table" 0 "$bin" capacity -q -S "$slots" --request cpu
 contains "pod slots: the table's free pods, as nodes counts them" "pods    2 in total, 1 at most on one node; one replica takes 1" out
 check "pod slots: why" 0 "$bin" why -q -S "$slots" shop/web-7c9-c -o json
 expect "pod slots: why's free room counts the same slots" '.fits == true and .freeTotal.pods == "2" and .largestFree.pods == "1"'
+expect "pod slots: why says the room takes 2 of the owner's 3 Pending pods, and what stops the third" '.roomFor == 2 and .pendingOfOwner == 3 and .roomLimit == "pods" and ([.fixes[].type] == ["AddNodes","LowerReplicas"]) and .fixes[1].replicas == 4'
+check "pod slots: why's text" 0 "$bin" why -q -S "$slots" shop/web-7c9-c
+contains "pod slots: why says how many stay Pending" "The nodes have room now for 2 of the 3 Pending pods of its owner: 1 stays Pending (the limit: pods)." out
+contains "pod slots: the fixes are for the ones left" "Fixes for the ones left Pending, each checked against the snapshot:" out
+contains "pod slots: scale down by the one left, not all three" "scale deployment/web from 5 to 4 replicas: 1 of the 3 Pending ones does not fit" out
+check "pod slots: why --all" 0 "$bin" why -q -S "$slots" --all -A
+contains "pod slots: the summary counts only what the room takes as fitting" "3 Pending in 1 owner: 2 fit now, 1 pod slots." out
+# pods of one owner with two specs (a StatefulSet mid-rollout) are two questions, both counted
+cat >"$tmp/two-specs.yaml" <<'YAML'
+apiVersion: v1
+kind: List
+items:
+- kind: Node
+  metadata: {name: n1}
+  status: {allocatable: {cpu: '8', memory: 16Gi, pods: '10'}, conditions: [{type: Ready, status: 'True'}]}
+- kind: Pod
+  metadata: {name: db-0, namespace: shop, ownerReferences: [{apiVersion: apps/v1, kind: StatefulSet, name: db, controller: true}]}
+  spec: {containers: [{name: db, resources: {requests: {cpu: '1'}}}]}
+  status: {phase: Pending}
+- kind: Pod
+  metadata: {name: db-1, namespace: shop, ownerReferences: [{apiVersion: apps/v1, kind: StatefulSet, name: db, controller: true}]}
+  spec: {containers: [{name: db, resources: {requests: {cpu: '2'}}}]}
+  status: {phase: Pending}
+- kind: Pod
+  metadata: {name: db-0, namespace: staging, ownerReferences: [{apiVersion: apps/v1, kind: StatefulSet, name: db, controller: true}]}
+  spec: {containers: [{name: db, resources: {requests: {cpu: '1'}}}]}
+  status: {phase: Pending}
+YAML
+check "why --all: an owner's two specs" 0 "$bin" why -q -S "$tmp/two-specs.yaml" --all -A
+contains "why --all: both specs answered and counted, one owner per namespace" "3 Pending in 2 owners: 3 fit now." out
+contains "why --all: the second spec has its own answer" "Pod shop/db-1 is Pending" out
+contains "why --all: the owner of the same name in another namespace has its own answer" "Pod staging/db-0 is Pending" out
+lacks "why --all: no pod of another namespace counted as the same" "more Pending pod" out
 check "pod slots: capacity replacing web's pods" 1 "$bin" capacity -q -S "$slots" --from deployment/web -n shop --replicas 5 -o json
 expect "pod slots: 2 + 2 replicas fit" '.capacity == 4 and .pending == 1 and ([.nodes[] | .fits] == [2,2])'
 check "pod slots: plan" 1 "$bin" plan -q -S "$slots" deployment/web -n shop --hpa-desired 5 -o json

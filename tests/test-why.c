@@ -195,6 +195,46 @@ test_node_ports_reason_is_modelled (void **state)
   assert_int_equal (diagnosis->unmodelled->len, 0);
 }
 
+/* A pod that fits one at a time: ROOM_FOR is what the nodes take together (tests/data/
+ * pod-slots.yaml: 1 pod slot free on each of two nodes, 3 Pending web pods), ROOM_LIMIT what
+ * stops the third, and the fixes are for the one left Pending, not all three. */
+static void
+test_room_for_the_owners_pending_pods (void **state)
+{
+  g_autoptr (FsSnapshot) snapshot = test_load_files ("tests/data/pod-slots.yaml", NULL);
+  const FsPod *pod = fs_snapshot_find_pod (snapshot, "shop", "web-7c9-c");
+  g_autoptr (FsDiagnosis) diagnosis = fs_diagnose (snapshot, pod);
+  assert_true (diagnosis->fits);
+  assert_int_equal (diagnosis->room_for, 2);
+  assert_int_equal (diagnosis->pending, 3);
+  assert_string_equal (diagnosis->room_limit, "pods");
+  const FsFix *lower = find_fix (diagnosis, FS_FIX_LOWER_REPLICAS, NULL);
+  assert_non_null (lower);
+  assert_int_equal (lower->count, 4);
+  assert_string_equal (lower->text, "scale deployment/web from 5 to 4 replicas: 1 of the 3 Pending ones does not fit");
+  assert_non_null (find_fix (diagnosis, FS_FIX_ADD_NODES, NULL));
+}
+
+/* Memory runs out first on both nodes with room: the limit is memory; a bare pod that fits
+ * is the only one, no fix; a pod that fits nowhere has no room limit (its message says why). */
+static void
+test_room_limit_names_the_resource_that_runs_out (void **state)
+{
+  g_autoptr (FsSnapshot) snapshot = NULL;
+  g_autoptr (FsDiagnosis) bare = diagnose (NODE ("a", "") NODE ("b", "") PENDING ("{cpu: '1', memory: 3Gi}", ""),
+                                           &snapshot);
+  assert_true (bare->fits);
+  assert_int_equal (bare->room_for, 4); /* 8Gi holds two 3Gi pods per node */
+  assert_string_equal (bare->room_limit, "memory");
+  assert_int_equal (bare->pending, 1);
+  assert_int_equal (bare->fixes->len, 0);
+  g_autoptr (FsSnapshot) full = NULL;
+  g_autoptr (FsDiagnosis) none = diagnose (FULL_NODE PENDING ("{cpu: '1'}", ""), &full);
+  assert_false (none->fits);
+  assert_int_equal (none->room_for, 0);
+  assert_null (none->room_limit);
+}
+
 int
 main (void)
 {
@@ -208,6 +248,8 @@ main (void)
     cmocka_unit_test (test_unmodelled_reasons_of_recorded_messages),
     cmocka_unit_test (test_diagnosis_names_what_it_does_not_model),
     cmocka_unit_test (test_node_ports_reason_is_modelled),
+    cmocka_unit_test (test_room_for_the_owners_pending_pods),
+    cmocka_unit_test (test_room_limit_names_the_resource_that_runs_out),
   };
   return cmocka_run_group_tests (tests, NULL, NULL);
 }

@@ -56,7 +56,8 @@ select_questions (const FsSnapshot *snapshot, const WhyOptions *options, const c
                   const FsPod **first_bound)
 {
   GArray *questions = g_array_new (FALSE, FALSE, sizeof (Question));
-  g_autoptr (GHashTable) owners_seen = g_hash_table_new (NULL, NULL);
+  /* key -> 1 + its question's index */
+  g_autoptr (GHashTable) seen = g_hash_table_new_full (fs_pod_group_key_hash, fs_pod_group_key_equal, g_free, NULL);
   for (guint i = 0; i < snapshot->n_pods; i++)
     {
       const FsPod *pod = &snapshot->pods[i];
@@ -68,12 +69,16 @@ select_questions (const FsSnapshot *snapshot, const WhyOptions *options, const c
       if (!fs_pod_is_pending (pod))
         continue;
       /* pods of one owner with one spec are one question */
-      if (pod->owner != NULL && !g_hash_table_add (owners_seen, (gpointer) pod->owner))
-        continue;
+      FsPodGroupKey key = { pod->namespace, pod->owner, pod->spec };
+      guint asked = pod->owner != NULL ? GPOINTER_TO_UINT (g_hash_table_lookup (seen, &key)) : 0;
+      if (asked > 0)
+        {
+          g_array_index (questions, Question, asked - 1).similar++;
+          continue;
+        }
+      if (pod->owner != NULL)
+        g_hash_table_insert (seen, g_memdup2 (&key, sizeof key), GUINT_TO_POINTER (questions->len + 1));
       Question question = { pod, 0 };
-      for (guint j = i + 1; pod->owner != NULL && j < snapshot->n_pods; j++)
-        question.similar += fs_pod_is_pending (&snapshot->pods[j]) && snapshot->pods[j].owner == pod->owner
-                            && snapshot->pods[j].spec == pod->spec;
       g_array_append_val (questions, question);
     }
   return questions;

@@ -741,6 +741,20 @@ fs_pod_is_pending (const FsPod *pod)
   return pod->node_name == NULL && pod->phase == FS_PHASE_PENDING;
 }
 
+guint
+fs_pod_group_key_hash (gconstpointer data)
+{
+  const FsPodGroupKey *key = data;
+  return (g_direct_hash (key->namespace) * 31u + g_direct_hash (key->owner)) * 31u + g_direct_hash (key->spec);
+}
+
+gboolean
+fs_pod_group_key_equal (gconstpointer a, gconstpointer b)
+{
+  const FsPodGroupKey *x = a, *y = b;
+  return x->namespace == y->namespace && x->owner == y->owner && x->spec == y->spec;
+}
+
 /* Zeroed memory the snapshot owns and frees, for what is derived at build: not the pool,
  * which an incremental builder shares with the snapshots before (each batch of a watch would
  * otherwise leave its derived lists in it). */

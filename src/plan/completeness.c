@@ -271,39 +271,18 @@ is_active (const FsPod *pod)
   return pod->phase != FS_PHASE_SUCCEEDED && pod->phase != FS_PHASE_FAILED;
 }
 
-/* A pod's controller: its namespace and its owner reference, both interned in the snapshot,
- * so compared by pointer. */
-typedef struct {
-  const char *namespace;
-  const FsOwnerRef *owner;
-} OwnerKey;
-
-static guint
-owner_key_hash (gconstpointer data)
-{
-  const OwnerKey *key = data;
-  return g_direct_hash (key->namespace) * 31 + g_direct_hash (key->owner);
-}
-
-static gboolean
-owner_key_equal (gconstpointer a, gconstpointer b)
-{
-  const OwnerKey *x = a, *y = b;
-  return x->namespace == y->namespace && x->owner == y->owner;
-}
-
 /* "NAMESPACE/KIND/NAME" of a controller -> how many of its pods are active (counted by
  * pointer first: one string per controller, not per pod). */
 static GHashTable *
 pods_per_owner (const FsSnapshot *snapshot)
 {
-  g_autoptr (GHashTable) by_pointer = g_hash_table_new_full (owner_key_hash, owner_key_equal, g_free, g_free);
+  g_autoptr (GHashTable) by_pointer = g_hash_table_new_full (fs_pod_group_key_hash, fs_pod_group_key_equal, g_free, g_free);
   for (guint i = 0; i < snapshot->n_pods; i++)
     {
       const FsPod *pod = &snapshot->pods[i];
       if (pod->owner == NULL || !is_active (pod))
         continue;
-      OwnerKey key = { pod->namespace, pod->owner };
+      FsPodGroupKey key = { pod->namespace, pod->owner, NULL };
       guint *count = g_hash_table_lookup (by_pointer, &key);
       if (count == NULL)
         {
@@ -318,7 +297,7 @@ pods_per_owner (const FsSnapshot *snapshot)
   g_hash_table_iter_init (&iter, by_pointer);
   while (g_hash_table_iter_next (&iter, &data, &count))
     {
-      const OwnerKey *key = data;
+      const FsPodGroupKey *key = data;
       char *name = owner_key (key->namespace, key->owner->kind, key->owner->name);
       guint before = GPOINTER_TO_UINT (g_hash_table_lookup (counts, name));
       g_hash_table_replace (counts, name, GUINT_TO_POINTER (before + *(guint *) count));

@@ -337,6 +337,13 @@ pending_siblings (const FsSnapshot *snapshot, const FsPod *pod)
   return MAX (pending, 1);
 }
 
+/* The owner's Pending pods that the room now leaves Pending. */
+static int64_t
+unplaced (const FsDiagnosis *diagnosis)
+{
+  return diagnosis->pending - MIN (diagnosis->room_for, diagnosis->pending);
+}
+
 /* Who adds nodes where ESTIMATE puts them: Karpenter's NodePool or GKE node
  * auto-provisioning (their pool labels), else Cluster Autoscaler when it runs
  * (fs_node_autoscaler_detect), else the provider's node group the copied node is in, or none. */
@@ -390,7 +397,7 @@ add_nodes_advice (const char *provider)
 static void
 fix_add_nodes (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
 {
-  int64_t pending = pending_siblings (snapshot, diagnosis->pod);
+  int64_t pending = diagnosis->pending;
   g_autoptr (GArray) estimates = fs_node_shape_estimates_new ();
   FsPackOptions options = { .replicas = pending };
   fs_estimate_new_nodes (snapshot, &diagnosis->shape, &options, estimates);
@@ -404,8 +411,9 @@ fix_add_nodes (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
     }
   if (best == NULL)
     return;
-  g_autofree char *purpose = g_strdup_printf ("for the %" G_GINT64_FORMAT " Pending pod%s of this owner",
-                                              pending, pending == 1 ? "" : "s");
+  g_autofree char *purpose = diagnosis->pod->owner == NULL
+      ? g_strdup ("for this pod")
+      : g_strdup_printf ("for the %" G_GINT64_FORMAT " Pending pod%s of this owner", pending, pending == 1 ? "" : "s");
   g_autofree char *nodes = fs_node_additions_text (best, purpose);
   const char *provider = add_nodes_provider (snapshot, best);
   FsFix *fix = add_fix (diagnosis, FS_FIX_ADD_NODES, g_strconcat ("add ", nodes, add_nodes_advice (provider), NULL));
@@ -448,10 +456,13 @@ owning_workload (const FsSnapshot *snapshot, const FsPod *pod)
   return found;
 }
 
-/* "the 4 Pending ones do not fit" */
+/* "the 4 Pending ones do not fit", "2 of the 3 Pending ones do not fit" */
 static char *
-pending_clause (int64_t pending)
+pending_clause (int64_t unfit, int64_t pending)
 {
+  if (unfit < pending)
+    return g_strdup_printf ("%" G_GINT64_FORMAT " of the %" G_GINT64_FORMAT " Pending ones do%s not fit", unfit,
+                            pending, unfit == 1 ? "es" : "");
   return g_strdup_printf ("the %" G_GINT64_FORMAT " Pending one%s not fit", pending,
                           pending == 1 ? " does" : "s do");
 }
@@ -465,12 +476,12 @@ fix_lower_replicas (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
   const FsWorkload *workload = owning_workload (snapshot, diagnosis->pod);
   if (workload == NULL)
     return;
-  int64_t pending = pending_siblings (snapshot, diagnosis->pod);
-  int64_t target = workload->replicas - pending;
+  int64_t unfit = unplaced (diagnosis);
+  int64_t target = workload->replicas - unfit;
   if (target < 0 || target >= workload->replicas)
     return;
   static const char *const kinds[] = { "deployment", "statefulset", "replicaset" };
-  g_autofree char *why = pending_clause (pending);
+  g_autofree char *why = pending_clause (unfit, diagnosis->pending);
   const FsGenericObject *hpa = fs_snapshot_find_autoscaler (snapshot, FS_KIND_HPA, workload);
   int32_t min_replicas = 0, max_replicas = 0;
   char *text;
@@ -730,6 +741,46 @@ measure_room (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
   diagnosis->room_in_total = any && !diagnosis->fits && fs_room_holds_pod (request, &diagnosis->free_total);
 }
 
+/* What stops the nodes from taking more than DIAGNOSIS->room_for replicas of its shape: the
+ * pack's limit, or, when that is what the nodes have free, the resource the most nodes with
+ * room run out of (ties: cpu, memory, ephemeral-storage, pods, then an extended resource). */
+static const char *
+room_limit (const FsDiagnosis *diagnosis, const FsPackResult *result)
+{
+  if (result->capacity <= 0)
+    return NULL; /* the message says why none fits */
+  if (result->limited_by != FS_PACK_LIMIT_RESOURCES)
+    return fs_pack_limit_name (result->limited_by);
+  static const struct { guint32 bit; const char *name; } order[] = {
+    { FS_SHORT_CPU, "cpu" }, { FS_SHORT_MEMORY, "memory" },
+    { FS_SHORT_EPHEMERAL, "ephemeral-storage" }, { FS_SHORT_PODS, "pods" },
+  };
+  guint counts[G_N_ELEMENTS (order) + 1] = { 0 };
+  const char *extended = NULL;
+  for (guint i = 0; i < diagnosis->n_nodes; i++)
+    {
+      const FsVerdict *limit = &diagnosis->nodes[i].limit;
+      if (diagnosis->nodes[i].capacity <= 0 || limit->filter != FS_FILTER_NODE_RESOURCES_FIT)
+        continue;
+      for (gsize r = 0; r < G_N_ELEMENTS (order); r++)
+        counts[r] += (limit->short_bits & order[r].bit) != 0;
+      if (limit->short_by.n_extended > 0)
+        {
+          counts[G_N_ELEMENTS (order)]++;
+          extended = extended != NULL ? extended : limit->short_by.extended[0].name;
+        }
+    }
+  const char *name = "resources";
+  guint best = 0;
+  for (gsize r = 0; r <= G_N_ELEMENTS (order); r++)
+    if (counts[r] > best)
+      {
+        best = counts[r];
+        name = r < G_N_ELEMENTS (order) ? order[r].name : extended;
+      }
+  return name;
+}
+
 FsDiagnosis *
 fs_diagnose (const FsSnapshot *snapshot, const FsPod *pod)
 {
@@ -771,6 +822,9 @@ fs_diagnose (const FsSnapshot *snapshot, const FsPod *pod)
   FsPackResult result;
   fs_pack (snapshot, &diagnosis->shape, &options, diagnosis->nodes, &result);
   diagnosis->fits = result.capacity > 0;
+  diagnosis->room_for = result.capacity;
+  diagnosis->room_limit = room_limit (diagnosis, &result);
+  diagnosis->pending = pending_siblings (snapshot, pod);
   diagnosis->volumes_unjudged = (snapshot->storage_kinds & FS_STORAGE_CLAIMS) == 0
                                 && fs_pod_spec_uses_claims (pod->spec);
   diagnosis->recorded = recorded_message (snapshot, pod);
@@ -796,6 +850,12 @@ fs_diagnose (const FsSnapshot *snapshot, const FsPod *pod)
       fix_uncordon (snapshot, diagnosis);
       fix_tolerate_taints (snapshot, diagnosis);
       fix_relax_affinity (snapshot, diagnosis);
+    }
+  else if (unplaced (diagnosis) > 0)
+    {
+      /* it fits, but not every Pending pod of its owner does: fixes for the rest */
+      fix_add_nodes (snapshot, diagnosis);
+      fix_lower_replicas (snapshot, diagnosis);
     }
   return diagnosis;
 }

@@ -480,6 +480,12 @@ fs_render_diagnosis (FsEmitter *emitter, const FsSnapshot *snapshot, const FsDia
   fs_emit_resources (emitter, &pod->spec->request, FALSE);
   fs_emit_key (emitter, "nodes");
   emit_nodes (emitter, snapshot, diagnosis);
+  fs_emit_key (emitter, "roomFor"); /* replicas of its shape the nodes take now, together */
+  fs_emit_int (emitter, diagnosis->room_for);
+  fs_emit_key (emitter, "roomLimit");
+  fs_emit_string (emitter, diagnosis->room_limit);
+  fs_emit_key (emitter, "pendingOfOwner");
+  fs_emit_int (emitter, diagnosis->pending);
   fs_emit_key (emitter, "roomInTotal");
   fs_emit_bool (emitter, diagnosis->room_in_total);
   fs_emit_key (emitter, "freeTotal");
@@ -756,6 +762,24 @@ disagrees (const FsDiagnosis *diagnosis)
   return diagnosis->recorded != NULL && !diagnosis->agrees;
 }
 
+static void print_fixes (FILE *out, const FsDiagnosis *diagnosis);
+
+/* When the room now takes fewer of its owner's Pending pods than there are: how many stay
+ * Pending, what stops more, and the fixes for them. */
+static void
+print_leftover (FILE *out, const FsDiagnosis *diagnosis)
+{
+  if (diagnosis->room_for >= diagnosis->pending)
+    return;
+  int64_t left = diagnosis->pending - diagnosis->room_for;
+  g_autofree char *limit = fs_terminal_safe (diagnosis->room_limit); /* may be a node's resource name;
+                                                                       * set: room_for > 0 */
+  fprintf (out, "The nodes have room now for %" G_GINT64_FORMAT " of the %" G_GINT64_FORMAT " Pending pods of "
+           "its owner: %" G_GINT64_FORMAT " stay%s Pending (the limit: %s).\n", diagnosis->room_for,
+           diagnosis->pending, left, left == 1 ? "s" : "", limit);
+  print_fixes (out, diagnosis);
+}
+
 static void
 print_fits (FILE *out, const FsDiagnosis *diagnosis)
 {
@@ -774,9 +798,12 @@ print_fits (FILE *out, const FsDiagnosis *diagnosis)
              "are not in the snapshot, so whether their binding lets the scheduler place it is not "
              "known (the warning above).\n", passing, passing == 1 ? "" : "s");
   else
-    fprintf (out, "\nIt fits on %u node%s now: the scheduler will place it on its next attempt "
-             "(or nominated pods of higher priority hold the room).\n", passing,
-             passing == 1 ? "" : "s");
+    {
+      fprintf (out, "\nIt fits on %u node%s now: the scheduler will place it on its next attempt "
+               "(or nominated pods of higher priority hold the room).\n", passing,
+               passing == 1 ? "" : "s");
+      print_leftover (out, diagnosis);
+    }
 }
 
 static void
@@ -972,11 +999,13 @@ print_fixes (FILE *out, const FsDiagnosis *diagnosis)
   if (diagnosis->fixes->len == 0)
     {
       fprintf (out, "\nNo fix found within this snapshot%s.\n",
-               diagnosis->preemption.found ? " that would place it without preempting" : "");
+               diagnosis->fits ? " for the ones left Pending"
+               : diagnosis->preemption.found ? " that would place it without preempting" : "");
       return;
     }
   fprintf (out, "\nFixes%s, each checked against the snapshot:\n",
-           diagnosis->preemption.found ? " that place it without preempting" : "");
+           diagnosis->fits ? " for the ones left Pending"
+           : diagnosis->preemption.found ? " that place it without preempting" : "");
   for (guint i = 0; i < diagnosis->fixes->len; i++)
     {
       /* a fix names nodes, taints and labels of the snapshot */
@@ -1044,7 +1073,8 @@ fs_render_no_pending (FILE *out, const char *namespace)
 
 struct FsWhySummary {
   guint pods;
-  GHashTable *owners;   /* owner pointers seen (a bare pod is its own owner) */
+  GHashTable *owners;   /* FsPodGroupKey of the owners seen (namespace and owner) */
+  guint bare_pods;      /* pods without an owner: each its own */
   GPtrArray *causes;    /* in the order first met */
   GHashTable *counts;   /* cause -> pods (GUINT_TO_POINTER) */
 };
@@ -1053,7 +1083,7 @@ FsWhySummary *
 fs_why_summary_new (void)
 {
   FsWhySummary *summary = g_new0 (FsWhySummary, 1);
-  summary->owners = g_hash_table_new (NULL, NULL);
+  summary->owners = g_hash_table_new_full (fs_pod_group_key_hash, fs_pod_group_key_equal, g_free, NULL);
   summary->causes = g_ptr_array_new ();
   summary->counts = g_hash_table_new (g_str_hash, g_str_equal);
   return summary;
@@ -1116,7 +1146,7 @@ diagnosis_cause (const FsDiagnosis *diagnosis)
       if (verdict->short_bits & FS_SHORT_EPHEMERAL)
         return "ephemeral-storage";
       if (verdict->short_bits & FS_SHORT_PODS)
-        return "pods";
+        return "pod slots";
       if (verdict->short_by.n_extended > 0)
         return verdict->short_by.extended[0].name; /* a node's resource name: printed safe */
       return "resources";
@@ -1131,18 +1161,36 @@ diagnosis_cause (const FsDiagnosis *diagnosis)
   return filter_cause ((FsFilter) best);
 }
 
+static void
+summary_count (FsWhySummary *summary, const char *cause, guint pods)
+{
+  if (pods == 0)
+    return;
+  gpointer old = NULL;
+  if (!g_hash_table_lookup_extended (summary->counts, cause, NULL, &old))
+    g_ptr_array_add (summary->causes, (gpointer) cause);
+  g_hash_table_insert (summary->counts, (gpointer) cause, GUINT_TO_POINTER (GPOINTER_TO_UINT (old) + pods));
+}
+
 void
 fs_why_summary_add (FsWhySummary *summary, const FsDiagnosis *diagnosis, guint similar)
 {
   const char *cause = diagnosis_cause (diagnosis);
   guint pods = 1 + similar;
   summary->pods += pods;
-  g_hash_table_add (summary->owners, diagnosis->pod->owner != NULL ? (gpointer) diagnosis->pod->owner
-                                                                    : (gpointer) diagnosis->pod);
-  gpointer old = NULL;
-  if (!g_hash_table_lookup_extended (summary->counts, cause, NULL, &old))
-    g_ptr_array_add (summary->causes, (gpointer) cause);
-  g_hash_table_insert (summary->counts, (gpointer) cause, GUINT_TO_POINTER (GPOINTER_TO_UINT (old) + pods));
+  if (diagnosis->pod->owner != NULL)
+    {
+      FsPodGroupKey owner = { diagnosis->pod->namespace, diagnosis->pod->owner, NULL };
+      g_hash_table_add (summary->owners, g_memdup2 (&owner, sizeof owner));
+    }
+  else
+    summary->bare_pods++;
+  /* of pods that fit one by one, only as many as the room takes together fit now */
+  guint fit = strcmp (cause, "fits now") == 0 ? (guint) MIN ((int64_t) pods, diagnosis->room_for) : pods;
+  summary_count (summary, cause, fit);
+  if (fit < pods)
+    summary_count (summary, g_strcmp0 (diagnosis->room_limit, "pods") == 0 ? "pod slots" : diagnosis->room_limit,
+                   pods - fit);
 }
 
 static gint
@@ -1163,13 +1211,17 @@ fs_why_summary_print (FILE *out, const FsWhySummary *summary)
     return;
   g_autoptr (GPtrArray) causes = g_ptr_array_copy (summary->causes, NULL, NULL);
   g_ptr_array_sort_with_data (causes, compare_causes, summary->counts);
-  guint owners = g_hash_table_size (summary->owners);
+  guint owners = g_hash_table_size (summary->owners) + summary->bare_pods;
   g_autoptr (GString) line = g_string_new (NULL);
   g_string_append_printf (line, "%u Pending in %u owner%s:", summary->pods, owners, owners == 1 ? "" : "s");
   for (guint i = 0; i < causes->len; i++)
-    g_string_append_printf (line, "%s %u %s", i > 0 ? "," : "",
-                            GPOINTER_TO_UINT (g_hash_table_lookup (summary->counts, causes->pdata[i])),
-                            (const char *) causes->pdata[i]);
+    {
+      const char *cause = causes->pdata[i];
+      guint count = GPOINTER_TO_UINT (g_hash_table_lookup (summary->counts, cause));
+      if (count != 1 && strcmp (cause, "fits now") == 0)
+        cause = "fit now";
+      g_string_append_printf (line, "%s %u %s", i > 0 ? "," : "", count, cause);
+    }
   g_autofree char *safe = fs_terminal_safe (line->str);
   fprintf (out, "\n%s.\n", safe);
 }

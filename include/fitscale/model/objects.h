@@ -721,6 +721,18 @@ FsPodPhase fs_pod_phase_parse (const char *text);
 /* Whether POD waits for the scheduler: bound to no node and in phase Pending. */
 gboolean fs_pod_is_pending (const FsPod *pod);
 
+/* Pods of one controller, and of one spec: their namespace, owner reference and spec, each
+ * interned in the snapshot, so compared by address (an owner reference is interned without
+ * its namespace: ReplicaSets of one name in two namespaces share it).  SPEC NULL: any spec.
+ * Hash and equality for GHashTable keys. */
+typedef struct {
+  const char *namespace;
+  const FsOwnerRef *owner;
+  const FsPodSpec *spec;
+} FsPodGroupKey;
+guint fs_pod_group_key_hash (gconstpointer key);
+gboolean fs_pod_group_key_equal (gconstpointer a, gconstpointer b);
+
 /* Whether a pod's request counts toward its node (NodeInfo.AddPod is fed by the scheduler's
  * informer, which drops Succeeded and Failed pods; terminating pods still count). */
 gboolean fs_pod_counts_on_node (const FsPod *pod);

@@ -83,6 +83,13 @@ typedef struct {
   GPtrArray *unmodelled;        /* reasons of the recorded message from filters fitscale does
                                  * not model (strings, without their counts) */
   gboolean fits;                /* some node takes the pod now */
+  int64_t room_for;             /* replicas of its shape the nodes take now, together (fs_pack's
+                                 * capacity): fewer than its owner's Pending pods leaves some Pending */
+  const char *room_limit;       /* what stops more than ROOM_FOR: the resource the nodes run out
+                                 * of first ("cpu", "memory", "ephemeral-storage", "pods", an
+                                 * extended resource's name) or fs_pack_limit_name's; static or
+                                 * a snapshot string; NULL when none fits */
+  int64_t pending;              /* Pending pods of its owner (1 for a bare pod) */
   gboolean volumes_unjudged;    /* its volumes use claims the snapshot does not hold: the
                                  * volume filters did not run (model/volumes.h) */
   gboolean room_in_total;       /* short on every node, but the free room adds up */
