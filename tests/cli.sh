@@ -994,6 +994,23 @@ contains "pod slots: the fixes are for the ones left" "Fixes for the ones left P
 contains "pod slots: scale down by the one left, not all three" "scale deployment/web from 5 to 4 replicas: 1 of the 3 Pending ones does not fit" out
 check "pod slots: why --all" 0 "$bin" why -q -S "$slots" --all -A
 contains "pod slots: the summary counts only what the room takes as fitting" "3 Pending in 1 owner: 2 fit now, 1 pod slots." out
+# a node whose pods request an extended resource beyond the 16 it lists: nodes refuses, naming the node
+python3 - "$tmp/ext17.yaml" <<'PY'
+import sys
+ext = ", ".join("example.com/r%02d: '1'" % i for i in range(16))
+open(sys.argv[1], "w").write(f"""kind: List
+items:
+- kind: Node
+  metadata: {{name: n1}}
+  status: {{allocatable: {{cpu: '4', memory: 8Gi, pods: '10', {ext}}}}}
+- kind: Pod
+  metadata: {{name: p, namespace: d}}
+  spec: {{nodeName: n1, containers: [{{name: c, resources: {{requests: {{cpu: '1', example.com/zz: '1'}}}}}}]}}
+  status: {{phase: Running}}
+""")
+PY
+check "nodes: 17 extended resources on one node" 2 "$bin" nodes -q -S "$tmp/ext17.yaml"
+contains "nodes: the limit's error names the node and the resource" 'fitscale nodes: node n1: resource "example.com/zz": more than 16 extended resources in one resource list' err
 # pods of one owner with two specs (a StatefulSet mid-rollout) are two questions, both counted
 cat >"$tmp/two-specs.yaml" <<'YAML'
 apiVersion: v1

@@ -363,13 +363,20 @@ check_fixed (int64_t request, int64_t allocatable, int64_t requested, guint32 bi
  * counts every pod the informer holds, terminating ones too; Succeeded and Failed never reach
  * it: fs_pod_counts_on_node). */
 FsResources
-fs_node_room (const FsResources *allocatable, const FsNodeLoad *load)
+fs_node_load_taken (const FsNodeLoad *load)
+{
+  FsResources taken = load->requested;
+  taken.pods = load->pod_count;
+  taken.present |= FS_RES_PODS;
+  return taken;
+}
+
+FsResources
+fs_node_room (const FsResources *allocatable, const FsNodeLoad *load, GError **error)
 {
   FsResources room = *allocatable;
-  FsResources requested = load->requested;
-  requested.pods = load->pod_count;
-  requested.present |= FS_RES_PODS;
-  fs_resources_sub (&room, &requested, NULL);
+  FsResources taken = fs_node_load_taken (load);
+  fs_resources_sub (&room, &taken, error);
   return room;
 }
 

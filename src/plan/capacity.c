@@ -37,7 +37,7 @@ measure_fragmentation (const FsSnapshot *snapshot, const FsNodeLoad *loads,
       if (!eligible (&answer->nodes[i]))
         continue;
       const FsNode *node = &snapshot->nodes[i];
-      FsResources free_res = fs_node_room (&node->allocatable, &loads[i]);
+      FsResources free_res = fs_node_room (&node->allocatable, &loads[i], NULL);
       /* an overcommitted node has nothing free; it does not lessen the others' room */
       fs_resources_floor_zero (&free_res);
       answer->eligible_nodes++;

@@ -40,15 +40,12 @@ count_pods (const FsSnapshot *snapshot, const gboolean *selected, FsClusterSumma
     }
 }
 
-/* What NODE's pods request, the pod count taking a slot of allocatable "pods"
- * (NodeResourcesFit's pod check). */
+/* What NODE's pods take of it, the pod count taking a slot of allocatable "pods". */
 static FsResources
 node_requested (const FsNode *node)
 {
-  FsResources requested = node->requested;
-  requested.pods = node->pod_count;
-  requested.present |= FS_RES_PODS;
-  return requested;
+  FsNodeLoad load = { .requested = node->requested, .pod_count = node->pod_count };
+  return fs_node_load_taken (&load);
 }
 
 /* Adds ROW's node to SUM: what fs_nodes_summarize sums for the total, and for a group of
@@ -92,10 +89,16 @@ fs_nodes_summarize (const FsSnapshot *snapshot, const FsLabelSelector *selector,
         continue;
       selected[i] = TRUE;
       FsNodeSummary *row = &rows[(*n_rows)++];
-      FsResources requested = node_requested (node);
+      FsNodeLoad load = { .requested = node->requested, .pod_count = node->pod_count };
+      GError *room_error = NULL;
       row->node = node;
-      row->free = node->allocatable;
-      if (!fs_resources_sub (&row->free, &requested, error) || !add_node (total, row, error))
+      row->free = fs_node_room (&node->allocatable, &load, &room_error);
+      if (room_error != NULL)
+        {
+          g_propagate_prefixed_error (error, room_error, "node %s: ", node->name);
+          return FALSE;
+        }
+      if (!add_node (total, row, error))
         return FALSE;
     }
   count_pods (snapshot, selected, total);

@@ -727,7 +727,7 @@ measure_room (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
         continue;
       const FsNode *node = &snapshot->nodes[i];
       FsNodeLoad load = fs_node_load (node);
-      FsResources free_res = fs_node_room (&node->allocatable, &load);
+      FsResources free_res = fs_node_room (&node->allocatable, &load, NULL);
       fs_resources_floor_zero (&free_res); /* an overcommitted node lessens no other's room */
       fs_resources_add (&diagnosis->free_total, &free_res, NULL);
       if (!any)

@@ -162,8 +162,13 @@ gboolean fs_resources_fit_profile (const FsResources *allocatable, const FsNodeL
  * fitsRequest): ALLOCATABLE less the requests of the pods NodeInfo sums, per resource, and for
  * "pods" allowedPodNumber less len(nodeInfo.Pods) (the pods fs_pod_counts_on_node counts:
  * Succeeded and Failed not, terminating ones yes).  Negative where the node is overcommitted.
- * Every command's "free" (nodes, capacity, why, plan, serve) is this. */
-FsResources fs_node_room (const FsResources *allocatable, const FsNodeLoad *load);
+ * Every command's "free" (nodes, capacity, why, plan, serve) is this.  ERROR (may be NULL) is
+ * set when the two name more extended resources together than an FsResources holds; the room
+ * then leaves those out. */
+FsResources fs_node_room (const FsResources *allocatable, const FsNodeLoad *load, GError **error);
+/* What LOAD takes of a node, as fs_node_room subtracts it: its pods' requests and, for "pods",
+ * their count. */
+FsResources fs_node_load_taken (const FsNodeLoad *load);
 /* TRUE when ROOM (fs_node_room, or a sum of them) holds one more pod of REQUEST: every amount
  * it asks, and one pod slot (fitsRequest's len(nodeInfo.Pods)+1 > allowedPodNumber). */
 gboolean fs_room_holds_pod (const FsResources *request, const FsResources *room);
