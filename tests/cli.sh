@@ -371,14 +371,16 @@ contains "why: no fix claimed to be checked" 'No fix can be checked: the snapsho
 # the replicas fix names the knob that holds: the HPA's bounds, or the workload's replicas
 rag_pod=production/rag-api-7948f7fb7-dc5k8
 check "why: the replicas fix with the HPA" 0 "$bin" why -q -S "$ex" "$rag_pod"
-contains "why: the lowered request is an exact quantity (a rounded 5.8Gi may not fit)" "lower the request to memory 5966Mi or less: it fits on ip-10-0-1-23.ec2.internal" out
+contains "why: the lowered request holds every replica of the owner, not this pod alone" "lower the request to memory 3932Mi or less: all 6 replicas of deployment/rag-api fit then; at memory 5966Mi it fits on ip-10-0-1-23.ec2.internal, but only 3 of the 6 do" out
 contains "why: lowers the HPA's maxReplicas" "lower HPA rag-api-hpa's maxReplicas from 6 to 2 (it scales deployment/rag-api, now at 6 replicas): the 4 Pending ones do not fit" out
 check "why: the replicas fix without an HPA" 0 "$bin" why -q -S "$ex/nodes.json" -S "$ex/pods.json" -S "$ex/workloads.json" "$rag_pod"
 contains "why: scales the deployment" "scale deployment/rag-api from 6 to 2 replicas: the 4 Pending ones do not fit" out
 check "why: the replicas fix with an HPA whose minimum is too high" 0 "$bin" why -q -S "$ex/nodes.json" -S "$ex/pods.json" -S "$ex/workloads.json" -S "$data/rag-api-hpa-min4.yaml" "$rag_pod"
 contains "why: lowers minReplicas too" "lower HPA rag-api-hpa's minReplicas from 4 and maxReplicas from 6 to 2" out
 contains "why: the HPA fix's command, its patch shell-quoted" "kubectl patch hpa -n production rag-api-hpa --type=merge -p '{\"spec\":{\"minReplicas\":2,\"maxReplicas\":2}}'" out
-contains "why: the lowered request's command, in Mi" "kubectl set resources -n production deployment/rag-api -c rag-api --requests=memory=5966Mi" out
+contains "why: the lowered request's command, in Mi" "kubectl set resources -n production deployment/rag-api -c rag-api --requests=memory=3932Mi" out
+check "why's lowered request: capacity agrees that 6 fit at 3932Mi" 0 "$bin" capacity -q -S "$ex" --from deployment/rag-api -n production --vary memory=3932Mi..3933Mi/1Mi -o json
+expect "why's lowered request: the largest whole Mi that holds 6 (one Mi more holds 5)" '[.frontier[].replicas] == [6,5]'
 
 # why lists the nodes closest to fitting first, then by name, and says how many it left out (issue 20)
 check "why: the nodes closest to fitting first" 0 "$bin" why -q -S "$data/why-many-nodes.yaml" default/big

@@ -235,6 +235,22 @@ test_room_limit_names_the_resource_that_runs_out (void **state)
   assert_null (none->room_limit);
 }
 
+/* The owner's template changes every replica, so the lowered request is the largest at which
+ * all of them fit, the workload's pods replaced (examples/rag-api: 5966Mi fits this pod on
+ * one node but only 3 of the 6 replicas; 3932Mi holds all 6, as capacity --vary finds). */
+static void
+test_lowered_request_holds_every_replica (void **state)
+{
+  g_autoptr (FsSnapshot) snapshot = test_load_files ("examples/rag-api", NULL);
+  const FsPod *pod = fs_snapshot_find_pod (snapshot, "production", "rag-api-7948f7fb7-dc5k8");
+  g_autoptr (FsDiagnosis) diagnosis = fs_diagnose (snapshot, pod);
+  const FsFix *lower = find_fix (diagnosis, FS_FIX_LOWER_REQUEST, NULL);
+  assert_non_null (lower);
+  assert_int_equal (lower->request.memory_bytes, (int64_t) 3932 << 20);
+  assert_int_equal (lower->request.cpu_milli, 500);
+  assert_non_null (strstr (lower->text, "all 6 replicas of deployment/rag-api fit then"));
+}
+
 int
 main (void)
 {
@@ -250,6 +266,7 @@ main (void)
     cmocka_unit_test (test_node_ports_reason_is_modelled),
     cmocka_unit_test (test_room_for_the_owners_pending_pods),
     cmocka_unit_test (test_room_limit_names_the_resource_that_runs_out),
+    cmocka_unit_test (test_lowered_request_holds_every_replica),
   };
   return cmocka_run_group_tests (tests, NULL, NULL);
 }

@@ -188,6 +188,8 @@ sibling_usage (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
 /* ---- fixes -------------------------------------------------------------------------- */
 
 static const FsWorkload *owning_workload (const FsSnapshot *snapshot, const FsPod *pod);
+/* A workload's kind as kubectl's resource names write it: deployment/NAME */
+static const char *const workload_kinds[] = { "deployment", "statefulset", "replicaset" };
 
 static FsFix *
 add_fix (FsDiagnosis *diagnosis, FsFixKind kind, char *text)
@@ -247,6 +249,87 @@ container_requests (const FsContainerSet *containers, const FsResources *now, co
 }
 
 /* The request lowered to what the roomiest node short only on cpu/memory has free. */
+/* Memory rounded down to a whole Mi where LOWERED changed it from REQUEST, so that the
+ * quantity a person reads and pastes is short and still fits ("5222Mi", not "5476363000";
+ * "5.1Gi" would round up past it). */
+static void
+round_down_memory (FsResources *lowered, const FsResources *request)
+{
+  if (lowered->memory_bytes != request->memory_bytes && lowered->memory_bytes >= (1 << 20))
+    lowered->memory_bytes -= lowered->memory_bytes % (1 << 20);
+}
+
+/* " cpu 500m, memory 3917Mi": the amounts LOWERED changed from REQUEST. */
+static void
+append_lowered (GString *text, const FsResources *lowered, const FsResources *request)
+{
+  char amount[32];
+  const char *sep = " ";
+  if (lowered->cpu_milli != request->cpu_milli)
+    {
+      g_string_append_printf (text, " cpu %s", fs_format_amount ("cpu", lowered->cpu_milli, amount));
+      sep = ", ";
+    }
+  if (lowered->memory_bytes != request->memory_bytes)
+    g_string_append_printf (text, "%smemory %s", sep, fs_format_amount ("memory", lowered->memory_bytes, amount));
+}
+
+/* How many of WORKLOAD's replicas fit with REQUEST in place of the pod's, the workload's pods
+ * replaced (its template changes every one of them). */
+static int64_t
+replicas_at (const FsSnapshot *snapshot, const FsDiagnosis *diagnosis, const FsWorkload *workload,
+             const FsResources *request)
+{
+  FsPodSpec spec = *diagnosis->shape.spec;
+  spec.request = *request;
+  FsPodShape shape = diagnosis->shape;
+  shape.spec = &spec;
+  FsPackOptions options = { .replicas = workload->replicas, .totals_only = TRUE };
+  if (workload->selector != NULL)
+    {
+      options.exclude = fs_workload_owns_pod;
+      options.exclude_data = (gpointer) workload;
+      options.exclude_namespace = workload->namespace;
+    }
+  g_autofree FsNodeFit *fits = g_new0 (FsNodeFit, snapshot->n_nodes + 1);
+  FsPackResult result;
+  fs_pack (snapshot, &shape, &options, fits, &result);
+  return result.placed;
+}
+
+/* AMOUNT scaled by PART / 2^20 (PART < 2^20), rounded down, at least 1. */
+static int64_t
+scaled (int64_t amount, int64_t part)
+{
+  return MAX (1, (int64_t) ((double) amount * (double) part / 1048576.0));
+}
+
+/* The largest request, below *FOR_ALL in the resources it lowers from REQUEST and by one
+ * proportion, at which every replica of WORKLOAD fits (a binary search on that proportion in
+ * 2^-20ths, 20 packings: fewer replicas fit as a request grows); FALSE when none does. */
+static gboolean
+request_for_all (const FsSnapshot *snapshot, const FsDiagnosis *diagnosis, const FsWorkload *workload,
+                 const FsResources *request, FsResources *for_all)
+{
+  const FsResources top = *for_all;
+  int64_t low = 0, high = 1 << 20; /* low holds them all (or is 0), high does not */
+  while (high - low > 1)
+    {
+      int64_t mid = (low + high) / 2;
+      FsResources trial = top;
+      if (top.cpu_milli != request->cpu_milli)
+        trial.cpu_milli = scaled (top.cpu_milli, mid);
+      if (top.memory_bytes != request->memory_bytes)
+        trial.memory_bytes = scaled (top.memory_bytes, mid);
+      round_down_memory (&trial, request);
+      if (replicas_at (snapshot, diagnosis, workload, &trial) >= workload->replicas)
+        low = mid, *for_all = trial;
+      else
+        high = mid;
+    }
+  return low > 0;
+}
+
 static void
 fix_lower_request (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
 {
@@ -275,17 +358,31 @@ fix_lower_request (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
     }
   if (best_ratio < 0)
     return;
-  /* memory rounded down to a whole Mi, so that the quantity a person reads and pastes is
-   * short and still fits ("5222Mi", not "5476363000"; "5.1Gi" would round up past it) */
-  if (best_request.memory_bytes != request->memory_bytes && best_request.memory_bytes >= (1 << 20))
-    best_request.memory_bytes -= best_request.memory_bytes % (1 << 20);
+  round_down_memory (&best_request, request);
+  /* the owner's template changes every replica: the request must hold them all */
+  const FsWorkload *workload = owning_workload (snapshot, diagnosis->pod);
+  int64_t fit_one = workload != NULL ? replicas_at (snapshot, diagnosis, workload, &best_request) : 1;
+  FsResources for_all = best_request;
+  gboolean all = workload == NULL || fit_one >= workload->replicas
+                 || request_for_all (snapshot, diagnosis, workload, request, &for_all);
   GString *text = g_string_new ("lower the request to");
-  char amount[32];
-  if (best_request.cpu_milli != request->cpu_milli)
-    g_string_append_printf (text, " cpu %s", fs_format_amount ("cpu", best_request.cpu_milli, amount));
-  if (best_request.memory_bytes != request->memory_bytes)
-    g_string_append_printf (text, " memory %s", fs_format_amount ("memory", best_request.memory_bytes, amount));
-  g_string_append_printf (text, " or less: it fits on %s", snapshot->nodes[best].name);
+  append_lowered (text, all ? &for_all : &best_request, request);
+  if (workload == NULL || fit_one >= workload->replicas)
+    g_string_append_printf (text, " or less: it fits on %s", snapshot->nodes[best].name);
+  else if (all)
+    {
+      g_string_append_printf (text, " or less: all %d replicas of %s/%s fit then; at", workload->replicas,
+                              workload_kinds[workload->kind], workload->name);
+      append_lowered (text, &best_request, request);
+      g_string_append_printf (text, " it fits on %s, but only %" G_GINT64_FORMAT " of the %d do",
+                              snapshot->nodes[best].name, fit_one, workload->replicas);
+      best_request = for_all;
+    }
+  else
+    g_string_append_printf (text, " or less: it fits on %s, but only %" G_GINT64_FORMAT " of the %d replicas of "
+                            "%s/%s fit at that request, and no lower request holds them all",
+                            snapshot->nodes[best].name, fit_one, workload->replicas,
+                            workload_kinds[workload->kind], workload->name);
   if (diagnosis->sibling_usage_memory >= 0)
     {
       char used[32], cpu[32];
@@ -296,7 +393,7 @@ fix_lower_request (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
   FsFix *fix = add_fix (diagnosis, FS_FIX_LOWER_REQUEST, g_string_free (text, FALSE));
   fix->request = best_request;
   fix->node = snapshot->nodes[best].name;
-  fix->workload = owning_workload (snapshot, diagnosis->pod);
+  fix->workload = workload;
   fix->bare = diagnosis->pod->owner == NULL;
   const FsContainerSet *containers = diagnosis->shape.spec->containers;
   if (containers != NULL && containers->n_containers == 1 && containers->n_init == 0)
@@ -304,6 +401,7 @@ fix_lower_request (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
   fix->containers = container_requests (containers, request, &best_request);
   /* which containers change, when there are several; how a bare pod changes at all */
   GString *more = g_string_new (fix->text);
+  char amount[32];
   for (guint i = 0; fix->containers != NULL && containers->n_containers > 1 && i < fix->containers->len; i++)
     {
       const FsFixContainer *entry = &g_array_index (fix->containers, FsFixContainer, i);
@@ -480,7 +578,6 @@ fix_lower_replicas (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
   int64_t target = workload->replicas - unfit;
   if (target < 0 || target >= workload->replicas)
     return;
-  static const char *const kinds[] = { "deployment", "statefulset", "replicaset" };
   g_autofree char *why = pending_clause (unfit, diagnosis->pending);
   const FsGenericObject *hpa = fs_snapshot_find_autoscaler (snapshot, FS_KIND_HPA, workload);
   int32_t min_replicas = 0, max_replicas = 0;
@@ -493,11 +590,11 @@ fix_lower_replicas (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
                              max_replicas, target)
           : g_strdup_printf ("maxReplicas from %d to %" G_GINT64_FORMAT, max_replicas, target);
       text = g_strdup_printf ("lower HPA %s's %s (it scales %s/%s, now at %d replica%s): %s", hpa->name, bounds,
-                              kinds[workload->kind], workload->name, workload->replicas,
+                              workload_kinds[workload->kind], workload->name, workload->replicas,
                               workload->replicas == 1 ? "" : "s", why);
     }
   else
-    text = g_strdup_printf ("scale %s/%s from %d to %" G_GINT64_FORMAT " replica%s: %s", kinds[workload->kind],
+    text = g_strdup_printf ("scale %s/%s from %d to %" G_GINT64_FORMAT " replica%s: %s", workload_kinds[workload->kind],
                             workload->name, workload->replicas, target, target == 1 ? "" : "s", why);
   FsFix *fix = add_fix (diagnosis, FS_FIX_LOWER_REPLICAS, text);
   fix->count = target;
