@@ -945,11 +945,11 @@ lacks "nodes --sort zzzzzz: no suggestion" "did you mean" err
 check "nodes: the footer without --group-by" 0 "$bin" nodes -q -S "$np"
 grep -E '^(Free in total|No node|Pods:)' "$tmp/out" >"$tmp/footer"
 check "nodes --group-by a Karpenter NodePool" 0 "$bin" nodes -q -S "$np" --group-by karpenter.sh/nodepool
-contains "group-by: the column named as kubectl -L names it" "NODEPOOL   STATUS      CPU REQUESTS     CPU FREE   MEMORY REQUESTS    MEMORY FREE   PODS    LARGEST FREE PIECE" out
-contains "group-by: the total row" "*          4/5 Ready   6500m/26 (25%)   19.5       27Gi/104Gi (25%)   77Gi          8/444   cpu=6,memory=24Gi" out
-contains "group-by: batch's largest piece leaves the cordoned b2 out" "batch      1/2 Ready   2/16 (12%)       14         8Gi/64Gi (12%)     56Gi          1/220   cpu=6,memory=24Gi" out
-contains "group-by: web" "web        2/2 Ready   4/8 (50%)        4          18Gi/32Gi (56%)    14Gi          5/220   cpu=3,memory=12Gi" out
-contains "group-by: the nodes without the label under <none>, no usable node" "<none>     1/1 Ready   500m/2 (25%)     1500m      1Gi/8Gi (12%)      7Gi           2/4     -" out
+contains "group-by: the column named as kubectl -L names it" "NODEPOOL   STATUS                           CPU REQUESTS     CPU FREE   MEMORY REQUESTS    MEMORY FREE   PODS    LARGEST FREE PIECE" out
+contains "group-by: the total row" "*          5/5 Ready,1 SchedulingDisabled   6500m/26 (25%)   19.5       27Gi/104Gi (25%)   77Gi          8/444   cpu=6,memory=24Gi" out
+contains "group-by: batch's largest piece leaves the cordoned b2 out" "batch      2/2 Ready,1 SchedulingDisabled   2/16 (12%)       14         8Gi/64Gi (12%)     56Gi          1/220   cpu=6,memory=24Gi" out
+contains "group-by: web" "web        2/2 Ready                        4/8 (50%)        4          18Gi/32Gi (56%)    14Gi          5/220   cpu=3,memory=12Gi" out
+contains "group-by: the nodes without the label under <none>, no usable node" "<none>     1/1 Ready                        500m/2 (25%)     1500m      1Gi/8Gi (12%)      7Gi           2/4     -" out
 lacks "group-by: no row per node" "a1 " out
 if grep -E '^(Free in total|No node|Pods:)' "$tmp/out" | cmp -s - "$tmp/footer"; then ok "group-by: the footer unchanged"
 else not_ok "group-by: the footer unchanged"; fi
@@ -958,15 +958,15 @@ if [ "$(awk 'NR > 1 && NF { print $1 }' "$tmp/out" | head -4 | paste -sd,)" = "*
   ok "group-by --sort cpu: the groups by share requested"
 else not_ok "group-by --sort cpu: the groups by share requested"; fi
 check "nodes --group-by -o json" 0 "$bin" nodes -q -S "$np" --group-by karpenter.sh/nodepool -o json
-expect "group-by -o json: the groups as a list, <none> as null, the sums per group" '.groupBy == "karpenter.sh/nodepool" and [.groups[].value] == ["batch","web",null] and (.groups[0] | .nodes == 2 and .readyNodes == 1 and .usableNodes == 1 and .requested.cpu == "2" and .usableLargestFree.cpu == "6" and .usableLargestFree.memory == "24Gi" and .largestFree.cpu == "8") and .groups[2].usableNodes == 0 and .groups[2].requested.pods == "2" and ([.nodes[].name] | length) == 5 and .total.podsPending == 0'
+expect "group-by -o json: the groups as a list, <none> as null, the sums per group" '.groupBy == "karpenter.sh/nodepool" and [.groups[].value] == ["batch","web",null] and (.groups[0] | .nodes == 2 and .readyNodes == 2 and .cordonedNodes == 1 and .usableNodes == 1 and .requested.cpu == "2" and .usableLargestFree.cpu == "6" and .usableLargestFree.memory == "24Gi" and .largestFree.cpu == "8") and .groups[2].usableNodes == 0 and .groups[2].requested.pods == "2" and ([.nodes[].name] | length) == 5 and .total.podsPending == 0'
 check "nodes -o json without --group-by: no groups" 0 "$bin" nodes -q -S "$np" -o json
 expect "no --group-by: no groupBy, no groups" 'has("groups") or has("groupBy") | not'
 check "nodes --group-by -o yaml" 0 "$bin" nodes -q -S "$np" --group-by karpenter.sh/nodepool -o yaml
 contains "group-by -o yaml: the groups" "groupBy: karpenter.sh/nodepool" out
 contains "group-by -o yaml: <none> as null" "- value: null" out
 check "nodes --group-by zone -l -o wide" 0 "$bin" nodes -q -S "$np" --group-by topology.kubernetes.io/zone -l karpenter.sh/nodepool -o wide
-contains "group-by -o wide: the wide columns, the piece last" "ZONE         STATUS      CPU REQUESTS   CPU FREE   MEMORY REQUESTS   MEMORY FREE   PODS    EPHEMERAL FREE   EXTENDED   LARGEST FREE PIECE" out
-contains "group-by -l: eu-west-1b without c1" "eu-west-1b   1/2 Ready   2/16 (12%)     14         8Gi/64Gi (12%)    56Gi          1/220   0                -          cpu=6,memory=24Gi" out
+contains "group-by -o wide: the wide columns, the piece last" "ZONE         STATUS                           CPU REQUESTS   CPU FREE   MEMORY REQUESTS   MEMORY FREE   PODS    EPHEMERAL FREE   EXTENDED   LARGEST FREE PIECE" out
+contains "group-by -l: eu-west-1b without c1" "eu-west-1b   2/2 Ready,1 SchedulingDisabled   2/16 (12%)     14         8Gi/64Gi (12%)    56Gi          1/220   0                -          cpu=6,memory=24Gi" out
 lacks "group-by -l: no <none>" "<none>" out
 check "nodes --group-by: not a label key" 2 "$bin" nodes -q -S "$np" --group-by 'node pool'
 contains "group-by 'node pool': named" '--group-by "node pool": not a label key' err

@@ -8,10 +8,12 @@
 #include "fitscale/model/names.h"
 #include "fitscale/plan/nodes.h"
 
+/* Its Ready condition is True, as kubectl's STATUS says Ready (a cordoned node is
+ * "Ready,SchedulingDisabled": Ready still). */
 static gboolean
 node_is_ready (const FsNode *node)
 {
-  return (node->flags & FS_NODE_READY) && !(node->flags & FS_NODE_UNSCHEDULABLE);
+  return (node->flags & FS_NODE_READY) != 0;
 }
 
 /* Schedulable, untainted for every pod (no NoSchedule or NoExecute taint), and not reported
@@ -64,6 +66,7 @@ add_node (FsClusterSummary *sum, const FsNodeSummary *row, GError **error)
     return FALSE;
   sum->n_nodes++;
   sum->n_ready += node_is_ready (node);
+  sum->n_cordoned += (node->flags & FS_NODE_UNSCHEDULABLE) != 0;
   if (node_is_usable (node))
     {
       if (!fs_resources_add (&sum->usable_free, &room, error)

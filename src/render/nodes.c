@@ -101,6 +101,8 @@ emit_sums (FsEmitter *emitter, const FsClusterSummary *sum)
   fs_emit_int (emitter, sum->n_nodes);
   fs_emit_key (emitter, "readyNodes");
   fs_emit_int (emitter, sum->n_ready);
+  fs_emit_key (emitter, "cordonedNodes");
+  fs_emit_int (emitter, sum->n_cordoned);
   fs_emit_key (emitter, "allocatable");
   fs_emit_resources (emitter, &sum->allocatable, TRUE);
   fs_emit_key (emitter, "requested");
@@ -271,11 +273,20 @@ label_header (const char *label)
   return g_ascii_strup (slash != NULL ? slash + 1 : label, -1);
 }
 
+/* "4/5 Ready" and, as kubectl's STATUS, ",1 SchedulingDisabled" when nodes are cordoned. */
+static char *
+status_cell (const FsClusterSummary *sum)
+{
+  if (sum->n_cordoned == 0)
+    return g_strdup_printf ("%u/%u Ready", sum->n_ready, sum->n_nodes);
+  return g_strdup_printf ("%u/%u Ready,%u SchedulingDisabled", sum->n_ready, sum->n_nodes, sum->n_cordoned);
+}
+
 /* A row of the grouped table: NAME, the Ready count, the sums of SUM, the largest piece. */
 static void
 add_group_row (FsTable *table, gboolean wide, const char *name, const FsClusterSummary *sum)
 {
-  g_autofree char *ready = g_strdup_printf ("%u/%u Ready", sum->n_ready, sum->n_nodes);
+  g_autofree char *ready = status_cell (sum);
   g_autofree char *largest = largest_cell (sum);
   add_table_row (table, wide, name, ready, &sum->allocatable, &sum->requested, &sum->free, NULL, NULL, "",
                  largest);
@@ -310,7 +321,7 @@ fs_render_nodes_table (FILE *out, gboolean wide, const FsNodeSummary *rows, guin
   else
     {
       table = fs_table_new (wide ? 12 : 7, headers);
-      g_autofree char *ready = g_strdup_printf ("%u/%u Ready", total->n_ready, total->n_nodes);
+      g_autofree char *ready = status_cell (total);
       add_table_row (table, wide, "*", ready, &total->allocatable, &total->requested, &total->free,
                      NULL, NULL, "", NULL);
       for (guint i = 0; i < n_rows; i++)

@@ -16,7 +16,8 @@ typedef struct {
 
 typedef struct {
   guint n_nodes;
-  guint n_ready;             /* Ready and not cordoned */
+  guint n_ready;             /* Ready (cordoned or not, as kubectl's STATUS) */
+  guint n_cordoned;          /* spec.unschedulable (kubectl's SchedulingDisabled) */
   FsResources allocatable;   /* sums over all nodes */
   FsResources requested;
   FsResources free;          /* summed room: an overcommitted node adds 0, not its deficit */
