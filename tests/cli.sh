@@ -356,6 +356,8 @@ check "why: a 2-GPU pod on two 1-GPU nodes" 0 "$bin" why -q -S "$gpu_room" ml/gp
 contains "why: the request names only what it asks (no memory 0Ki)" 'it requests cpu 2, nvidia.com/gpu 2.' out
 contains "why: room in total names the GPUs; the overcommitted node adds no negative cpu" 'Room in total, not in one piece: cpu 16, nvidia.com/gpu 2 free on the nodes it may use,' out
 contains "why: and the largest piece" 'but at most cpu 8, nvidia.com/gpu 1 on any one of them.' out
+contains "why: an overcommitted node has none free, never a negative amount" 'cpu: needs 2, none free (overcommitted by 4); nvidia.com/gpu: needs 2, 0 free' out
+lacks "why: no negative free" ', -' out
 check "why: a 5-GPU pod where the cluster has 2" 0 "$bin" why -q -S "$gpu_room" ml/gpu-5 -o json
 expect "why: no room in total for GPUs that do not exist" '.roomInTotal == false and .freeTotal["nvidia.com/gpu"] == "2" and .freeTotal.cpu == "16"'
 check "why: the 5-GPU pod in words" 0 "$bin" why -q -S "$gpu_room" ml/gpu-5

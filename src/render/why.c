@@ -511,7 +511,17 @@ amount_text (const char *name, int64_t amount)
   return g_strdup (fs_format_for_people (name, amount, text));
 }
 
-/* "memory: needs 6.0Gi, 5.8Gi free" for each resource the node is short of. */
+/* "5966Mi free", or "none free (overcommitted by 4)" where the node's pods request more
+ * than it has. */
+static char *
+free_text (const char *name, int64_t free_amount)
+{
+  g_autofree char *amount = amount_text (name, free_amount < 0 ? fs_saturating_sub (0, free_amount) : free_amount);
+  return free_amount < 0 ? g_strdup_printf ("none free (overcommitted by %s)", amount)
+                         : g_strdup_printf ("%s free", amount);
+}
+
+/* "memory: needs 6Gi, 5966Mi free" for each resource the node is short of. */
 static char *
 short_text (const FsSnapshot *snapshot, guint node_index, const FsResources *request,
             const FsVerdict *verdict)
@@ -521,29 +531,28 @@ short_text (const FsSnapshot *snapshot, guint node_index, const FsResources *req
   const FsNode *node = &snapshot->nodes[node_index];
   GString *text = g_string_new (NULL);
   struct { const char *name; guint32 bit; int64_t want, free_amount; } rows[] = {
-    { "cpu", FS_SHORT_CPU, request->cpu_milli, node->allocatable.cpu_milli - node->requested.cpu_milli },
+    { "cpu", FS_SHORT_CPU, request->cpu_milli, fs_saturating_sub (node->allocatable.cpu_milli, node->requested.cpu_milli) },
     { "memory", FS_SHORT_MEMORY, request->memory_bytes,
-      node->allocatable.memory_bytes - node->requested.memory_bytes },
+      fs_saturating_sub (node->allocatable.memory_bytes, node->requested.memory_bytes) },
     { "ephemeral-storage", FS_SHORT_EPHEMERAL, request->ephemeral_bytes,
-      node->allocatable.ephemeral_bytes - node->requested.ephemeral_bytes },
+      fs_saturating_sub (node->allocatable.ephemeral_bytes, node->requested.ephemeral_bytes) },
   };
   for (gsize i = 0; i < G_N_ELEMENTS (rows); i++)
     if (verdict->short_bits & rows[i].bit)
       {
         g_autofree char *want = amount_text (rows[i].name, rows[i].want);
-        g_autofree char *free_text = amount_text (rows[i].name, rows[i].free_amount);
-        g_string_append_printf (text, "%s%s: needs %s, %s free", text->len ? "; " : "",
-                                rows[i].name, want, free_text);
+        g_autofree char *room = free_text (rows[i].name, rows[i].free_amount);
+        g_string_append_printf (text, "%s%s: needs %s, %s", text->len ? "; " : "", rows[i].name, want, room);
       }
   for (guint i = 0; i < verdict->short_by.n_extended; i++)
     {
       const char *name = verdict->short_by.extended[i].name;
       int64_t want = fs_resources_get (request, name);
-      int64_t free_amount = fs_resources_get (&node->allocatable, name)
-                            - fs_resources_get (&node->requested, name);
+      int64_t free_amount = fs_saturating_sub (fs_resources_get (&node->allocatable, name),
+                                               fs_resources_get (&node->requested, name));
       g_autofree char *want_text = amount_text (name, want);
-      g_autofree char *free_text = amount_text (name, free_amount);
-      g_string_append_printf (text, "%s%s: needs %s, %s free", text->len ? "; " : "", name, want_text, free_text);
+      g_autofree char *room = free_text (name, free_amount);
+      g_string_append_printf (text, "%s%s: needs %s, %s", text->len ? "; " : "", name, want_text, room);
     }
   if (verdict->short_bits & FS_SHORT_PODS)
     g_string_append_printf (text, "%spods: %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT " used",
