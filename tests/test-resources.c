@@ -1121,7 +1121,10 @@ test_format_for_people (void **state)
   assert_string_equal (fs_format_for_people ("memory", 16LL << 30, buf), "16Gi");
   assert_string_equal (fs_format_for_people ("memory", 2000LL << 20, buf), "2000Mi");
   assert_string_equal (fs_format_for_people ("memory", 16678711296LL, buf), "15.5Gi");
-  assert_string_equal (fs_format_for_people ("memory", 5476363000LL, buf), "5.1Gi");
+  assert_string_equal (fs_format_for_people ("memory", 5476363000LL, buf), "5223Mi");
+  assert_string_equal (fs_format_for_people ("memory", 1677722000LL, buf), "1600Mi"); /* not an overstated 1.6Gi */
+  assert_string_equal (fs_format_for_people ("memory", 10LL << 30, buf), "10Gi");
+  assert_string_equal (fs_format_for_people ("memory", (10LL << 30) - (60LL << 20), buf), "10180Mi");
   assert_string_equal (fs_format_for_people ("memory", 100000000, buf), "95Mi");
   assert_string_equal (fs_format_for_people ("memory", 921600 + 1, buf), "900Ki");
   assert_string_equal (fs_format_for_people ("memory", (1LL << 30) - 1, buf), "1Gi");

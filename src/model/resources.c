@@ -635,6 +635,17 @@ bytes_for_people (int64_t bytes, char buf[32])
   /* "1023.97Mi" rounds to the next unit as 1Gi */
   if (value >= 1023.95 && unit < 5)
     value /= 1024.0, unit++;
+  if (unit == 2 && value < 10.0)
+    {
+      /* under 10Gi in whole Mi, as kubectl top prints memory: one decimal of Gi is up to
+       * 51Mi off ("1.6Gi" for 1600Mi would overstate it by 38Mi) */
+      uint64_t mebibytes = (magnitude + (1 << 19)) >> 20;
+      if (mebibytes % 1024 == 0)
+        g_snprintf (buf, 32, "%s%" G_GUINT64_FORMAT "Gi", sign, mebibytes / 1024);
+      else
+        g_snprintf (buf, 32, "%s%" G_GUINT64_FORMAT "Mi", sign, mebibytes);
+      return buf;
+    }
   if (value < 100.0 && unit >= 2)
     {
       g_snprintf (buf, 32, "%s%.1f", sign, value);

@@ -117,8 +117,9 @@ char *fs_format_amount (const char *name, int64_t amount, char buf[32]);
 /* One amount of resource NAME for people: the one formatter of every table and sentence
  * (JSON and patches keep fs_format_amount's exact quantity).  Units as kubectl prints them:
  * cpu "250m", "2", and past 10 cores in cores ("3940.75"); memory, storage and hugepages
- * "0", "512" (bytes), "16Gi", "2000Mi" when exact in a unit in four digits, else rounded in
- * the largest unit that holds it: "15.5Gi", "5.1Gi" (one decimal under 100Gi), "95Mi", "900Ki";
+ * "0", "512" (bytes), "16Gi", "2000Mi" when exact in a unit in four digits, else rounded:
+ * under 10Gi to a whole Mi ("5223Mi", as kubectl top), else in the largest unit that holds it
+ * ("15.5Gi": one decimal under 100Gi), and "95Mi", "900Ki";
  * counts (pods, GPUs) as plain numbers.  Writes into BUF and returns it. */
 char *fs_format_for_people (const char *name, int64_t amount, char buf[32]);
 /* AMOUNT of resource NAME as a quantity in the units of WRITTEN, an amount the user wrote
