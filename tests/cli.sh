@@ -400,6 +400,8 @@ check "why --all: the summary by cause" 0 "$bin" why -q -S "$data/why-summary.ya
 contains "why --all: 7 Pending in 3 owners by cause" "7 Pending in 3 owners: 4 memory, 2 taint, 1 not modelled." out
 check "why --all: one owner" 0 "$bin" why -q -S "$ex" --all -n production
 contains "why --all: singular owner" "4 Pending in 1 owner: 4 memory." out
+check "why --all: an anti-affinity cause" 0 "$bin" why -q -S "$data/plan/kafka-anti-affinity.yaml" --all -A
+contains "why --all: the summary says anti-affinity, not affinity" "1 Pending in 1 owner: 1 pod anti-affinity." out
 
 # on Karpenter's nodes, the node-addition advice says what applies there (issue 20)
 sed 's#eks.amazonaws.com/nodegroup#karpenter.sh/nodepool#g' "$ex/nodes.json" > "$tmp/karpenter-nodes.json"

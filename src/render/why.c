@@ -1167,6 +1167,10 @@ diagnosis_cause (const FsDiagnosis *diagnosis)
       if (++counts[f] > counts[best] || (counts[f] == counts[best] && f < best))
         best = f;
     }
+  if (best == FS_FILTER_INTER_POD_AFFINITY)
+    for (guint i = 0; i < diagnosis->n_nodes; i++)
+      if (diagnosis->nodes[i].verdict.filter == FS_FILTER_INTER_POD_AFFINITY)
+        return diagnosis->nodes[i].verdict.detail == FS_DETAIL_AFFINITY ? "pod affinity" : "pod anti-affinity";
   return filter_cause ((FsFilter) best);
 }
 
@@ -1220,7 +1224,7 @@ fs_why_summary_print (FILE *out, const FsWhySummary *summary)
     return;
   g_autoptr (GPtrArray) causes = g_ptr_array_copy (summary->causes, NULL, NULL);
   g_ptr_array_sort_with_data (causes, compare_causes, summary->counts);
-  guint owners = g_hash_table_size (summary->owners) + summary->bare_pods;
+  guint owners = g_hash_table_size (summary->owners) + summary->bare_pods; /* a bare pod is its own */
   g_autoptr (GString) line = g_string_new (NULL);
   g_string_append_printf (line, "%u Pending in %u owner%s:", summary->pods, owners, owners == 1 ? "" : "s");
   for (guint i = 0; i < causes->len; i++)
