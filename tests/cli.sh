@@ -650,6 +650,7 @@ zones="$data/zone-spread.yaml"
 check "why: the zone-spread Pending pod" 0 "$bin" why -q -S "$zones" shop/web-7c9f8d6b5-p9
 contains "why: the scheduler's message agrees" "(the same as the scheduler's own message)" out
 contains "why: the new node goes to the zone with the fewest pods" "add 1 node of shape m5.large in zone eu-west-1c (pool web-ng) for the 1 Pending pod of this owner, 1 replica per node; uneven across zones" out
+contains "why: a fix's command names the Deployment of a ReplicaSet the snapshot lacks" "kubectl set resources -n shop deployment/web -c web --requests=cpu=5m" out
 lacks "why: no zone-less addition" "add 1 node of shape m5.large for" out
 lacks "why: no GPU node for a web pod" "g4dn.xlarge" out
 check "why -o json: the zone-spread pod" 0 "$bin" why -q -S "$zones" shop/web-7c9f8d6b5-p9 -o json

@@ -251,6 +251,41 @@ test_lowered_request_holds_every_replica (void **state)
   assert_non_null (strstr (lower->text, "all 6 replicas of deployment/rag-api fit then"));
 }
 
+/* A ReplicaSet the snapshot lacks leads to its Deployment by the deployment controller's
+ * naming (DEPLOYMENT-HASH, pods labelled pod-template-hash=HASH), only when the Deployment's
+ * selector takes the pod (sync.go getNewReplicaSet). */
+static void
+test_pod_workload_through_a_missing_replicaset (void **state)
+{
+#define OWNED_POD(name, rs, labels)                                                                         \
+  "- kind: Pod\n  metadata: {name: " name ", namespace: shop, labels: {" labels "},\n"                        \
+  "    ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: " rs ", controller: true}]}\n"      \
+  "  spec: {containers: [{name: c}]}\n  status: {phase: Pending}\n"
+  g_autoptr (FsSnapshot) snapshot = test_load_valid_text (
+      "kind: List\nitems:\n"
+      "- apiVersion: apps/v1\n  kind: Deployment\n  metadata: {name: web, namespace: shop}\n"
+      "  spec: {replicas: 2, selector: {matchLabels: {app: web}}, template: {metadata: {labels: {app: web}},"
+      " spec: {containers: [{name: c}]}}}\n"
+      OWNED_POD ("a", "web-6d4b9c7f8", "app: web, pod-template-hash: 6d4b9c7f8")
+      OWNED_POD ("b", "web-6d4b9c7f8", "app: web")                       /* no hash label: the last part */
+      OWNED_POD ("c", "web-6d4b9c7f8", "app: web, pod-template-hash: other") /* the label names another */
+      OWNED_POD ("d", "web-6d4b9c7f8", "app: api, pod-template-hash: 6d4b9c7f8") /* not selected */
+      OWNED_POD ("e", "webfront", "app: web"));                          /* no dash */
+#undef OWNED_POD
+  const char *expect[][2] = { { "a", "web" }, { "b", "web" }, { "c", NULL }, { "d", NULL }, { "e", NULL } };
+  for (gsize i = 0; i < G_N_ELEMENTS (expect); i++)
+    {
+      const FsWorkload *workload = fs_snapshot_pod_workload (snapshot, fs_snapshot_find_pod (snapshot, "shop", expect[i][0]));
+      if (expect[i][1] == NULL)
+        assert_null (workload);
+      else
+        {
+          assert_non_null (workload);
+          assert_string_equal (workload->name, expect[i][1]);
+        }
+    }
+}
+
 int
 main (void)
 {
@@ -267,6 +302,7 @@ main (void)
     cmocka_unit_test (test_room_for_the_owners_pending_pods),
     cmocka_unit_test (test_room_limit_names_the_resource_that_runs_out),
     cmocka_unit_test (test_lowered_request_holds_every_replica),
+    cmocka_unit_test (test_pod_workload_through_a_missing_replicaset),
   };
   return cmocka_run_group_tests (tests, NULL, NULL);
 }

@@ -5,6 +5,7 @@
 
 #include "fitscale/model/error.h"
 #include "fitscale/model/fit.h"
+#include "fitscale/model/names.h"
 #include "fitscale/model/objects.h"
 #include "fitscale/model/schedconfig.h"
 
@@ -1241,6 +1242,47 @@ fs_snapshot_find_workload (const FsSnapshot *snapshot, const char *namespace, co
         return workload;
     }
   return NULL;
+}
+
+/* The Deployment of a ReplicaSet OWNER the snapshot lacks: the deployment controller names
+ * the ReplicaSet of a pod template DEPLOYMENT-HASH and labels its pods pod-template-hash=HASH
+ * (pkg/controller/deployment/sync.go getNewReplicaSet; apps/v1
+ * DefaultDeploymentUniqueLabelKey), so the name less "-HASH" (the pod's label, else the last
+ * dash-separated part) is the Deployment's, when it is there and its selector takes the pod. */
+static const FsWorkload *
+deployment_of_missing_replicaset (const FsSnapshot *snapshot, const FsPod *pod, const FsOwnerRef *owner)
+{
+  if (strcmp (owner->kind, "ReplicaSet") != 0)
+    return NULL;
+  const char *hash = fs_labels_get (pod->labels, "pod-template-hash");
+  const char *dash = strrchr (owner->name, '-');
+  gsize name_len = strlen (owner->name);
+  if (hash != NULL && hash[0] != '\0')
+    dash = name_len > strlen (hash) + 1 && strcmp (owner->name + name_len - strlen (hash), hash) == 0
+               ? owner->name + name_len - strlen (hash) - 1 : NULL;
+  if (dash == NULL || *dash != '-' || dash == owner->name)
+    return NULL;
+  g_autofree char *name = g_strndup (owner->name, (gsize) (dash - owner->name));
+  const FsWorkload *deployment = fs_snapshot_find_workload (snapshot, pod->namespace, "Deployment", name);
+  return deployment != NULL && fs_workload_owns_pod (pod, (gpointer) deployment) ? deployment : NULL;
+}
+
+const FsWorkload *
+fs_snapshot_pod_workload (const FsSnapshot *snapshot, const FsPod *pod)
+{
+  const FsOwnerRef *owner = pod->owner;
+  const FsWorkload *found = NULL;
+  for (int depth = 0; owner != NULL && depth < 3; depth++)
+    {
+      const FsWorkload *next = fs_snapshot_find_workload (snapshot, pod->namespace, owner->kind, owner->name);
+      if (next == NULL && found == NULL)
+        next = deployment_of_missing_replicaset (snapshot, pod, owner);
+      if (next == NULL)
+        break;
+      found = next;
+      owner = next->owner;
+    }
+  return found;
 }
 
 static const FsGenericObject *

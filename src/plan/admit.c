@@ -735,23 +735,6 @@ resize_patch (const FsAdmitRequest *request, const Resize *resize, const FsConta
   return g_string_free (patch, FALSE);
 }
 
-/* The workload that controls POD: its StatefulSet, or the Deployment of its ReplicaSet (else
- * the ReplicaSet); NULL when the snapshot holds none. */
-static const FsWorkload *
-pod_workload (const FsSnapshot *snapshot, const FsPod *pod)
-{
-  if (pod->owner == NULL)
-    return NULL;
-  const FsWorkload *workload = fs_snapshot_find_workload (snapshot, pod->namespace, pod->owner->kind, pod->owner->name);
-  if (workload != NULL && workload->kind == FS_WORKLOAD_REPLICASET && workload->owner != NULL)
-    {
-      const FsWorkload *owner = fs_snapshot_find_workload (snapshot, pod->namespace, workload->owner->kind,
-                                                           workload->owner->name);
-      if (owner != NULL)
-        return owner;
-    }
-  return workload;
-}
 
 /* A pods/resize: what the pod's kubelet would answer, and what the mode does about it. */
 static void
@@ -780,7 +763,7 @@ judge_resize (const FsSnapshot *snapshot, const FsAdmitRequest *request, const F
       decision->verdict = FS_ADMIT_UNCHANGED;
       return;
     }
-  const FsWorkload *workload = pod_workload (snapshot, stored);
+  const FsWorkload *workload = fs_snapshot_pod_workload (snapshot, stored);
   decision->mode = resolve_mode (snapshot, namespace, workload, options, decision);
   if (request->dry_run && decision->mode != FS_ADMIT_WARN)
     {

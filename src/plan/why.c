@@ -187,7 +187,6 @@ sibling_usage (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
 
 /* ---- fixes -------------------------------------------------------------------------- */
 
-static const FsWorkload *owning_workload (const FsSnapshot *snapshot, const FsPod *pod);
 /* A workload's kind as kubectl's resource names write it: deployment/NAME */
 static const char *const workload_kinds[] = { "deployment", "statefulset", "replicaset" };
 
@@ -360,7 +359,7 @@ fix_lower_request (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
     return;
   round_down_memory (&best_request, request);
   /* the owner's template changes every replica: the request must hold them all */
-  const FsWorkload *workload = owning_workload (snapshot, diagnosis->pod);
+  const FsWorkload *workload = fs_snapshot_pod_workload (snapshot, diagnosis->pod);
   int64_t fit_one = workload != NULL ? replicas_at (snapshot, diagnosis, workload, &best_request) : 1;
   FsResources for_all = best_request;
   gboolean all = workload == NULL || fit_one >= workload->replicas
@@ -536,23 +535,6 @@ fix_add_nodes (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
     }
 }
 
-/* The workload at the top of the pod's owner chain (Pod -> ReplicaSet -> Deployment). */
-static const FsWorkload *
-owning_workload (const FsSnapshot *snapshot, const FsPod *pod)
-{
-  const FsOwnerRef *owner = pod->owner;
-  const FsWorkload *found = NULL;
-  for (int depth = 0; owner != NULL && depth < 3; depth++)
-    {
-      const FsWorkload *next = fs_snapshot_find_workload (snapshot, pod->namespace, owner->kind,
-                                                          owner->name);
-      if (next == NULL)
-        break;
-      found = next;
-      owner = next->owner;
-    }
-  return found;
-}
 
 /* "the 4 Pending ones do not fit", "2 of the 3 Pending ones do not fit" */
 static char *
@@ -571,7 +553,7 @@ pending_clause (int64_t unfit, int64_t pending)
 static void
 fix_lower_replicas (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
 {
-  const FsWorkload *workload = owning_workload (snapshot, diagnosis->pod);
+  const FsWorkload *workload = fs_snapshot_pod_workload (snapshot, diagnosis->pod);
   if (workload == NULL)
     return;
   int64_t unfit = unplaced (diagnosis);
@@ -769,7 +751,7 @@ fix_tolerate_taints (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
                                          opened == 1 ? "" : "s"));
   fix->shape = g_strdup (joined);
   fix->count = opened;
-  fix->workload = owning_workload (snapshot, diagnosis->pod);
+  fix->workload = fs_snapshot_pod_workload (snapshot, diagnosis->pod);
   fix->taints = g_steal_pointer (&tolerate);
 }
 

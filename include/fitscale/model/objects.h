@@ -686,6 +686,11 @@ void fs_snapshot_namespace_pods (const FsSnapshot *snapshot, const char *namespa
  * scaleTargetRef names it) NAMESPACE/NAME, or NULL. */
 const FsWorkload *fs_snapshot_find_workload (const FsSnapshot *snapshot, const char *namespace,
                                              const char *kind, const char *name);
+/* The workload at the top of POD's owner chain (Pod -> ReplicaSet -> Deployment, or its
+ * StatefulSet), or NULL when the snapshot holds none.  A ReplicaSet the snapshot lacks still
+ * leads to its Deployment when the pod's pod-template-hash names it (DEPLOYMENT-HASH) and the
+ * Deployment's selector matches the pod, as the deployment controller names them. */
+const FsWorkload *fs_snapshot_pod_workload (const FsSnapshot *snapshot, const FsPod *pod);
 /* The HPA or the Hvpa NAMESPACE/NAME, or NULL. */
 const FsGenericObject *fs_snapshot_find_hpa (const FsSnapshot *snapshot, const char *namespace,
                                              const char *name);
