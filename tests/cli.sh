@@ -557,10 +557,11 @@ contains "why: a Running pod claims no health it did not read" 'and Running: not
 lacks "why: no 'waits for nothing'" 'waits for nothing' out
 check "why --all: the bound Pending pods named, not diagnosed" 0 "$bin" why -q -S "$fixtures/kind-3node-nodes.json" -S "$fixtures/kind-pods-kube-system-pending-taint.json" --all -A
 contains "why --all: 2 bound Pending pods" '2 Pending pods are bound to a node already: they wait for their kubelet, not for the scheduler (fitscale why kube-system/coredns-74ff55c5b-cpfqs says what for).' out
-contains "why --all: a differing verdict, the one-namespace List its cause" "fitscale's verdict differs: the snapshot lacks part of the cluster (the warnings above); or the cluster changed since the message was recorded." out
+contains "why --all: a differing verdict, the one-namespace List its cause" "fitscale's verdict differs: a node not Ready has no taint for it yet in the snapshot (the warning above); the snapshot lacks part of the cluster (the warnings above); or the cluster changed since the message was recorded." out
 # the same pods as objects, not a List of one namespace: no snapshot cause is known
 check "why --all: the pods as a stream of objects" 0 sh -c "jq -c '.items[]' '$fixtures/kind-pods-kube-system-pending-taint.json' >'$tmp/kind-pods-stream.json' && '$bin' why -q -S '$fixtures/kind-3node-nodes.json' -S '$tmp/kind-pods-stream.json' --all -A"
-contains "why --all: a differing verdict with no other cause" "fitscale's verdict differs: the cluster changed since the message was recorded." out
+contains "why --all: a differing verdict, the untainted NotReady node its named cause" "fitscale's verdict differs: a node not Ready has no taint for it yet in the snapshot (the warning above); or the cluster changed since the message was recorded." out
+contains "why --all: the NotReady node without its taint is named first" "fitscale why: warning: 1 node is not Ready but without the node.kubernetes.io/not-ready or unreachable taint (kind-worker)" err
 dra="$data/dra.yaml"
 check "why DRA: a pod with a resource claim" 0 "$bin" why -S "$dra" ml/infer-0
 contains "why DRA: the UnmodelledFilter warning first" 'fitscale why: warning: pod ml/infer-0 has 1 resource claim (dynamic resource allocation) in its pod spec: fitscale does not model the DynamicResources filter' err

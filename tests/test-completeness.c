@@ -396,10 +396,41 @@ test_claims_missing (void **state)
     assert_int_not_equal (warning_at (others, i)->kind, FS_WARNING_CLAIMS_MISSING);
 }
 
+/* A node whose Ready condition is False or Unknown without the taint the node lifecycle
+ * controller gives it (not-ready, unreachable) is named: the scheduler still places pods there
+ * (tests/fixtures/real/kind-3node-nodes.json holds one); with the taint, or Ready, nothing. */
+static void
+test_not_ready_nodes_without_their_taint (void **state)
+{
+  g_autoptr (FsSnapshot) kind = test_load_files ("tests/fixtures/real/kind-3node-nodes.json", NULL);
+  g_autoptr (GArray) warnings = fs_snapshot_warnings (kind, FS_NEEDS_NODES);
+  guint found = 0;
+  for (guint i = 0; i < warnings->len; i++)
+    if (warning_at (warnings, i)->kind == FS_WARNING_NOT_READY_UNTAINTED)
+      {
+        found++;
+        assert_non_null (strstr (warning_at (warnings, i)->text, "(kind-worker)"));
+        assert_string_equal (fs_warning_reason (warning_at (warnings, i)->kind), "NodesNotReadyUntainted");
+      }
+  assert_int_equal (found, 1);
+  g_autoptr (FsSnapshot) tainted = test_load_valid_text (
+      "kind: List\nitems:\n"
+      "- kind: Node\n  metadata: {name: a}\n  spec: {taints: [{key: node.kubernetes.io/not-ready, effect: NoSchedule}]}\n"
+      "  status: {conditions: [{type: Ready, status: 'False'}]}\n"
+      "- kind: Node\n  metadata: {name: b}\n  spec: {taints: [{key: node.kubernetes.io/unreachable, effect: NoExecute}]}\n"
+      "  status: {conditions: [{type: Ready, status: Unknown}]}\n"
+      "- kind: Node\n  metadata: {name: c}\n  status: {conditions: [{type: Ready, status: 'True'}]}\n"
+      "- kind: Node\n  metadata: {name: d}\n");
+  g_autoptr (GArray) none = fs_snapshot_warnings (tainted, FS_NEEDS_NODES);
+  for (guint i = 0; i < none->len; i++)
+    assert_int_not_equal (warning_at (none, i)->kind, FS_WARNING_NOT_READY_UNTAINTED);
+}
+
 int
 main (void)
 {
   const struct CMUnitTest tests[] = {
+    cmocka_unit_test (test_not_ready_nodes_without_their_taint),
     cmocka_unit_test (test_pods_without_their_nodes),
     cmocka_unit_test (test_claims_missing),
     cmocka_unit_test (test_nodes_without_pods),

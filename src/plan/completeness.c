@@ -86,6 +86,44 @@ check_missing_nodes (const FsSnapshot *snapshot, GArray *warnings)
                         pods, pods == 1 ? " is" : "s are", nodes->len, nodes->len == 1 ? "" : "s", names));
 }
 
+/* Whether NODE carries KEY with a NoSchedule or NoExecute effect. */
+static gboolean
+has_taint (const FsNode *node, const char *key)
+{
+  for (guint t = 0; node->taints != NULL && t < node->taints->n; t++)
+    if (g_strcmp0 (node->taints->items[t].key, key) == 0
+        && (node->taints->items[t].effect == FS_EFFECT_NO_SCHEDULE || node->taints->items[t].effect == FS_EFFECT_NO_EXECUTE))
+      return TRUE;
+  return FALSE;
+}
+
+/* Nodes whose Ready condition is not True and that lack the taint the node lifecycle
+ * controller gives them for it (node_lifecycle_controller.go doNoScheduleTaintingPass:
+ * Ready False -> node.kubernetes.io/not-ready, Unknown -> node.kubernetes.io/unreachable,
+ * NoSchedule).  The scheduler reads taints, not conditions, so it places pods there until the
+ * taint comes: the answers count them as it does, and say so. */
+static void
+check_not_ready_untainted (const FsSnapshot *snapshot, GArray *warnings)
+{
+  g_autoptr (GPtrArray) nodes = g_ptr_array_new ();
+  for (guint i = 0; i < snapshot->n_nodes; i++)
+    {
+      const FsNode *node = &snapshot->nodes[i];
+      if ((node->flags & FS_NODE_READY_KNOWN) && !(node->flags & FS_NODE_READY)
+          && !has_taint (node, "node.kubernetes.io/not-ready") && !has_taint (node, "node.kubernetes.io/unreachable"))
+        g_ptr_array_add (nodes, (gpointer) node->name);
+    }
+  if (nodes->len == 0)
+    return;
+  g_autofree char *names = some_names (nodes);
+  add (warnings, FS_WARNING_NOT_READY_UNTAINTED,
+       g_strdup_printf ("%u node%s not Ready but without the node.kubernetes.io/not-ready or unreachable taint "
+                        "(%s): the scheduler still places pods there, and so do these answers, until the node "
+                        "lifecycle controller taints %s, normally within seconds; if the taint never comes, check "
+                        "kube-controller-manager", nodes->len, nodes->len == 1 ? " is" : "s are", names,
+                        nodes->len == 1 ? "it" : "them"));
+}
+
 /* Pending pods whose volumes use PersistentVolumeClaims in a snapshot that read none (not
  * even an empty list): the volume filters (model/volumes.h) cannot judge them. */
 static void
@@ -382,6 +420,8 @@ fs_snapshot_warnings (const FsSnapshot *snapshot, guint needs)
          g_strdup ("the snapshot holds no nodes: nothing can be placed; add them (kubectl get nodes -o json)"));
   if (needs & (FS_NEEDS_NODES | FS_NEEDS_NODE_USAGE))
     check_missing_nodes (snapshot, warnings);
+  if (needs & FS_NEEDS_NODES)
+    check_not_ready_untainted (snapshot, warnings);
   if (needs & FS_NEEDS_NODE_USAGE)
     {
       /* a List of one namespace is named unless the namespaces missing already are */
@@ -589,6 +629,7 @@ fs_warning_reason (FsWarningKind kind)
     [FS_WARNING_SNAPSHOT_STALE] = "SnapshotStale",
     [FS_WARNING_NAMESPACED_LIST] = "NamespacedList",
     [FS_WARNING_CLAIMS_MISSING] = "ClaimsMissing",
+    [FS_WARNING_NOT_READY_UNTAINTED] = "NodesNotReadyUntainted",
   };
   return (gsize) kind < G_N_ELEMENTS (reasons) ? reasons[kind] : "Unknown";
 }

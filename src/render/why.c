@@ -755,7 +755,15 @@ print_disagreement (FILE *out, const FsSnapshot *snapshot, const FsDiagnosis *di
       sep = "; ";
     }
   g_autoptr (GArray) warnings = fs_snapshot_warnings (snapshot, FS_NEEDS_NODES | FS_NEEDS_NODE_USAGE);
-  if (warnings->len > 0)
+  guint untainted = 0;
+  for (guint i = 0; i < warnings->len; i++)
+    untainted += g_array_index (warnings, FsWarning, i).kind == FS_WARNING_NOT_READY_UNTAINTED;
+  if (untainted > 0)
+    {
+      fprintf (out, "%sa node not Ready has no taint for it yet in the snapshot (the warning above)", sep);
+      sep = "; ";
+    }
+  if (warnings->len > untainted)
     {
       fprintf (out, "%sthe snapshot lacks part of the cluster (the warnings above)", sep);
       sep = "; ";

@@ -36,6 +36,7 @@ typedef enum {
   FS_WARNING_SNAPSHOT_STALE,        /* live: the watch has failed since the snapshot was taken */
   FS_WARNING_NAMESPACED_LIST,       /* a List that came from a one-namespace query */
   FS_WARNING_CLAIMS_MISSING,        /* Pending pods use PersistentVolumeClaims, none read */
+  FS_WARNING_NOT_READY_UNTAINTED,   /* nodes not Ready yet without the taint that keeps pods off */
 } FsWarningKind;
 
 typedef struct {
