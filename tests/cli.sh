@@ -562,6 +562,7 @@ contains "why --all: a differing verdict, the one-namespace List its cause" "fit
 check "why --all: the pods as a stream of objects" 0 sh -c "jq -c '.items[]' '$fixtures/kind-pods-kube-system-pending-taint.json' >'$tmp/kind-pods-stream.json' && '$bin' why -q -S '$fixtures/kind-3node-nodes.json' -S '$tmp/kind-pods-stream.json' --all -A"
 contains "why --all: a differing verdict, the untainted NotReady node its named cause" "fitscale's verdict differs: a node not Ready has no taint for it yet in the snapshot (the warning above); or the cluster changed since the message was recorded." out
 contains "why --all: the NotReady node without its taint is named first" "fitscale why: warning: 1 node is not Ready but without the node.kubernetes.io/not-ready or unreachable taint (kind-worker)" err
+contains "why --all: a verdict that differs for no modelling gap is not called 'not modelled'" "2 Pending in 1 owner: 2 verdict differs." out
 dra="$data/dra.yaml"
 check "why DRA: a pod with a resource claim" 0 "$bin" why -S "$dra" ml/infer-0
 contains "why DRA: the UnmodelledFilter warning first" 'fitscale why: warning: pod ml/infer-0 has 1 resource claim (dynamic resource allocation) in its pod spec: fitscale does not model the DynamicResources filter' err

@@ -1137,13 +1137,16 @@ filter_cause (FsFilter filter)
 /* One word for what keeps DIAGNOSIS's pod Pending: what the closest node is short of when a
  * node is short only of resources (the first of cpu, memory, ephemeral-storage, pods, then an
  * extended resource), else the filter that rejects the most nodes; "not modelled" when the
- * scheduler's recorded verdict names what fitscale does not model or disagrees with it. */
+ * pod or the scheduler's recorded verdict needs what fitscale does not model, "verdict
+ * differs" when the recorded verdict disagrees with fitscale's for another reason. */
 static const char *
 diagnosis_cause (const FsDiagnosis *diagnosis)
 {
   if (diagnosis->unknown_scheduler != NULL || diagnosis->unmodelled_filters->len > 0
-      || (diagnosis->unmodelled != NULL && diagnosis->unmodelled->len > 0) || disagrees (diagnosis))
+      || (diagnosis->unmodelled != NULL && diagnosis->unmodelled->len > 0))
     return "not modelled";
+  if (disagrees (diagnosis))
+    return "verdict differs"; /* from the recorded one: the snapshot or the cluster, not the model */
   if (diagnosis->fits)
     return "fits now";
   if (diagnosis->n_nodes == 0)
