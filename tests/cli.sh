@@ -123,26 +123,32 @@ check "hpa: unknown HPA" 2 "$bin" hpa -q -S "$ex" production/nope
 contains "hpa: names the HPA" 'HorizontalPodAutoscaler "nope" not found' err
 
 # ---- simulate ----
-check "simulate: the seed's scale-down timeline" 0 "$bin" simulate --hpa "$ex/hpa.json" --trace "$data/trace-load-stops.csv" --replicas 6 --startup 0s --duration 1200s -o json
+check "simulate: the seed's scale-down timeline" 0 "$bin" simulate --no-cluster --hpa "$ex/hpa.json" --trace "$data/trace-load-stops.csv" --replicas 6 --startup 0s --duration 1200s -o json
 expect "simulate: 6->5->4->3->2 at 300, 360, 420, 480 s after the last high reading (585 s)" '[.timeline[] | select(.desired != .replicas) | [.t, .desired]] == [[885,5],[945,4],[1005,3],[1065,2]]'
-check "simulate: the behavior reference's scale-up" 0 "$bin" simulate --hpa "$data/hpa-behavior-es.yaml" --trace "$data/trace-spike.csv" --startup 0s --duration 90s -o json
+check "simulate: the behavior reference's scale-up" 0 "$bin" simulate --no-cluster --hpa "$data/hpa-behavior-es.yaml" --trace "$data/trace-spike.csv" --startup 0s --duration 90s -o json
 expect "simulate: 18 -> 25 (+7 pods), then +30 % of 25 = 33" '[.timeline[] | select(.desired != .replicas) | [.t, .replicas, .desired]][0:2] == [[0,18,25],[60,25,33]]'
-check "simulate: selectPolicy Disabled never scales down" 0 "$bin" simulate --hpa "$data/hpa-behavior-es.yaml" --trace "$data/trace-load-stops.csv" --startup 0s --duration 1500s -o json
+check "simulate: selectPolicy Disabled never scales down" 0 "$bin" simulate --no-cluster --hpa "$data/hpa-behavior-es.yaml" --trace "$data/trace-load-stops.csv" --startup 0s --duration 1500s -o json
 expect "simulate: no step down" '[.timeline[] | select(.desired < .replicas)] | length == 0'
 check "simulate: the trap with the example cluster" 0 "$bin" simulate -q --hpa "$ex/hpa.json" -S "$ex" --trace "$data/trace-trap.csv" --replicas 2 --startup 30s --duration 600s -o json
 expect "simulate: the third pod stays Pending, the HPA holds at 3 under 89 %" '(.timeline[] | select(.t == 150)) as $s | $s.replicas == 3 and $s.pending == 1 and $s.desired == 3'
 expect "simulate: at 150 % it asks 5, three of them Pending" '(.timeline[-1]) as $s | $s.replicas == 5 and $s.pending == 3'
-check "simulate: a run too long is refused" 2 "$bin" simulate --hpa "$ex/hpa.json" --trace "$data/trace-spike.csv" --duration 100000h
+check "simulate: a run too long is refused" 2 "$bin" simulate --no-cluster --hpa "$ex/hpa.json" --trace "$data/trace-spike.csv" --duration 100000h
 contains "simulate: says the limit" "limited to 100000" err
 check "simulate: a bad --kube-version is refused" 2 "$bin" simulate --hpa "$ex/hpa.json" --trace "$data/trace-spike.csv" --kube-version BAD
 contains "simulate: --kube-version named as hpa names it" 'fitscale simulate: --kube-version "BAD": give 1.MINOR, e.g. 1.32' err
 check "hpa: a bad --kube-version is refused" 2 "$bin" hpa -q -S "$ex" production/rag-api-hpa --kube-version BAD
 contains "hpa: --kube-version named" 'fitscale hpa: --kube-version "BAD": give 1.MINOR, e.g. 1.32' err
-check "simulate -o csv" 0 "$bin" simulate --hpa "$ex/hpa.json" --trace "$data/trace-spike.csv" --replicas 2 --duration 60s -o csv
+check "simulate -o csv" 0 "$bin" simulate --no-cluster --hpa "$ex/hpa.json" --trace "$data/trace-spike.csv" --replicas 2 --duration 60s -o csv
 contains "simulate csv header" "t,value,replicas,ready,starting,pending,utilization,recommendation,stabilized,desired,reason" out
 printf 't_seconds,value\n10,5\n5,3\n' > "$tmp/bad.csv"
-check "simulate: a bad trace" 2 "$bin" simulate --hpa "$ex/hpa.json" --trace "$tmp/bad.csv"
+check "simulate: a bad trace" 2 "$bin" simulate --no-cluster --hpa "$ex/hpa.json" --trace "$tmp/bad.csv"
 contains "simulate: names the line" "bad.csv:3" err
+check "simulate: no cluster named and none in the kubeconfig" 2 "$bin" simulate --hpa "$ex/hpa.json" --trace "$data/trace-trap.csv" --replicas 2
+contains "simulate: says so, and how to run the HPA alone" "no cluster to read: give --snapshot PATH" err
+contains "simulate: --no-cluster offered" "or --no-cluster to run the HPA alone" err
+lacks "simulate: no timeline from an unbounded cluster" "t = 0 s" out
+check "simulate: --no-cluster with -S is refused" 2 "$bin" simulate --no-cluster -S "$ex" --hpa "$ex/hpa.json" --trace "$data/trace-trap.csv"
+contains "simulate: --no-cluster with -S: named" "--no-cluster: give it without --snapshot and the connection flags" err
 
 # one formatter of quantities for people (issue 20): no "0Ki", no bytes, units kept
 check "nodes: quantities for people" 0 "$bin" nodes -q -S "$data/plan/tight-nodes.yaml"
@@ -586,7 +592,7 @@ check "warnings first: plan" 0 "$bin" plan -q -S "$ex" deployment/rag-api -n pro
 check "warnings first: hpa" 0 "$bin" hpa -q -S "$ex" production/rag-api-hpa --now 2026-10-09T14:00:00Z -o json; first_key "hpa -o json starts with warnings"
 check "warnings first: hvpa" 0 "$bin" hvpa -q -S "$data/hvpa-design" default/hvpa-sample --now 2026-12-02T12:00:00Z -o json; first_key "hvpa -o json starts with warnings"
 check "warnings first: nodes" 0 "$bin" nodes -q -S "$ex" -o json; first_key "nodes -o json starts with warnings"
-check "warnings first: simulate" 0 "$bin" simulate --hpa "$ex/hpa.json" --trace "$data/trace-spike.csv" --replicas 2 --duration 60s -o json; first_key "simulate -o json starts with warnings"
+check "warnings first: simulate" 0 "$bin" simulate --no-cluster --hpa "$ex/hpa.json" --trace "$data/trace-spike.csv" --replicas 2 --duration 60s -o json; first_key "simulate -o json starts with warnings"
 check "warnings first: simulate on a cluster" 0 "$bin" simulate -q --hpa "$ex/hpa.json" -S "$ex" --trace "$data/trace-spike.csv" --replicas 2 --startup 30s --duration 60s -o json; first_key "simulate -S -o json starts with warnings"
 expect "the complete example: no warning" '.warnings == []'
 check "warnings first: -o yaml" 0 "$bin" nodes -q -S "$ex" -o yaml

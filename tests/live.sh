@@ -152,8 +152,17 @@ if command -v kubectl >/dev/null; then
   done
 fi
 snapshot=$saved_snapshot
+mkdir -p "$tmp/kube-home/.kube" && cp "$tmp/plain.kubeconfig" "$tmp/kube-home/.kube/config"
 KUBECONFIG="$tmp/plain.kubeconfig" check "KUBECONFIG is read" 0 "$bin" nodes -q -o json
 expect "KUBECONFIG: two nodes" '.nodes | length == 2'
+# simulate reads the kubeconfig's cluster as every command does: the trap's pods stay Pending
+KUBECONFIG="$tmp/plain.kubeconfig" check "simulate: KUBECONFIG is read" 0 "$bin" simulate -q --hpa "$ex/hpa.json" --trace "$src/tests/data/trace-trap.csv" --replicas 2 --startup 30s --duration 600s -o json
+expect "simulate from KUBECONFIG: at 150 % it asks 5, three of them Pending" '(.timeline[-1]) as $s | $s.replicas == 5 and $s.pending == 3'
+cp "$tmp/out" "$tmp/kubeconfig-simulate.json"
+"$bin" simulate -q --hpa "$ex/hpa.json" --trace "$src/tests/data/trace-trap.csv" --replicas 2 --startup 30s --duration 600s -o json -S "$ex" >"$tmp/snapshot-simulate.json"
+if cmp -s "$tmp/kubeconfig-simulate.json" "$tmp/snapshot-simulate.json"; then ok "simulate: KUBECONFIG = -S"; else not_ok "simulate: KUBECONFIG = -S"; fi
+HOME="$tmp/kube-home" KUBECONFIG= check "simulate: ~/.kube/config is read" 0 "$bin" simulate -q --hpa "$ex/hpa.json" --trace "$src/tests/data/trace-trap.csv" --replicas 2 --startup 30s --duration 600s -o json
+expect "simulate from ~/.kube/config: three Pending" '(.timeline[-1]) as $s | $s.pending == 3'
 check "--server alone" 0 "$bin" nodes -q -o json --server "http://127.0.0.1:$port"
 check "a context that is not there" 2 "$bin" nodes --kubeconfig "$tmp/plain.kubeconfig" --context nope
 contains "names the context" 'context "nope" not found' err

@@ -17,6 +17,7 @@ typedef struct {
   FsCommonOptions common;
   char *hpa_path, *trace_path, *startup, *sync, *duration, *kube_version;
   gint64 replicas;
+  gboolean no_cluster; /* --no-cluster: the HPA alone, every new pod fits */
 } SimulateOptions;
 
 static void
@@ -70,6 +71,30 @@ load_hpa (const char *path, FsHpaSpec *spec, GError **error)
   return NULL;
 }
 
+/* The cluster the new pods are placed in: --snapshot, else the one the connection flags and
+ * kubeconfig name (as every command reads it; none there is an error, not an empty cluster);
+ * none with --no-cluster, which no cluster option may come with. */
+static gboolean
+load_cluster (SimulateOptions *options, FsSnapshot **snapshot, GError **error)
+{
+  if (options->no_cluster && fs_cli_names_cluster (&options->common))
+    {
+      fs_cli_usage (error, "--no-cluster: give it without --snapshot and the connection flags");
+      return FALSE;
+    }
+  if (options->no_cluster)
+    return TRUE;
+  *snapshot = fs_cli_load ("simulate", &options->common,
+                           FS_KUBE_NODES | FS_KUBE_PODS | FS_KUBE_NAMESPACES | FS_KUBE_WORKLOADS | FS_KUBE_STORAGE,
+                           error);
+  if (*snapshot == NULL && g_str_has_prefix ((*error)->message, "no cluster to read"))
+    {
+      g_autofree char *message = (*error)->message;
+      (*error)->message = g_strdup_printf ("%s; or --no-cluster to run the HPA alone, every new pod fitting", message);
+    }
+  return *snapshot != NULL;
+}
+
 const FsCliCommand fs_cli_simulate = {
   .name = "simulate",
   .parameters = "",
@@ -78,14 +103,16 @@ const FsCliCommand fs_cli_simulate = {
       "Runs the HPA's loop every sync period over the trace: the replica calculator on the\n"
       "ready pods (pods still starting, or Pending because they fit on no node, count as\n"
       "unready, as the controller counts them), then the limits and the behavior with the\n"
-      "controller's own history, seeded as upstream seeds a new HPA.  With --snapshot, new\n"
-      "pods of the HPA's target are placed by the scheduler's filters: those that do not\n"
-      "fit stay Pending, and the HPA stalls as it does in a real cluster.  -o csv writes the\n"
+      "controller's own history, seeded as upstream seeds a new HPA.  New pods of the HPA's\n"
+      "target are placed by the scheduler's filters on the cluster (--snapshot, else the one\n"
+      "the kubeconfig names, as every command reads it): those that do not fit stay Pending,\n"
+      "and the HPA stalls as it does in a real cluster.  --no-cluster runs the HPA alone,\n"
+      "every new pod fitting.  -o csv writes the\n"
       "timeline as CSV; -o json has {\"timeline\": [{t, replicas, recommendation,\n"
       "stabilized, limit, reason, ...}]}, one row per sync.",
   .epilogue =
       "Examples:\n"
-      "  fitscale simulate --hpa hpa.yaml --trace load.csv --startup 30s\n"
+      "  fitscale simulate --hpa hpa.yaml --trace load.csv --startup 30s --no-cluster\n"
       "  fitscale simulate --hpa examples/rag-api/hpa.json -S examples/rag-api \\\n"
       "      --trace spike.csv --replicas 2 -o csv\n",
   .run = fs_cmd_simulate,
@@ -121,6 +148,8 @@ fs_cmd_simulate (int argc, char **argv)
       "How long to run (default: the trace's last time + 10m)", "DURATION" },
     { "replicas", 0, 0, G_OPTION_ARG_INT64, &options.replicas,
       "Start from N replicas (default: the HPA's status.currentReplicas)", "N" },
+    { "no-cluster", 0, 0, G_OPTION_ARG_NONE, &options.no_cluster,
+      "Read no cluster (no --snapshot, no kubeconfig): the HPA alone, every new pod fits", NULL },
     { "kube-version", 0, 0, G_OPTION_ARG_STRING, &options.kube_version,
       "The cluster's Kubernetes version (default 1.35; before 1.33 the tolerance test differs at exactly 110 %)",
       "1.MINOR" },
@@ -156,8 +185,7 @@ fs_cmd_simulate (int argc, char **argv)
     status = fs_cli_usage (&error, "give --hpa FILE and --trace FILE");
   else if ((hpa_snapshot = load_hpa (options.hpa_path, &hpa, &error)) == NULL
            || !fs_trace_load (options.trace_path, &trace, &error)
-           || (fs_cli_names_cluster (&options.common)
-               && (snapshot = fs_cli_load (fs_cli_simulate.name, &options.common, FS_KUBE_NODES | FS_KUBE_PODS | FS_KUBE_NAMESPACES | FS_KUBE_WORKLOADS | FS_KUBE_STORAGE, &error)) == NULL))
+           || !load_cluster (&options, &snapshot, &error))
     status = FS_EXIT_ERROR;
   if (status == FS_EXIT_OK)
     {
