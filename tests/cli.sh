@@ -270,6 +270,23 @@ check "plan: the Hvpa sample (real) on kind's nodes (real), design semantics" 0 
 expect "plan: three kind nodes hold the HVPA point: unchanged" '.outcome == "unchanged" and .plan == .hvpa and .sources.hvpa == "hvpa-sample"'
 check "plan: the same under the released controller's rules" 0 "$bin" plan -q -S "$fixtures/hvpa-v1alpha1-sample.yaml" -S "$data/hvpa-design/cluster.yaml" -S "$fixtures/kind-3node-nodes.json" hvpa/hvpa-sample --semantics hvpa -o json
 expect "plan: hvpa semantics" '.sources.semantics == "hvpa" and .plan.schedulable'
+# what an Hvpa sets at its next sync is its weight rules' count (the HVPA point, as hvpa says),
+# not its HPA's wish; its bounds are patched where the object writes them (either layout)
+check "plan --apply-patch: an Hvpa of the design's layout" 0 "$bin" plan -q -S "$data/hvpa-design" -S "$data/plan/tight-nodes.yaml" hvpa/hvpa-sample --now 2026-12-02T12:00:00Z --apply-patch
+contains "plan patch: the Hvpa sets the HVPA point's 5, not the HPA's 6" "# the Hvpa hvpa-sample sets 5 replicas at its next sync, not the plan's 3; to hold 3:" out
+contains "plan patch: spec.hpaTemplate, as the object writes it" "kubectl patch hvpa hvpa-sample -n default --type merge -p '{\"spec\":{\"hpaTemplate\":{\"maxReplicas\":3}}}'" out
+lacks "plan patch: no spec.hpa.template in a design-layout Hvpa" '"hpa":{"template"' out
+check "hvpa: the same Hvpa" 0 "$bin" hvpa -q -S "$data/hvpa-design" -S "$data/plan/tight-nodes.yaml" hvpa-sample --now 2026-12-02T12:00:00Z
+contains "hvpa: replicas 5, as plan says" "vpaWeight 0.60: replicas 5 (weighted 5)." out
+check "plan: the HVPA point row" 0 "$bin" plan -q -S "$data/hvpa-design" -S "$data/plan/tight-nodes.yaml" hvpa/hvpa-sample --now 2026-12-02T12:00:00Z -o json
+expect "plan -o json: the HVPA point is 5, the hold patch in the design's layout" '.hvpa.replicas == 5 and (.commands.holdReplicas | test("hpaTemplate"))'
+sed 's/maxReplicas: 10/maxReplicas: 0/' "$data/hvpa-design/hvpa.yaml" >"$tmp/hvpa-design-max0.yaml"
+check "hvpa: a design-layout Hvpa with maxReplicas 0" 2 "$bin" hvpa -q -S "$tmp/hvpa-design-max0.yaml" -S "$data/hvpa-design/cluster.yaml" hvpa-sample
+contains "hvpa: names the field where the object writes it" 'field spec.hpaTemplate.maxReplicas: "0" is not an integer from 1 to 2147483647' err
+sed 's/maxReplicas: 3/maxReplicas: 10/' "$fixtures/hvpa-v1alpha1-sample.yaml" >"$tmp/hvpa-released-10.yaml"
+check "plan --apply-patch: an Hvpa of the released layout" 0 "$bin" plan -q -S "$tmp/hvpa-released-10.yaml" -S "$data/hvpa-design/cluster.yaml" -S "$data/plan/tight-nodes.yaml" hvpa/hvpa-sample --now 2026-12-02T12:00:00Z --apply-patch
+contains "plan patch: the released Hvpa sets its point's 5" "# the Hvpa hvpa-sample sets 5 replicas at its next sync, not the plan's 3; to hold 3:" out
+contains "plan patch: spec.hpa.template.spec, as the object writes it" "kubectl patch hvpa hvpa-sample -n default --type merge -p '{\"spec\":{\"hpa\":{\"template\":{\"spec\":{\"maxReplicas\":3}}}}}'" out
 check "plan: --hpa-from metrics" 0 "$bin" plan -q -S "$ex" deployment/rag-api -n production --hpa-from metrics -o json
 expect "plan: metrics give 6 too" '.sources.hpaDesiredFrom == "metrics" and .sources.hpaDesiredReplicas == 6'
 check "plan: --vpa-target and --hpa-desired" 0 "$bin" plan -q -S "$ex" deployment/rag-api -n production --vpa-target rag-api:memory=3Gi --hpa-desired 4 --vpa-weight 1 -o json

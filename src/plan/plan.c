@@ -715,6 +715,21 @@ set_from_output (FsPlanAnswer *answer, FsPlanCandidate *candidate, gboolean appl
                                          : in->containers[i].request[r];
 }
 
+/* What the autoscaler that owns spec.replicas sets at its next sync, once fs_hvpa_decide has
+ * run: the Hvpa writes what its weight rules decide (P*'s replicas), not its HPA's wish;
+ * an HPA alone writes its wish within minReplicas..maxReplicas (upstream horizontal.go
+ * normalizeDesiredReplicas); 0 when neither scales the workload. */
+static int32_t
+next_sync_replicas (const FsPlanAnswer *answer)
+{
+  if (answer->from_hvpa)
+    return answer->hvpa.output.replicas;
+  if (answer->hvpa.hpa == NULL)
+    return 0;
+  const FsHvpaSpec *spec = &answer->hvpa.input.spec;
+  return CLAMP (answer->hpa_desired, spec->min_replicas, spec->max_replicas > 0 ? spec->max_replicas : G_MAXINT32);
+}
+
 typedef struct {
   Rank rank;         /* weight holds the step index: the same order */
   guint step;
@@ -1228,6 +1243,7 @@ plan (const FsSnapshot *snapshot, FsPlanMemo *memo, const FsPlanRequest *request
       return NULL;
     }
   answer->stage_weight = out->vertical_weight; /* 1 at maxReplicas when the HPA wants more */
+  answer->next_sync_replicas = next_sync_replicas (answer);
   Planner planner;
   planner_init (&planner, snapshot, answer, memo);
   answer->recorded_pod = planner.base->recorded_pod;

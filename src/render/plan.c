@@ -308,7 +308,7 @@ typedef struct {
   char *revert;  /* after the rollout: the strategy as it was, when the patch changes it */
   char *hpa;     /* the HPA's (or Hvpa's) bounds that hold the plan's replicas, when the HPA
                   * would set another count */
-  int32_t hpa_sets; /* what the HPA sets at its next sync (its wish within its bounds) */
+  int32_t hpa_sets; /* what the HPA or Hvpa sets at its next sync (answer->next_sync_replicas) */
 } PlanCommands;
 
 static void
@@ -317,6 +317,21 @@ plan_commands_clear (PlanCommands *commands)
   g_free (commands->apply);
   g_free (commands->revert);
   g_free (commands->hpa);
+}
+
+/* A merge patch that writes the JSON map BOUNDS at PATH ("spec.hpaTemplate":
+ * {"spec":{"hpaTemplate":BOUNDS}}). */
+static char *
+merge_patch (const char *path, const char *bounds)
+{
+  g_auto (GStrv) keys = g_strsplit (path, ".", -1);
+  GString *patch = g_string_new (NULL);
+  for (char **key = keys; *key != NULL; key++)
+    g_string_append_printf (patch, "{\"%s\":", *key);
+  g_string_append (patch, bounds);
+  for (char **key = keys; *key != NULL; key++)
+    g_string_append_c (patch, '}');
+  return g_string_free (patch, FALSE);
 }
 
 static void
@@ -358,10 +373,9 @@ plan_commands (const FsPlanAnswer *answer, PlanCommands *commands)
     }
   if (answer->hvpa.hpa == NULL && !answer->from_hvpa)
     return;
-  /* the HPA sets its wish within its bounds (the Hvpa's for an Hvpa's HPA) */
   int32_t min = answer->hvpa.input.spec.min_replicas, max = answer->hvpa.input.spec.max_replicas;
   int32_t replicas = answer->plan.replicas;
-  commands->hpa_sets = CLAMP (answer->hpa_desired, min, max > 0 ? max : G_MAXINT32);
+  commands->hpa_sets = answer->next_sync_replicas;
   if (replicas == commands->hpa_sets || replicas <= 0)
     return;
   /* bounds that hold the plan's count: a lower maxReplicas (and minReplicas under it), or a
@@ -374,8 +388,7 @@ plan_commands (const FsPlanAnswer *answer, PlanCommands *commands)
   if (new_max != max)
     g_string_append_printf (bounds, "%s\"maxReplicas\":%d", bounds->len > 1 ? "," : "", new_max);
   g_string_append (bounds, "}");
-  g_autofree char *merge = answer->from_hvpa ? g_strdup_printf ("{\"spec\":{\"hpa\":{\"template\":{\"spec\":%s}}}}", bounds->str)
-                                             : g_strdup_printf ("{\"spec\":%s}", bounds->str);
+  g_autofree char *merge = merge_patch (answer->from_hvpa ? answer->hvpa.input.spec.replicas_path : "spec", bounds->str);
   const char *name = answer->from_hvpa ? answer->hvpa.hvpa->name : answer->hvpa.hpa->name;
   commands->hpa = g_strdup_printf ("kubectl patch %s %s -n %s --type merge -p %s", answer->from_hvpa ? "hvpa" : "hpa",
                                    fs_shell_word (safe, name), fs_shell_word (safe, workload->namespace),

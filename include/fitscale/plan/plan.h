@@ -82,6 +82,10 @@ typedef struct {
   guint own_pods;               /* the workload's pods counted on nodes now */
   FsPlanCandidate current;      /* as it runs now */
   FsPlanCandidate target;       /* P* */
+  int32_t next_sync_replicas;   /* what the workload's autoscaler sets spec.replicas to at its
+                                 * next sync: an Hvpa P*'s replicas (its weight rules,
+                                 * model/hvpa.h), an HPA its wish within its bounds; 0 with
+                                 * neither */
   FsPlanRollout target_rollout;
   char *target_message;         /* the FailedScheduling message of P*'s first Pending replica */
   FsPlanCandidate plan;
