@@ -111,9 +111,15 @@ check "hpa: v2beta2 read as v2, from its status" 0 "$bin" hpa -q -S "$fixtures/h
 expect "hpa: status utilization 27% of 65%" '.metrics[0].source == "HPA status" and .metrics[0].currentUtilization == 27 and .desiredReplicas == 1'
 check "hpa: Pods, Object and External metrics from the metrics APIs' lists" 0 "$bin" hpa -q -S "$data/hpa-custom" shop/web --now 2026-12-02T12:00:10Z -o json
 expect "hpa: Pods 20 of 10 -> 6, Object 3k of 2k -> 5, External 150 of 30 -> 5" '[.metrics[] | [.type, .source, .proposedReplicas]] == [["Pods","metric values",6],["Object","metric values",5],["External","metric values",5]] and .desiredReplicas == 6'
+expect "hpa -o json: current values as the HPA's status writes them, Quantity strings (not milli-units)" '[.metrics[] | .currentAverageValue // .currentValue] == ["20","3k","50"]'
+check "hpa -A -o json: the list's values as the table's" 0 "$bin" hpa -q -S "$data/hpa-custom" -A -o json
+expect "hpa -A -o json: 20 and 3k, strings" '[.hpas[0].metrics[] | .currentAverageValue // .currentValue] == ["20","3k","50"]'
+check "hpa -A -o yaml: Quantity strings" 0 "$bin" hpa -q -S "$data/hpa-custom" -A -o yaml
+contains "hpa -o yaml: currentValue 3k" "currentValue: 3k" out
+lacks "hpa -o yaml: no milli-units" "3000000" out
 check "hpa: a target of 0 replicas and an AverageValue metric: the ratio is +Inf" 0 "$bin" hpa -q -S "$data/hpa-ratio-inf.yaml" jobs/worker --now 2026-12-02T12:00:10Z -o json
 expect "hpa: +Inf is null with ratioText, a scale up to ceil(100/30)" '.metrics[0] | .ratio == null and .ratioText == "+Inf" and .rebalancedRatio == null and .rebalancedRatioText == "+Inf" and .proposedReplicas == 4'
-expect "hpa: an External sum past int64 saturates (GetExternalMetricReplicas), not negative" '.metrics[1] | .currentValue > 9.2e18 and .ratio == 1.8447 and (has("ratioText") | not) and .proposedReplicas == 2'
+expect "hpa: an External sum past int64 saturates (GetExternalMetricReplicas), not negative" '.metrics[1] | .currentValue == "9223372036854775807m" and .ratio == 1.8447 and (has("ratioText") | not) and .proposedReplicas == 2'
 check "hpa: +Inf in the table" 0 "$bin" hpa -q -S "$data/hpa-ratio-inf.yaml" jobs/worker --now 2026-12-02T12:00:10Z
 contains "hpa: the table says +Inf" "+Inf" out
 check "hpa: +Inf in YAML is null too" 0 "$bin" hpa -q -S "$data/hpa-ratio-inf.yaml" jobs/worker --now 2026-12-02T12:00:10Z -o yaml
