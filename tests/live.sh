@@ -139,7 +139,11 @@ contains "a -n snapshot: the pods of other namespaces are said to be missing" "p
 check "snapshot -n and -A together" 2 "$bin" snapshot -n production -A $live_flags
 contains "-n and -A: refused" "give one of them" err
 check "snapshot -o wide" 2 "$bin" snapshot -o wide $live_flags
-contains "snapshot -o wide: json or yaml" "written as json or yaml" err
+contains "snapshot -o wide: exactly what it writes" "-o wide: not one of this command's output formats; give json or yaml" err
+check "snapshot -o table" 2 "$bin" snapshot -o table $live_flags
+contains "snapshot -o table: exactly what it writes" "-o table: not an output format; give json or yaml" err
+check "snapshot --help" 0 "$bin" snapshot --help
+contains "snapshot --help: its formats" "Output format: json (the default) or yaml" out
 check "snapshot -S (it reads no files)" 2 "$bin" snapshot -S "$ex" $live_flags
 if command -v kubectl >/dev/null; then
   # the man pages' kubectl one-liner (without hvpas, which this cluster does not serve)

@@ -32,24 +32,6 @@ options_clear (SimulateOptions *options)
   g_free (options->kube_version);
 }
 
-static gboolean
-parse_seconds (const char *flag, const char *text, int64_t fallback, int64_t *out, GError **error)
-{
-  int64_t ms;
-  if (text == NULL)
-    {
-      *out = fallback;
-      return TRUE;
-    }
-  if (!fs_duration_parse (text, strlen (text), &ms) || ms < 0)
-    {
-      g_set_error (error, FS_ERROR, FS_ERROR_USAGE, "%s \"%s\" is not a duration like 30s or 1m", flag, text);
-      return FALSE;
-    }
-  *out = ms / 1000;
-  return TRUE;
-}
-
 /* The HPA in FILE (the first one) and, from the snapshot, its target. */
 static FsSnapshot *
 load_hpa (const char *path, FsHpaSpec *spec, GError **error)
@@ -123,11 +105,8 @@ static gboolean
 parse_format (const char *text, FsOutputFormat *format, GError **error)
 {
   static const char *const formats[] = { "wide", "json", "yaml", "csv" };
-  if (fs_output_parse (text, format, NULL))
-    return TRUE;
-  g_set_error (error, FS_ERROR, FS_ERROR_USAGE, "-o %s: not an output format; give wide, json, yaml or csv", text);
-  fs_cli_suggest (*error, text, "", formats, G_N_ELEMENTS (formats));
-  return FALSE;
+  return fs_cli_output_among (text != NULL && *text == '\0' ? NULL : text, formats, G_N_ELEMENTS (formats), format,
+                              error);
 }
 
 int
@@ -141,11 +120,11 @@ fs_cmd_simulate (int argc, char **argv)
       "The load: CSV \"t_seconds,value\" (per-pod utilization %) or \"t_seconds,load\" "
       "(a total the ready pods share, in the metric's units)", "FILE" },
     { "startup", 0, 0, G_OPTION_ARG_STRING, &options.startup,
-      "How long a new pod takes to become ready (default 30s; 0s allowed)", "DURATION" },
+      "How long a new pod takes to become ready, 0s or more (default 30s)", "DURATION" },
     { "sync", 0, 0, G_OPTION_ARG_STRING, &options.sync,
-      "The controller's sync period (default 15s)", "DURATION" },
+      "The controller's sync period, 1s or more (default 15s)", "DURATION" },
     { "duration", 0, 0, G_OPTION_ARG_STRING, &options.duration,
-      "How long to run (default: the trace's last time + 10m)", "DURATION" },
+      "How long to run, 1s or more (default: the trace's last time + 10m)", "DURATION" },
     { "replicas", 0, 0, G_OPTION_ARG_INT64, &options.replicas,
       "Start from N replicas (default: the HPA's status.currentReplicas)", "N" },
     { "no-cluster", 0, 0, G_OPTION_ARG_NONE, &options.no_cluster,
@@ -173,14 +152,12 @@ fs_cmd_simulate (int argc, char **argv)
   g_autoptr (FsSnapshot) hpa_snapshot = NULL;
   g_autoptr (FsSnapshot) snapshot = NULL;
   if ((!csv && !parse_format (options.common.output, &format, &error))
-      || !parse_seconds ("--startup", options.startup, 30, &sim.startup_s, &error)
-      || !parse_seconds ("--sync", options.sync, 15, &sim.sync_s, &error)
-      || !parse_seconds ("--duration", options.duration, 0, &sim.duration_s, &error)
+      || !fs_cli_parse_duration ("--startup", options.startup, 0, 30, &sim.startup_s, &error)
+      || !fs_cli_parse_duration ("--sync", options.sync, 1, 15, &sim.sync_s, &error)
+      || !fs_cli_parse_duration ("--duration", options.duration, 1, 0, &sim.duration_s, &error)
       || !fs_kube_version_parse ("--kube-version", options.kube_version, &minor, &error)
       || (options.replicas != G_MININT64 && !fs_cli_check_range ("--replicas", options.replicas, 1, G_MAXINT32, &error)))
     status = FS_EXIT_ERROR;
-  else if (sim.sync_s <= 0)
-    status = fs_cli_usage (&error, "--sync %s: give a period of at least 1s", options.sync);
   else if (options.hpa_path == NULL || options.trace_path == NULL || argc > 1)
     status = fs_cli_usage (&error, "give --hpa FILE and --trace FILE");
   else if ((hpa_snapshot = load_hpa (options.hpa_path, &hpa, &error)) == NULL
