@@ -768,6 +768,17 @@ lacks "plan reason: not \"Not one replica\"" "Not one replica" out
 contains "plan new nodes: one node holds the one Pending replica" "  New nodes that would hold it: 1 node of shape m5.2xlarge in zone z1, 1 replica per node" out
 # plan "Rollout: none; nothing changes."
 contains "plan rollout: nothing changes" "Rollout: none; nothing changes." out
+# several shapes that would each hold them are alternatives: one header, "or" before the second
+check "plan new nodes: two shapes (infeasible)" 1 "$bin" plan -q -S "$data/pod-slots.yaml" deployment/web -n shop
+headers=$(grep -c "New nodes that would hold" "$tmp/out")
+if [ "$headers" = 1 ]; then ok "plan new nodes: one header for two shapes"; else echo "# $headers headers" ; not_ok "plan new nodes: one header for two shapes"; fi
+contains "plan new nodes: the header says they are alternatives" "  New nodes that would hold it, one of these:" out
+contains "plan new nodes: the first shape" "    1 node of shape cpu=8,memory=16Gi,pods=3, 1 replica per node" out
+contains "plan new nodes: the second, an alternative" "    or 1 node of shape cpu=8,memory=16Gi,pods=4, 1 replica per node" out
+check "capacity --replicas 5: two shapes" 1 "$bin" capacity -q -S "$data/pod-slots.yaml" --from deployment/web -n shop --replicas 5
+contains "capacity new nodes: the header says they are alternatives" "packed with the pod's filters), one of these:" out
+contains "capacity new nodes: the second, an alternative" "  or 1 node of shape cpu=8,memory=16Gi,pods=4, 1 replica per node" out
+lacks "capacity new nodes: the first is no alternative to anything" "  or 1 node of shape cpu=8,memory=16Gi,pods=3" out
 check "sentences: plan -o json statefulset/kafka" 1 "$bin" plan -q -S "$kafka" statefulset/kafka -n data -o json
 expect "plan servedFraction: 2 of 3" '.hvpa.servedFraction == 0.6667 and .current.servedFraction == 0.6667 and .hvpa.pending == 1'
 # plan reason when not one replica schedules; SERVED 0 %, not -0 %

@@ -612,9 +612,18 @@ print_outcome (FILE *out, const FsPlanAnswer *answer)
                answer->from_hvpa ? "HVPA" : "HPA/VPA", answer->target.pending,
                answer->target.pending == 1 ? "" : "s", message);
     }
-  fs_print_nodes_needed (out, answer->target.pending == 1 ? "  New nodes that would hold it: "
-                                                           : "  New nodes that would hold them: ",
-                         TRUE, answer->nodes_needed);
+  const char *them = answer->target.pending == 1 ? "it" : "them";
+  guint choices = fs_nodes_needed_complete (answer->nodes_needed);
+  if (choices == 1)
+    {
+      g_autofree char *prefix = g_strdup_printf ("  New nodes that would hold %s: ", them);
+      fs_print_nodes_needed (out, prefix, TRUE, answer->nodes_needed);
+    }
+  else if (choices > 1) /* one header, the shapes as alternatives */
+    {
+      fprintf (out, "  New nodes that would hold %s, one of these:\n", them);
+      fs_print_nodes_needed (out, "    ", TRUE, answer->nodes_needed);
+    }
 }
 
 static void
