@@ -760,7 +760,8 @@ check "sentences: capacity --replicas 1 that fits" 0 "$bin" capacity -q -S "$gpu
 contains "capacity --replicas 1: it fits" "--replicas 1: it fits; 1 placed, 0 would stay Pending." out
 # plan SERVED: Pending replicas serve nothing
 check "sentences: plan statefulset/kafka" 1 "$bin" plan -q -S "$kafka" statefulset/kafka -n data
-contains "plan SERVED: 2 of 3 scheduled is 66 %, not 100 %" "HPA/VPA point   3          kafka:cpu=2,memory=4Gi   2     1         66%      0.000" out
+contains "plan SERVED: 2 of 3 scheduled is 66 %, not 100 %" "target point   3          kafka:cpu=2,memory=4Gi   2     1         66%      0.000" out
+lacks "plan: no HPA and no VPA, neither named" "HPA/VPA point" out
 # plan reason, infeasible with some replicas scheduled
 contains "plan reason: how many schedule" "The one pair evaluated does not schedule every replica: the workload stays as it is, and 2 of its 3 replicas schedule." out
 lacks "plan reason: not \"Not one replica\"" "Not one replica" out
@@ -784,7 +785,7 @@ expect "plan servedFraction: 2 of 3" '.hvpa.servedFraction == 0.6667 and .curren
 # plan reason when not one replica schedules; SERVED 0 %, not -0 %
 check "sentences: plan of a 5-GPU workload" 1 "$bin" plan -q -S "$gpu" deployment/train -n ml
 contains "plan reason: not one of them schedules" "the workload stays as it is, and not one of its 2 replicas schedules." out
-contains "plan SERVED: 0 %" "current         2          main:cpu=1,memory=2Gi   0     2         0%       0.000" out
+contains "plan SERVED: 0 %" "current        2          main:cpu=1,memory=2Gi   0     2         0%       0.000" out
 lacks "plan SERVED: no -0 %" "-0%" out
 lacks "plan new nodes: no shape holds a 5-GPU replica, none offered" "would hold" out
 # plan reason, adjusted: "of the N pairs evaluated, M do"
@@ -796,6 +797,21 @@ expect "plan json: 250 pairs evaluated, P* serves 2 of 6" '.candidates == 250 an
 # plan "Rollout: none; the requests stay, so no pod is replaced: pods are only added/removed."
 check "sentences: plan scales edge down" 0 "$bin" plan -q -S "$hostport" -S "$data/hostport-hpa.yaml" deployment/edge -n web
 contains "plan rollout: a scale, no replacement" "Rollout: none; the requests stay, so no pod is replaced: pods are only removed." out
+# the point is named after what exists: an HPA and no VPA is the "HPA point"
+contains "plan: an HPA and no VPA, the HPA point" "HPA point   3          proxy:cpu=100m,memory=128Mi" out
+contains "plan reason: the HPA point" "The HPA point is 3 x (cpu=100m,memory=128Mi)" out
+lacks "plan: no VPA named where there is none" "HPA/VPA" out
+check "plan: a VPA and no HPA" 0 "$bin" plan -q -S "$data/resize/vpa-in-place.yaml" deployment/web -n shop --vpa-weight 1
+contains "plan: the VPA point" "The VPA point is 3 x (cpu=1500m,memory=2Gi)" out
+lacks "plan: no HPA point where there is no HPA" "HPA point" out
+lacks "plan: no HPA/VPA point either" "HPA/VPA" out
+# --apply-patch, infeasible: one short comment line, not the outcome paragraph
+check "plan --apply-patch, infeasible" 1 "$bin" plan -q -S "$ex" deployment/rag-api -n production --vpa-target rag-api:memory=12Gi --vpa-weight 1 --apply-patch
+contains "plan patch: one short line for infeasible" "# infeasible: no pair that schedules serves the whole demand; this one serves the most, 33 %." out
+lacks "plan patch: not the reason paragraph" "The HPA/VPA point is" out
+check "plan --apply-patch, nothing schedules" 1 "$bin" plan -q -S "$kafka" statefulset/kafka -n data --apply-patch
+contains "plan patch: one short line when no pair schedules" "# infeasible: no pair schedules every replica; this is the workload as it runs." out
+lacks "plan patch: not the reason paragraph there either" "point is" out
 # plan reason, an update that stops: "before it completes", pods "available"
 check "sentences: plan with overrides" 0 "$bin" plan -q -S "$ex" deployment/rag-api -n production --hpa-desired 4 --vpa-target rag-api:memory=3Gi --vpa-weight 1
 contains "plan reason: the update stops before it completes" "its final state fits, but its rolling update stops before it completes. Its rolling update (maxSurge 2, maxUnavailable 1) stops with 2 old and 2 new pods available" out

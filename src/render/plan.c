@@ -426,8 +426,11 @@ print_commands (FILE *out, const FsPlanAnswer *answer, const char *prefix)
   if (owner_name != NULL && commands.hpa == NULL)
     fprintf (out, "%s# the %s %s owns spec.replicas: it sets %d at its next sync, as the plan does.\n", prefix,
              owner, fs_safe (safe, owner_name), commands.hpa_sets);
-  if (answer->outcome == FS_PLAN_INFEASIBLE)
-    fprintf (out, "%s# the plan does not serve the whole demand (%s)\n", prefix, fs_safe (safe, answer->reason));
+  if (answer->outcome == FS_PLAN_INFEASIBLE && plan->schedulable)
+    fprintf (out, "%s# infeasible: no pair that schedules serves the whole demand; this one serves the most, %.0f %%.\n",
+             prefix, floor (MIN (plan->served, 1.0) * 100 + 1e-9));
+  else if (answer->outcome == FS_PLAN_INFEASIBLE)
+    fprintf (out, "%s# infeasible: no pair schedules every replica; this is the workload as it runs.\n", prefix);
   if (answer->patch_rounded)
     fprintf (out, "%s# memory requests rounded up to the units the manifest wrote: checked, as many replicas fit.\n",
              prefix);
@@ -593,7 +596,8 @@ print_candidates (FILE *out, const FsPlanAnswer *answer)
 {
   g_autoptr (FsTable) table = fs_table_new (7, row_headers);
   add_row (table, "current", answer, &answer->current);
-  add_row (table, answer->from_hvpa ? "HVPA point" : "HPA/VPA point", answer, &answer->target);
+  g_autofree char *point = g_strdup_printf ("%s point", fs_plan_point_name (answer));
+  add_row (table, point, answer, &answer->target);
   add_row (table, "plan", answer, &answer->plan);
   if (answer->has_steady)
     add_row (table, "as configured", answer, &answer->steady);
@@ -609,7 +613,7 @@ print_outcome (FILE *out, const FsPlanAnswer *answer)
     {
       g_autofree char *message = fs_terminal_safe (answer->target_message);
       fprintf (out, "The %s point leaves %" G_GINT64_FORMAT " replica%s Pending: %s\n",
-               answer->from_hvpa ? "HVPA" : "HPA/VPA", answer->target.pending,
+               fs_plan_point_name (answer), answer->target.pending,
                answer->target.pending == 1 ? "" : "s", message);
     }
   const char *them = answer->target.pending == 1 ? "it" : "them";

@@ -130,6 +130,10 @@ FsPlanAnswer *fs_plan (const FsSnapshot *snapshot, const FsPlanRequest *request,
 FsPlanAnswer *fs_plan_shared (const FsSnapshot *snapshot, FsPlanMemo *memo, const FsPlanRequest *request,
                               GError **error);
 void fs_plan_answer_free (FsPlanAnswer *answer);
+/* What ANSWER's P* is named after, naming only what exists: "HVPA" (an Hvpa makes it), else
+ * "HPA/VPA", "HPA" or "VPA" (the autoscalers found, or --hpa-desired / --vpa-target), else
+ * "target" (neither: the workload as it is written). */
+const char *fs_plan_point_name (const FsPlanAnswer *answer);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FsPlanAnswer, fs_plan_answer_free)
 
 /* The in-place part of ANSWER (answer->resize), when its request or the VPA's updateMode
