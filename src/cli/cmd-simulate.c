@@ -89,9 +89,9 @@ const FsCliCommand fs_cli_simulate = {
       "target are placed by the scheduler's filters on the cluster (--snapshot, else the one\n"
       "the kubeconfig names, as every command reads it): those that do not fit stay Pending,\n"
       "and the HPA stalls as it does in a real cluster.  --no-cluster runs the HPA alone,\n"
-      "every new pod fitting.  -o csv writes the\n"
-      "timeline as CSV; -o json has {\"timeline\": [{t, replicas, recommendation,\n"
-      "stabilized, limit, reason, ...}]}, one row per sync.",
+      "every new pod fitting.  -o csv writes the timeline as CSV; -o json has\n"
+      "{\"timeline\": [{t, replicas, recommendation, stabilized, limit, reason, ...}]},\n"
+      "one row per sync.",
   .epilogue =
       "Examples:\n"
       "  fitscale simulate --hpa hpa.yaml --trace load.csv --startup 30s --no-cluster\n"
