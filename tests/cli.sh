@@ -111,9 +111,15 @@ check "hpa: v2beta2 read as v2, from its status" 0 "$bin" hpa -q -S "$fixtures/h
 expect "hpa: status utilization 27% of 65%" '.metrics[0].source == "HPA status" and .metrics[0].currentUtilization == 27 and .desiredReplicas == 1'
 check "hpa: Pods, Object and External metrics from the metrics APIs' lists" 0 "$bin" hpa -q -S "$data/hpa-custom" shop/web --now 2026-12-02T12:00:10Z -o json
 expect "hpa: Pods 20 of 10 -> 6, Object 3k of 2k -> 5, External 150 of 30 -> 5" '[.metrics[] | [.type, .source, .proposedReplicas]] == [["Pods","metric values",6],["Object","metric values",5],["External","metric values",5]] and .desiredReplicas == 6'
+expect "hpa -o json: current values as the HPA's status writes them, Quantity strings (not milli-units)" '[.metrics[] | .currentAverageValue // .currentValue] == ["20","3k","50"]'
+check "hpa -A -o json: the list's values as the table's" 0 "$bin" hpa -q -S "$data/hpa-custom" -A -o json
+expect "hpa -A -o json: 20 and 3k, strings" '[.hpas[0].metrics[] | .currentAverageValue // .currentValue] == ["20","3k","50"]'
+check "hpa -A -o yaml: Quantity strings" 0 "$bin" hpa -q -S "$data/hpa-custom" -A -o yaml
+contains "hpa -o yaml: currentValue 3k" "currentValue: 3k" out
+lacks "hpa -o yaml: no milli-units" "3000000" out
 check "hpa: a target of 0 replicas and an AverageValue metric: the ratio is +Inf" 0 "$bin" hpa -q -S "$data/hpa-ratio-inf.yaml" jobs/worker --now 2026-12-02T12:00:10Z -o json
 expect "hpa: +Inf is null with ratioText, a scale up to ceil(100/30)" '.metrics[0] | .ratio == null and .ratioText == "+Inf" and .rebalancedRatio == null and .rebalancedRatioText == "+Inf" and .proposedReplicas == 4'
-expect "hpa: an External sum past int64 saturates (GetExternalMetricReplicas), not negative" '.metrics[1] | .currentValue > 9.2e18 and .ratio == 1.8447 and (has("ratioText") | not) and .proposedReplicas == 2'
+expect "hpa: an External sum past int64 saturates (GetExternalMetricReplicas), not negative" '.metrics[1] | .currentValue == "9223372036854775807m" and .ratio == 1.8447 and (has("ratioText") | not) and .proposedReplicas == 2'
 check "hpa: +Inf in the table" 0 "$bin" hpa -q -S "$data/hpa-ratio-inf.yaml" jobs/worker --now 2026-12-02T12:00:10Z
 contains "hpa: the table says +Inf" "+Inf" out
 check "hpa: +Inf in YAML is null too" 0 "$bin" hpa -q -S "$data/hpa-ratio-inf.yaml" jobs/worker --now 2026-12-02T12:00:10Z -o yaml
@@ -123,26 +129,32 @@ check "hpa: unknown HPA" 2 "$bin" hpa -q -S "$ex" production/nope
 contains "hpa: names the HPA" 'HorizontalPodAutoscaler "nope" not found' err
 
 # ---- simulate ----
-check "simulate: the seed's scale-down timeline" 0 "$bin" simulate --hpa "$ex/hpa.json" --trace "$data/trace-load-stops.csv" --replicas 6 --startup 0s --duration 1200s -o json
+check "simulate: the seed's scale-down timeline" 0 "$bin" simulate --no-cluster --hpa "$ex/hpa.json" --trace "$data/trace-load-stops.csv" --replicas 6 --startup 0s --duration 1200s -o json
 expect "simulate: 6->5->4->3->2 at 300, 360, 420, 480 s after the last high reading (585 s)" '[.timeline[] | select(.desired != .replicas) | [.t, .desired]] == [[885,5],[945,4],[1005,3],[1065,2]]'
-check "simulate: the behavior reference's scale-up" 0 "$bin" simulate --hpa "$data/hpa-behavior-es.yaml" --trace "$data/trace-spike.csv" --startup 0s --duration 90s -o json
+check "simulate: the behavior reference's scale-up" 0 "$bin" simulate --no-cluster --hpa "$data/hpa-behavior-es.yaml" --trace "$data/trace-spike.csv" --startup 0s --duration 90s -o json
 expect "simulate: 18 -> 25 (+7 pods), then +30 % of 25 = 33" '[.timeline[] | select(.desired != .replicas) | [.t, .replicas, .desired]][0:2] == [[0,18,25],[60,25,33]]'
-check "simulate: selectPolicy Disabled never scales down" 0 "$bin" simulate --hpa "$data/hpa-behavior-es.yaml" --trace "$data/trace-load-stops.csv" --startup 0s --duration 1500s -o json
+check "simulate: selectPolicy Disabled never scales down" 0 "$bin" simulate --no-cluster --hpa "$data/hpa-behavior-es.yaml" --trace "$data/trace-load-stops.csv" --startup 0s --duration 1500s -o json
 expect "simulate: no step down" '[.timeline[] | select(.desired < .replicas)] | length == 0'
 check "simulate: the trap with the example cluster" 0 "$bin" simulate -q --hpa "$ex/hpa.json" -S "$ex" --trace "$data/trace-trap.csv" --replicas 2 --startup 30s --duration 600s -o json
 expect "simulate: the third pod stays Pending, the HPA holds at 3 under 89 %" '(.timeline[] | select(.t == 150)) as $s | $s.replicas == 3 and $s.pending == 1 and $s.desired == 3'
 expect "simulate: at 150 % it asks 5, three of them Pending" '(.timeline[-1]) as $s | $s.replicas == 5 and $s.pending == 3'
-check "simulate: a run too long is refused" 2 "$bin" simulate --hpa "$ex/hpa.json" --trace "$data/trace-spike.csv" --duration 100000h
+check "simulate: a run too long is refused" 2 "$bin" simulate --no-cluster --hpa "$ex/hpa.json" --trace "$data/trace-spike.csv" --duration 100000h
 contains "simulate: says the limit" "limited to 100000" err
 check "simulate: a bad --kube-version is refused" 2 "$bin" simulate --hpa "$ex/hpa.json" --trace "$data/trace-spike.csv" --kube-version BAD
 contains "simulate: --kube-version named as hpa names it" 'fitscale simulate: --kube-version "BAD": give 1.MINOR, e.g. 1.32' err
 check "hpa: a bad --kube-version is refused" 2 "$bin" hpa -q -S "$ex" production/rag-api-hpa --kube-version BAD
 contains "hpa: --kube-version named" 'fitscale hpa: --kube-version "BAD": give 1.MINOR, e.g. 1.32' err
-check "simulate -o csv" 0 "$bin" simulate --hpa "$ex/hpa.json" --trace "$data/trace-spike.csv" --replicas 2 --duration 60s -o csv
+check "simulate -o csv" 0 "$bin" simulate --no-cluster --hpa "$ex/hpa.json" --trace "$data/trace-spike.csv" --replicas 2 --duration 60s -o csv
 contains "simulate csv header" "t,value,replicas,ready,starting,pending,utilization,recommendation,stabilized,desired,reason" out
 printf 't_seconds,value\n10,5\n5,3\n' > "$tmp/bad.csv"
-check "simulate: a bad trace" 2 "$bin" simulate --hpa "$ex/hpa.json" --trace "$tmp/bad.csv"
+check "simulate: a bad trace" 2 "$bin" simulate --no-cluster --hpa "$ex/hpa.json" --trace "$tmp/bad.csv"
 contains "simulate: names the line" "bad.csv:3" err
+check "simulate: no cluster named and none in the kubeconfig" 2 "$bin" simulate --hpa "$ex/hpa.json" --trace "$data/trace-trap.csv" --replicas 2
+contains "simulate: says so, and how to run the HPA alone" "no cluster to read: give --snapshot PATH" err
+contains "simulate: --no-cluster offered" "or --no-cluster to run the HPA alone" err
+lacks "simulate: no timeline from an unbounded cluster" "t = 0 s" out
+check "simulate: --no-cluster with -S is refused" 2 "$bin" simulate --no-cluster -S "$ex" --hpa "$ex/hpa.json" --trace "$data/trace-trap.csv"
+contains "simulate: --no-cluster with -S: named" "--no-cluster: give it without --snapshot and the connection flags" err
 
 # one formatter of quantities for people (issue 20): no "0Ki", no bytes, units kept
 check "nodes: quantities for people" 0 "$bin" nodes -q -S "$data/plan/tight-nodes.yaml"
@@ -264,6 +276,23 @@ check "plan: the Hvpa sample (real) on kind's nodes (real), design semantics" 0 
 expect "plan: three kind nodes hold the HVPA point: unchanged" '.outcome == "unchanged" and .plan == .hvpa and .sources.hvpa == "hvpa-sample"'
 check "plan: the same under the released controller's rules" 0 "$bin" plan -q -S "$fixtures/hvpa-v1alpha1-sample.yaml" -S "$data/hvpa-design/cluster.yaml" -S "$fixtures/kind-3node-nodes.json" hvpa/hvpa-sample --semantics hvpa -o json
 expect "plan: hvpa semantics" '.sources.semantics == "hvpa" and .plan.schedulable'
+# what an Hvpa sets at its next sync is its weight rules' count (the HVPA point, as hvpa says),
+# not its HPA's wish; its bounds are patched where the object writes them (either layout)
+check "plan --apply-patch: an Hvpa of the design's layout" 0 "$bin" plan -q -S "$data/hvpa-design" -S "$data/plan/tight-nodes.yaml" hvpa/hvpa-sample --now 2026-12-02T12:00:00Z --apply-patch
+contains "plan patch: the Hvpa sets the HVPA point's 5, not the HPA's 6" "# the Hvpa hvpa-sample sets 5 replicas at its next sync, not the plan's 3; to hold 3:" out
+contains "plan patch: spec.hpaTemplate, as the object writes it" "kubectl patch hvpa hvpa-sample -n default --type merge -p '{\"spec\":{\"hpaTemplate\":{\"maxReplicas\":3}}}'" out
+lacks "plan patch: no spec.hpa.template in a design-layout Hvpa" '"hpa":{"template"' out
+check "hvpa: the same Hvpa" 0 "$bin" hvpa -q -S "$data/hvpa-design" -S "$data/plan/tight-nodes.yaml" hvpa-sample --now 2026-12-02T12:00:00Z
+contains "hvpa: replicas 5, as plan says" "vpaWeight 0.60: replicas 5 (weighted 5)." out
+check "plan: the HVPA point row" 0 "$bin" plan -q -S "$data/hvpa-design" -S "$data/plan/tight-nodes.yaml" hvpa/hvpa-sample --now 2026-12-02T12:00:00Z -o json
+expect "plan -o json: the HVPA point is 5, the hold patch in the design's layout" '.hvpa.replicas == 5 and (.commands.holdReplicas | test("hpaTemplate"))'
+sed 's/maxReplicas: 10/maxReplicas: 0/' "$data/hvpa-design/hvpa.yaml" >"$tmp/hvpa-design-max0.yaml"
+check "hvpa: a design-layout Hvpa with maxReplicas 0" 2 "$bin" hvpa -q -S "$tmp/hvpa-design-max0.yaml" -S "$data/hvpa-design/cluster.yaml" hvpa-sample
+contains "hvpa: names the field where the object writes it" 'field spec.hpaTemplate.maxReplicas: "0" is not an integer from 1 to 2147483647' err
+sed 's/maxReplicas: 3/maxReplicas: 10/' "$fixtures/hvpa-v1alpha1-sample.yaml" >"$tmp/hvpa-released-10.yaml"
+check "plan --apply-patch: an Hvpa of the released layout" 0 "$bin" plan -q -S "$tmp/hvpa-released-10.yaml" -S "$data/hvpa-design/cluster.yaml" -S "$data/plan/tight-nodes.yaml" hvpa/hvpa-sample --now 2026-12-02T12:00:00Z --apply-patch
+contains "plan patch: the released Hvpa sets its point's 5" "# the Hvpa hvpa-sample sets 5 replicas at its next sync, not the plan's 3; to hold 3:" out
+contains "plan patch: spec.hpa.template.spec, as the object writes it" "kubectl patch hvpa hvpa-sample -n default --type merge -p '{\"spec\":{\"hpa\":{\"template\":{\"spec\":{\"maxReplicas\":3}}}}}'" out
 check "plan: --hpa-from metrics" 0 "$bin" plan -q -S "$ex" deployment/rag-api -n production --hpa-from metrics -o json
 expect "plan: metrics give 6 too" '.sources.hpaDesiredFrom == "metrics" and .sources.hpaDesiredReplicas == 6'
 check "plan: --vpa-target and --hpa-desired" 0 "$bin" plan -q -S "$ex" deployment/rag-api -n production --vpa-target rag-api:memory=3Gi --hpa-desired 4 --vpa-weight 1 -o json
@@ -594,7 +623,7 @@ check "warnings first: plan" 0 "$bin" plan -q -S "$ex" deployment/rag-api -n pro
 check "warnings first: hpa" 0 "$bin" hpa -q -S "$ex" production/rag-api-hpa --now 2026-10-09T14:00:00Z -o json; first_key "hpa -o json starts with warnings"
 check "warnings first: hvpa" 0 "$bin" hvpa -q -S "$data/hvpa-design" default/hvpa-sample --now 2026-12-02T12:00:00Z -o json; first_key "hvpa -o json starts with warnings"
 check "warnings first: nodes" 0 "$bin" nodes -q -S "$ex" -o json; first_key "nodes -o json starts with warnings"
-check "warnings first: simulate" 0 "$bin" simulate --hpa "$ex/hpa.json" --trace "$data/trace-spike.csv" --replicas 2 --duration 60s -o json; first_key "simulate -o json starts with warnings"
+check "warnings first: simulate" 0 "$bin" simulate --no-cluster --hpa "$ex/hpa.json" --trace "$data/trace-spike.csv" --replicas 2 --duration 60s -o json; first_key "simulate -o json starts with warnings"
 check "warnings first: simulate on a cluster" 0 "$bin" simulate -q --hpa "$ex/hpa.json" -S "$ex" --trace "$data/trace-spike.csv" --replicas 2 --startup 30s --duration 60s -o json; first_key "simulate -S -o json starts with warnings"
 expect "the complete example: no warning" '.warnings == []'
 check "warnings first: -o yaml" 0 "$bin" nodes -q -S "$ex" -o yaml
@@ -740,7 +769,8 @@ check "sentences: capacity --replicas 1 that fits" 0 "$bin" capacity -q -S "$gpu
 contains "capacity --replicas 1: it fits" "--replicas 1: it fits; 1 placed, 0 would stay Pending." out
 # plan SERVED: Pending replicas serve nothing
 check "sentences: plan statefulset/kafka" 1 "$bin" plan -q -S "$kafka" statefulset/kafka -n data
-contains "plan SERVED: 2 of 3 scheduled is 66 %, not 100 %" "HPA/VPA point   3          kafka:cpu=2,memory=4Gi   2     1         66%      0.000" out
+contains "plan SERVED: 2 of 3 scheduled is 66 %, not 100 %" "target point   3          kafka:cpu=2,memory=4Gi   2     1         66%      0.000" out
+lacks "plan: no HPA and no VPA, neither named" "HPA/VPA point" out
 # plan reason, infeasible with some replicas scheduled
 contains "plan reason: how many schedule" "The one pair evaluated does not schedule every replica: the workload stays as it is, and 2 of its 3 replicas schedule." out
 lacks "plan reason: not \"Not one replica\"" "Not one replica" out
@@ -748,12 +778,23 @@ lacks "plan reason: not \"Not one replica\"" "Not one replica" out
 contains "plan new nodes: one node holds the one Pending replica" "  New nodes that would hold it: 1 node of shape m5.2xlarge in zone z1, 1 replica per node" out
 # plan "Rollout: none; nothing changes."
 contains "plan rollout: nothing changes" "Rollout: none; nothing changes." out
+# several shapes that would each hold them are alternatives: one header, "or" before the second
+check "plan new nodes: two shapes (infeasible)" 1 "$bin" plan -q -S "$data/pod-slots.yaml" deployment/web -n shop
+headers=$(grep -c "New nodes that would hold" "$tmp/out")
+if [ "$headers" = 1 ]; then ok "plan new nodes: one header for two shapes"; else echo "# $headers headers" ; not_ok "plan new nodes: one header for two shapes"; fi
+contains "plan new nodes: the header says they are alternatives" "  New nodes that would hold it, one of these:" out
+contains "plan new nodes: the first shape" "    1 node of shape cpu=8,memory=16Gi,pods=3, 1 replica per node" out
+contains "plan new nodes: the second, an alternative" "    or 1 node of shape cpu=8,memory=16Gi,pods=4, 1 replica per node" out
+check "capacity --replicas 5: two shapes" 1 "$bin" capacity -q -S "$data/pod-slots.yaml" --from deployment/web -n shop --replicas 5
+contains "capacity new nodes: the header says they are alternatives" "packed with the pod's filters), one of these:" out
+contains "capacity new nodes: the second, an alternative" "  or 1 node of shape cpu=8,memory=16Gi,pods=4, 1 replica per node" out
+lacks "capacity new nodes: the first is no alternative to anything" "  or 1 node of shape cpu=8,memory=16Gi,pods=3" out
 check "sentences: plan -o json statefulset/kafka" 1 "$bin" plan -q -S "$kafka" statefulset/kafka -n data -o json
 expect "plan servedFraction: 2 of 3" '.hvpa.servedFraction == 0.6667 and .current.servedFraction == 0.6667 and .hvpa.pending == 1'
 # plan reason when not one replica schedules; SERVED 0 %, not -0 %
 check "sentences: plan of a 5-GPU workload" 1 "$bin" plan -q -S "$gpu" deployment/train -n ml
 contains "plan reason: not one of them schedules" "the workload stays as it is, and not one of its 2 replicas schedules." out
-contains "plan SERVED: 0 %" "current         2          main:cpu=1,memory=2Gi   0     2         0%       0.000" out
+contains "plan SERVED: 0 %" "current        2          main:cpu=1,memory=2Gi   0     2         0%       0.000" out
 lacks "plan SERVED: no -0 %" "-0%" out
 lacks "plan new nodes: no shape holds a 5-GPU replica, none offered" "would hold" out
 # plan reason, adjusted: "of the N pairs evaluated, M do"
@@ -765,6 +806,21 @@ expect "plan json: 250 pairs evaluated, P* serves 2 of 6" '.candidates == 250 an
 # plan "Rollout: none; the requests stay, so no pod is replaced: pods are only added/removed."
 check "sentences: plan scales edge down" 0 "$bin" plan -q -S "$hostport" -S "$data/hostport-hpa.yaml" deployment/edge -n web
 contains "plan rollout: a scale, no replacement" "Rollout: none; the requests stay, so no pod is replaced: pods are only removed." out
+# the point is named after what exists: an HPA and no VPA is the "HPA point"
+contains "plan: an HPA and no VPA, the HPA point" "HPA point   3          proxy:cpu=100m,memory=128Mi" out
+contains "plan reason: the HPA point" "The HPA point is 3 x (cpu=100m,memory=128Mi)" out
+lacks "plan: no VPA named where there is none" "HPA/VPA" out
+check "plan: a VPA and no HPA" 0 "$bin" plan -q -S "$data/resize/vpa-in-place.yaml" deployment/web -n shop --vpa-weight 1
+contains "plan: the VPA point" "The VPA point is 3 x (cpu=1500m,memory=2Gi)" out
+lacks "plan: no HPA point where there is no HPA" "HPA point" out
+lacks "plan: no HPA/VPA point either" "HPA/VPA" out
+# --apply-patch, infeasible: one short comment line, not the outcome paragraph
+check "plan --apply-patch, infeasible" 1 "$bin" plan -q -S "$ex" deployment/rag-api -n production --vpa-target rag-api:memory=12Gi --vpa-weight 1 --apply-patch
+contains "plan patch: one short line for infeasible" "# infeasible: no pair that schedules serves the whole demand; this one serves the most, 33 %." out
+lacks "plan patch: not the reason paragraph" "The HPA/VPA point is" out
+check "plan --apply-patch, nothing schedules" 1 "$bin" plan -q -S "$kafka" statefulset/kafka -n data --apply-patch
+contains "plan patch: one short line when no pair schedules" "# infeasible: no pair schedules every replica; this is the workload as it runs." out
+lacks "plan patch: not the reason paragraph there either" "point is" out
 # plan reason, an update that stops: "before it completes", pods "available"
 check "sentences: plan with overrides" 0 "$bin" plan -q -S "$ex" deployment/rag-api -n production --hpa-desired 4 --vpa-target rag-api:memory=3Gi --vpa-weight 1
 contains "plan reason: the update stops before it completes" "its final state fits, but its rolling update stops before it completes. Its rolling update (maxSurge 2, maxUnavailable 1) stops with 2 old and 2 new pods available" out

@@ -50,6 +50,15 @@ if cmp -s "$tmp/out" "$tmp/why-A.json"; then ok "why -A = why --all -A"; else no
 check "why -A -l" 0 "$bin" why -A -l app=rag-api -S "$ex"
 contains "why -A -l: the rag-api pods" "rag-api-7948f7fb7" out
 
+# ---- nodes -n / -A: accepted and ignored, as kubectl get nodes takes them ----
+check "nodes" 0 "$bin" nodes -S "$ex" -q -o json
+cp "$tmp/out" "$tmp/nodes-plain.json"
+check "nodes -A" 0 "$bin" nodes -S "$ex" -q -A -o json
+if cmp -s "$tmp/out" "$tmp/nodes-plain.json"; then ok "nodes -A: the same nodes"; else not_ok "nodes -A: the same nodes"; fi
+check "nodes -n X" 0 "$bin" nodes -S "$ex" -n X -o json
+if cmp -s "$tmp/out" "$tmp/nodes-plain.json"; then ok "nodes -n X: the same nodes"; else not_ok "nodes -n X: the same nodes"; fi
+lacks "nodes -n X: says nothing of it" "namespace" err
+
 # ---- nodes -l ----
 check "nodes -l: one zone" 0 "$bin" nodes -S "$ex" -q -l 'topology.kubernetes.io/zone=us-east-1a'
 lacks "nodes -l: the other zone's node left out" "ip-10-0-2" out
@@ -67,7 +76,17 @@ check "simulate --replicas -3" 2 "$bin" simulate --hpa "$ex/hpa.json" --trace "$
 contains "simulate --replicas -3: the range" "--replicas -3: give a number from 1 to 2147483647" err
 check "simulate --replicas 0" 2 "$bin" simulate --hpa "$ex/hpa.json" --trace "$data/trace-trap.csv" --replicas 0
 check "simulate --sync 0s" 2 "$bin" simulate --hpa "$ex/hpa.json" --trace "$data/trace-trap.csv" --sync 0s
-contains "simulate --sync 0s: named, with what it takes" "--sync 0s: give a period of at least 1s" err
+contains "simulate --sync 0s: named, with what it takes" "--sync 0s: give a duration of at least 1s, like 30s or 1m" err
+check "simulate --duration 0s" 2 "$bin" simulate --no-cluster --hpa "$ex/hpa.json" --trace "$data/trace-trap.csv" --duration 0s
+contains "simulate --duration 0s: refused with the range, not run for 600 s" "--duration 0s: give a duration of at least 1s, like 30s or 1m" err
+lacks "simulate --duration 0s: no timeline" "t = 0 s" out
+check "simulate --duration 0" 2 "$bin" simulate --no-cluster --hpa "$ex/hpa.json" --trace "$data/trace-trap.csv" --duration 0
+check "simulate --startup -5s" 2 "$bin" simulate --no-cluster --hpa "$ex/hpa.json" --trace "$data/trace-trap.csv" --startup -5s
+contains "simulate --startup -5s: the range" "--startup -5s: give a duration of at least 0s, like 30s or 1m" err
+check "simulate --startup soon" 2 "$bin" simulate --no-cluster --hpa "$ex/hpa.json" --trace "$data/trace-trap.csv" --startup soon
+contains "simulate --startup soon: not a duration, and the range" "--startup soon: not a duration; give a duration of at least 0s, like 30s or 1m" err
+check "simulate --startup 0s is allowed" 0 "$bin" simulate --no-cluster --hpa "$ex/hpa.json" --trace "$data/trace-trap.csv" --startup 0s --duration 60s -o json
+check "simulate --duration 1s is the least" 0 "$bin" simulate --no-cluster --hpa "$ex/hpa.json" --trace "$data/trace-trap.csv" --duration 1s -o json
 check "serve --max-staleness 0" 2 "$bin" serve -S "$ex" --max-staleness 0
 contains "serve --max-staleness 0: named, with what it takes" "--max-staleness 0: give a number of seconds over 0" err
 check "why --watch-rounds -1" 2 "$bin" why -S "$ex" --all --watch-rounds -1
@@ -85,6 +104,9 @@ contains "serve --max-in-flight 0: the range" "--max-in-flight 0: give a number 
 check "quantity -- -1Gi" 0 "$bin" quantity -o json -- -1Gi 2
 expect "quantity -- -1Gi: -1Gi and 2, not \"--\"" '[.[].input] == ["-1Gi","2"] and .[0].value == -1073741824'
 check "quantity -1Gi without --: an option" 2 "$bin" quantity -1Gi
+contains "quantity -1Gi: how to give a negative quantity" "Unknown option -1Gi (to give a negative quantity, end the options first: fitscale quantity -- -1Gi)" err
+check "quantity -x: an unknown option" 2 "$bin" quantity -x
+lacks "quantity -x: no negative-quantity hint" "negative quantity" err
 check "quantity -- alone: no quantity" 2 "$bin" quantity --
 lacks "quantity --: not parsed as a quantity" 'quantity "--"' err
 
@@ -113,6 +135,10 @@ contains "unknown short option: --help suggested" "Run 'fitscale nodes --help' f
 check "nodes -o jsn" 2 "$bin" nodes -S "$ex" -o jsn
 contains "-o jsn: the formats, did you mean json" "-o jsn: not an output format; give wide, json or yaml (did you mean json?)" err
 lacks "-o jsn: no answer" "NODE" out
+check "snapshot -o table" 2 "$bin" snapshot -o table --server http://127.0.0.1:1
+contains "snapshot -o table: exactly the formats it writes" "-o table: not an output format; give json or yaml" err
+check "snapshot -o wide" 2 "$bin" snapshot -o wide --server http://127.0.0.1:1
+contains "snapshot -o wide: not offered, then refused" "-o wide: not one of this command's output formats; give json or yaml" err
 check "simulate -o cvs" 2 "$bin" simulate -S "$ex" production/rag-api -o cvs
 contains "simulate -o cvs: csv among the formats, and suggested" "-o cvs: not an output format; give wide, json, yaml or csv (did you mean csv?)" err
 check "hvpa --semantics hvp" 2 "$bin" hvpa -S "$ex" --semantics hvp -A

@@ -139,7 +139,11 @@ contains "a -n snapshot: the pods of other namespaces are said to be missing" "p
 check "snapshot -n and -A together" 2 "$bin" snapshot -n production -A $live_flags
 contains "-n and -A: refused" "give one of them" err
 check "snapshot -o wide" 2 "$bin" snapshot -o wide $live_flags
-contains "snapshot -o wide: json or yaml" "written as json or yaml" err
+contains "snapshot -o wide: exactly what it writes" "-o wide: not one of this command's output formats; give json or yaml" err
+check "snapshot -o table" 2 "$bin" snapshot -o table $live_flags
+contains "snapshot -o table: exactly what it writes" "-o table: not an output format; give json or yaml" err
+check "snapshot --help" 0 "$bin" snapshot --help
+contains "snapshot --help: its formats" "Output format: json (the default) or yaml" out
 check "snapshot -S (it reads no files)" 2 "$bin" snapshot -S "$ex" $live_flags
 if command -v kubectl >/dev/null; then
   # the man pages' kubectl one-liner (without hvpas, which this cluster does not serve)
@@ -152,8 +156,17 @@ if command -v kubectl >/dev/null; then
   done
 fi
 snapshot=$saved_snapshot
+mkdir -p "$tmp/kube-home/.kube" && cp "$tmp/plain.kubeconfig" "$tmp/kube-home/.kube/config"
 KUBECONFIG="$tmp/plain.kubeconfig" check "KUBECONFIG is read" 0 "$bin" nodes -q -o json
 expect "KUBECONFIG: two nodes" '.nodes | length == 2'
+# simulate reads the kubeconfig's cluster as every command does: the trap's pods stay Pending
+KUBECONFIG="$tmp/plain.kubeconfig" check "simulate: KUBECONFIG is read" 0 "$bin" simulate -q --hpa "$ex/hpa.json" --trace "$src/tests/data/trace-trap.csv" --replicas 2 --startup 30s --duration 600s -o json
+expect "simulate from KUBECONFIG: at 150 % it asks 5, three of them Pending" '(.timeline[-1]) as $s | $s.replicas == 5 and $s.pending == 3'
+cp "$tmp/out" "$tmp/kubeconfig-simulate.json"
+"$bin" simulate -q --hpa "$ex/hpa.json" --trace "$src/tests/data/trace-trap.csv" --replicas 2 --startup 30s --duration 600s -o json -S "$ex" >"$tmp/snapshot-simulate.json"
+if cmp -s "$tmp/kubeconfig-simulate.json" "$tmp/snapshot-simulate.json"; then ok "simulate: KUBECONFIG = -S"; else not_ok "simulate: KUBECONFIG = -S"; fi
+HOME="$tmp/kube-home" KUBECONFIG= check "simulate: ~/.kube/config is read" 0 "$bin" simulate -q --hpa "$ex/hpa.json" --trace "$src/tests/data/trace-trap.csv" --replicas 2 --startup 30s --duration 600s -o json
+expect "simulate from ~/.kube/config: three Pending" '(.timeline[-1]) as $s | $s.pending == 3'
 check "--server alone" 0 "$bin" nodes -q -o json --server "http://127.0.0.1:$port"
 check "a context that is not there" 2 "$bin" nodes --kubeconfig "$tmp/plain.kubeconfig" --context nope
 contains "names the context" 'context "nope" not found' err

@@ -78,6 +78,8 @@ fs_cmd_nodes (int argc, char **argv)
   NodesQuestion question = { .sort = FS_NODES_SORT_NAME, .format = FS_OUTPUT_TABLE };
   FsCliWatch watch = { .timeout = 300 };
   g_autofree char *selector_text = NULL, *sort_text = NULL, *group_by = NULL;
+  g_autofree char *ignored_namespace = NULL; /* -n and -A: nodes are cluster-scoped (kubectl's) */
+  gboolean ignored_all_namespaces = FALSE;
   GOptionEntry entries[] = {
     { "selector", 'l', 0, G_OPTION_ARG_STRING, &selector_text,
       "Only the nodes this label selector picks (key=value, key!=value, key in (a,b), !key, ...); "
@@ -91,6 +93,10 @@ fs_cmd_nodes (int argc, char **argv)
       "of a row per node, with the largest free piece on one usable node of each; <none>: the nodes "
       "without it", "LABEL" },
     FS_CLI_WATCH_ENTRIES (watch),
+    { "namespace", 'n', 0, G_OPTION_ARG_STRING, &ignored_namespace,
+      "Accepted and ignored, as kubectl get nodes does: nodes belong to no namespace", "NAMESPACE" },
+    { "all-namespaces", 'A', 0, G_OPTION_ARG_NONE, &ignored_all_namespaces,
+      "Accepted and ignored, as kubectl get nodes does", NULL },
     { NULL }
   };
   g_autoptr (GOptionContext) context = fs_cli_context_new (&fs_cli_nodes, entries, &question.common, TRUE);

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "commands.h"
 #include "fitscale/model/quantity.h"
@@ -24,6 +25,20 @@ const FsCliCommand fs_cli_quantity = {
   .run = fs_cmd_quantity,
 };
 
+/* GLib's "Unknown option -1Gi" for what reads as a negative quantity: how to give it. */
+static void
+hint_negative (GError *error)
+{
+  const char *typed = error != NULL && error->domain == G_OPTION_ERROR && error->code == G_OPTION_ERROR_UNKNOWN_OPTION
+                          ? strstr (error->message, " -")
+                          : NULL;
+  if (typed == NULL || !(g_ascii_isdigit (typed[2]) || (typed[2] == '.' && g_ascii_isdigit (typed[3]))))
+    return;
+  g_autofree char *message = error->message;
+  error->message = g_strdup_printf ("%s (to give a negative quantity, end the options first: fitscale quantity -- %s)",
+                                    message, typed + 1);
+}
+
 int
 fs_cmd_quantity (int argc, char **argv)
 {
@@ -34,8 +49,12 @@ fs_cmd_quantity (int argc, char **argv)
   g_autoptr (GError) error = NULL;
   g_autoptr (GArray) rows = g_array_new (FALSE, TRUE, sizeof (FsQuantityRow));
   g_array_set_clear_func (rows, (GDestroyNotify) fs_render_quantity_row_clear);
-  if (!fs_cli_parse (context, &argc, &argv, &error)
-      || !fs_cli_output_parse (options.output, &format, &error))
+  if (!fs_cli_parse (context, &argc, &argv, &error))
+    {
+      hint_negative (error);
+      status = FS_EXIT_ERROR;
+    }
+  else if (!fs_cli_output_parse (options.output, &format, &error))
     status = FS_EXIT_ERROR;
   else if (argc < 2)
     status = fs_cli_usage (&error, "give at least one quantity, e.g. 1.5Gi");

@@ -17,6 +17,7 @@ typedef struct {
   FsCommonOptions common;
   char *hpa_path, *trace_path, *startup, *sync, *duration, *kube_version;
   gint64 replicas;
+  gboolean no_cluster; /* --no-cluster: the HPA alone, every new pod fits */
 } SimulateOptions;
 
 static void
@@ -29,24 +30,6 @@ options_clear (SimulateOptions *options)
   g_free (options->sync);
   g_free (options->duration);
   g_free (options->kube_version);
-}
-
-static gboolean
-parse_seconds (const char *flag, const char *text, int64_t fallback, int64_t *out, GError **error)
-{
-  int64_t ms;
-  if (text == NULL)
-    {
-      *out = fallback;
-      return TRUE;
-    }
-  if (!fs_duration_parse (text, strlen (text), &ms) || ms < 0)
-    {
-      g_set_error (error, FS_ERROR, FS_ERROR_USAGE, "%s \"%s\" is not a duration like 30s or 1m", flag, text);
-      return FALSE;
-    }
-  *out = ms / 1000;
-  return TRUE;
 }
 
 /* The HPA in FILE (the first one) and, from the snapshot, its target. */
@@ -70,6 +53,30 @@ load_hpa (const char *path, FsHpaSpec *spec, GError **error)
   return NULL;
 }
 
+/* The cluster the new pods are placed in: --snapshot, else the one the connection flags and
+ * kubeconfig name (as every command reads it; none there is an error, not an empty cluster);
+ * none with --no-cluster, which no cluster option may come with. */
+static gboolean
+load_cluster (SimulateOptions *options, FsSnapshot **snapshot, GError **error)
+{
+  if (options->no_cluster && fs_cli_names_cluster (&options->common))
+    {
+      fs_cli_usage (error, "--no-cluster: give it without --snapshot and the connection flags");
+      return FALSE;
+    }
+  if (options->no_cluster)
+    return TRUE;
+  *snapshot = fs_cli_load ("simulate", &options->common,
+                           FS_KUBE_NODES | FS_KUBE_PODS | FS_KUBE_NAMESPACES | FS_KUBE_WORKLOADS | FS_KUBE_STORAGE,
+                           error);
+  if (*snapshot == NULL && g_str_has_prefix ((*error)->message, "no cluster to read"))
+    {
+      g_autofree char *message = (*error)->message;
+      (*error)->message = g_strdup_printf ("%s; or --no-cluster to run the HPA alone, every new pod fitting", message);
+    }
+  return *snapshot != NULL;
+}
+
 const FsCliCommand fs_cli_simulate = {
   .name = "simulate",
   .parameters = "",
@@ -78,14 +85,16 @@ const FsCliCommand fs_cli_simulate = {
       "Runs the HPA's loop every sync period over the trace: the replica calculator on the\n"
       "ready pods (pods still starting, or Pending because they fit on no node, count as\n"
       "unready, as the controller counts them), then the limits and the behavior with the\n"
-      "controller's own history, seeded as upstream seeds a new HPA.  With --snapshot, new\n"
-      "pods of the HPA's target are placed by the scheduler's filters: those that do not\n"
-      "fit stay Pending, and the HPA stalls as it does in a real cluster.  -o csv writes the\n"
-      "timeline as CSV; -o json has {\"timeline\": [{t, replicas, recommendation,\n"
-      "stabilized, limit, reason, ...}]}, one row per sync.",
+      "controller's own history, seeded as upstream seeds a new HPA.  New pods of the HPA's\n"
+      "target are placed by the scheduler's filters on the cluster (--snapshot, else the one\n"
+      "the kubeconfig names, as every command reads it): those that do not fit stay Pending,\n"
+      "and the HPA stalls as it does in a real cluster.  --no-cluster runs the HPA alone,\n"
+      "every new pod fitting.  -o csv writes the timeline as CSV; -o json has\n"
+      "{\"timeline\": [{t, replicas, recommendation, stabilized, limit, reason, ...}]},\n"
+      "one row per sync.",
   .epilogue =
       "Examples:\n"
-      "  fitscale simulate --hpa hpa.yaml --trace load.csv --startup 30s\n"
+      "  fitscale simulate --hpa hpa.yaml --trace load.csv --startup 30s --no-cluster\n"
       "  fitscale simulate --hpa examples/rag-api/hpa.json -S examples/rag-api \\\n"
       "      --trace spike.csv --replicas 2 -o csv\n",
   .run = fs_cmd_simulate,
@@ -96,11 +105,8 @@ static gboolean
 parse_format (const char *text, FsOutputFormat *format, GError **error)
 {
   static const char *const formats[] = { "wide", "json", "yaml", "csv" };
-  if (fs_output_parse (text, format, NULL))
-    return TRUE;
-  g_set_error (error, FS_ERROR, FS_ERROR_USAGE, "-o %s: not an output format; give wide, json, yaml or csv", text);
-  fs_cli_suggest (*error, text, "", formats, G_N_ELEMENTS (formats));
-  return FALSE;
+  return fs_cli_output_among (text != NULL && *text == '\0' ? NULL : text, formats, G_N_ELEMENTS (formats), format,
+                              error);
 }
 
 int
@@ -114,13 +120,15 @@ fs_cmd_simulate (int argc, char **argv)
       "The load: CSV \"t_seconds,value\" (per-pod utilization %) or \"t_seconds,load\" "
       "(a total the ready pods share, in the metric's units)", "FILE" },
     { "startup", 0, 0, G_OPTION_ARG_STRING, &options.startup,
-      "How long a new pod takes to become ready (default 30s; 0s allowed)", "DURATION" },
+      "How long a new pod takes to become ready, 0s or more (default 30s)", "DURATION" },
     { "sync", 0, 0, G_OPTION_ARG_STRING, &options.sync,
-      "The controller's sync period (default 15s)", "DURATION" },
+      "The controller's sync period, 1s or more (default 15s)", "DURATION" },
     { "duration", 0, 0, G_OPTION_ARG_STRING, &options.duration,
-      "How long to run (default: the trace's last time + 10m)", "DURATION" },
+      "How long to run, 1s or more (default: the trace's last time + 10m)", "DURATION" },
     { "replicas", 0, 0, G_OPTION_ARG_INT64, &options.replicas,
       "Start from N replicas (default: the HPA's status.currentReplicas)", "N" },
+    { "no-cluster", 0, 0, G_OPTION_ARG_NONE, &options.no_cluster,
+      "Read no cluster (no --snapshot, no kubeconfig): the HPA alone, every new pod fits", NULL },
     { "kube-version", 0, 0, G_OPTION_ARG_STRING, &options.kube_version,
       "The cluster's Kubernetes version (default 1.35; before 1.33 the tolerance test differs at exactly 110 %)",
       "1.MINOR" },
@@ -144,20 +152,17 @@ fs_cmd_simulate (int argc, char **argv)
   g_autoptr (FsSnapshot) hpa_snapshot = NULL;
   g_autoptr (FsSnapshot) snapshot = NULL;
   if ((!csv && !parse_format (options.common.output, &format, &error))
-      || !parse_seconds ("--startup", options.startup, 30, &sim.startup_s, &error)
-      || !parse_seconds ("--sync", options.sync, 15, &sim.sync_s, &error)
-      || !parse_seconds ("--duration", options.duration, 0, &sim.duration_s, &error)
+      || !fs_cli_parse_duration ("--startup", options.startup, 0, 30, &sim.startup_s, &error)
+      || !fs_cli_parse_duration ("--sync", options.sync, 1, 15, &sim.sync_s, &error)
+      || !fs_cli_parse_duration ("--duration", options.duration, 1, 0, &sim.duration_s, &error)
       || !fs_kube_version_parse ("--kube-version", options.kube_version, &minor, &error)
       || (options.replicas != G_MININT64 && !fs_cli_check_range ("--replicas", options.replicas, 1, G_MAXINT32, &error)))
     status = FS_EXIT_ERROR;
-  else if (sim.sync_s <= 0)
-    status = fs_cli_usage (&error, "--sync %s: give a period of at least 1s", options.sync);
   else if (options.hpa_path == NULL || options.trace_path == NULL || argc > 1)
     status = fs_cli_usage (&error, "give --hpa FILE and --trace FILE");
   else if ((hpa_snapshot = load_hpa (options.hpa_path, &hpa, &error)) == NULL
            || !fs_trace_load (options.trace_path, &trace, &error)
-           || (fs_cli_names_cluster (&options.common)
-               && (snapshot = fs_cli_load (fs_cli_simulate.name, &options.common, FS_KUBE_NODES | FS_KUBE_PODS | FS_KUBE_NAMESPACES | FS_KUBE_WORKLOADS | FS_KUBE_STORAGE, &error)) == NULL))
+           || !load_cluster (&options, &snapshot, &error))
     status = FS_EXIT_ERROR;
   if (status == FS_EXIT_OK)
     {

@@ -97,13 +97,9 @@ fs_cmd_snapshot (int argc, char **argv)
       fs_cli_usage (&error, "-n: the namespace is empty");
       goto out;
     }
-  if (options.output != NULL && !fs_cli_output_parse (options.output, &format, &error))
+  static const char *const formats[] = { "json", "yaml" }; /* a snapshot is read back: no table */
+  if (!fs_cli_output_among (options.output, formats, G_N_ELEMENTS (formats), &format, &error))
     goto out;
-  if (format != FS_OUTPUT_JSON && format != FS_OUTPUT_YAML)
-    {
-      fs_cli_usage (&error, "-o %s: a snapshot is written as json or yaml", options.output);
-      goto out;
-    }
   {
     FsRestConfig *config = fs_rest_config_load (&options.connection, &error);
     if (config == NULL)

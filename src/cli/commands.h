@@ -64,6 +64,11 @@ void fs_cli_suggest (GError *error, const char *typed, const char *prefix, const
 /* -o TEXT as fs_output_parse reads it; refused with the closest format suggested
  * ("-o jsn: ... (did you mean json?)"). */
 gboolean fs_cli_output_parse (const char *text, FsOutputFormat *format, GError **error);
+/* -o TEXT for a command that writes only the formats NAMES (N) names ("json", "yaml"; NULL
+ * TEXT: *FORMAT is left as it is): any other is refused with exactly those listed and the
+ * closest suggested. */
+gboolean fs_cli_output_among (const char *text, const char *const *names, guint n, FsOutputFormat *format,
+                              GError **error);
 /* The snapshot the options name: --snapshot files, or else the cluster the connection flags
  * and kubeconfig point to, listing RESOURCES (FsKubeResources).  Notes (skipped kinds) go
  * to stderr for COMMAND unless -q. */
@@ -141,6 +146,11 @@ gboolean fs_cli_parse_selector (const char *text, FsLabelSelector **selector, GE
 /* Refuses VALUE of FLAG ("--replicas") outside MIN..MAX with a usage error that gives the
  * range (MAX G_MAXINT64: "at least MIN"). */
 gboolean fs_cli_check_range (const char *flag, gint64 value, gint64 min, gint64 max, GError **error);
+/* FLAG's TEXT ("--sync", "15s"; NULL: not given, FALLBACK_S) as whole seconds in *SECONDS:
+ * a Go duration (time.ParseDuration) of at least MIN_S seconds, else a usage error that gives
+ * the range ("--duration 0s: give a duration of at least 1s, like 30s or 1m"). */
+gboolean fs_cli_parse_duration (const char *flag, const char *text, int64_t min_s, int64_t fallback_s,
+                                int64_t *seconds, GError **error);
 /* Sets a usage error (FS_ERROR_USAGE) from FORMAT and returns FS_EXIT_ERROR. */
 int fs_cli_usage (GError **error, const char *format, ...) G_GNUC_PRINTF (2, 3);
 /* The one place a command's error is printed: "fitscale CMD: MESSAGE" on stderr, then, for

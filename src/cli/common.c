@@ -47,6 +47,8 @@ add_common (GOptionContext *context, FsCommonOptions *options, guint with_snapsh
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &options->quiet, "Print no notes on stderr", NULL },
     { NULL }
   };
+  if (with_snapshot == FS_CLI_LIVE_ONLY) /* fitscale snapshot: a file to read back */
+    entries[1].description = "Output format: json (the default) or yaml";
   add_entries (context, with_snapshot == TRUE ? entries : entries + 1);
   if (!with_snapshot)
     return;
@@ -142,6 +144,24 @@ fs_cli_output_parse (const char *text, FsOutputFormat *format, GError **error)
   if (fs_output_parse (text, format, error))
     return TRUE;
   fs_cli_suggest (error != NULL ? *error : NULL, text, "", fs_output_names, FS_OUTPUT_N_NAMES);
+  return FALSE;
+}
+
+gboolean
+fs_cli_output_among (const char *text, const char *const *names, guint n, FsOutputFormat *format, GError **error)
+{
+  if (text == NULL)
+    return TRUE;
+  for (guint i = 0; i < n; i++)
+    if (strcmp (text, names[i]) == 0)
+      return fs_output_parse (text, format, error);
+  g_autoptr (GString) list = g_string_new (NULL);
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (list, "%s%s", i == 0 ? "" : i + 1 == n ? " or " : ", ", names[i]);
+  gboolean elsewhere = fs_output_parse (text, &(FsOutputFormat){ 0 }, NULL) && *text != '\0'; /* wide, for snapshot */
+  fs_cli_usage (error, "-o %s: not %s; give %s", text,
+                elsewhere ? "one of this command's output formats" : "an output format", list->str);
+  fs_cli_suggest (error != NULL ? *error : NULL, text, "", names, n);
   return FALSE;
 }
 
@@ -313,6 +333,25 @@ fs_cli_check_range (const char *flag, gint64 value, gint64 min, gint64 max, GErr
   else
     fs_cli_usage (error, "%s %" G_GINT64_FORMAT ": give a number from %" G_GINT64_FORMAT " to %" G_GINT64_FORMAT,
                   flag, value, min, max);
+  return FALSE;
+}
+
+gboolean
+fs_cli_parse_duration (const char *flag, const char *text, int64_t min_s, int64_t fallback_s, int64_t *seconds,
+                       GError **error)
+{
+  int64_t ms;
+  *seconds = fallback_s;
+  if (text == NULL)
+    return TRUE;
+  gboolean parsed = fs_duration_parse (text, strlen (text), &ms);
+  if (parsed && ms >= min_s * 1000)
+    {
+      *seconds = ms / 1000;
+      return TRUE;
+    }
+  fs_cli_usage (error, "%s %s: %sgive a duration of at least %" G_GINT64_FORMAT "s, like 30s or 1m", flag, text,
+                parsed ? "" : "not a duration; ", min_s);
   return FALSE;
 }
 

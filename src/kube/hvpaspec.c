@@ -241,12 +241,16 @@ read_spec (const FsGenericObject *hvpa, FsHvpaObject *object, GError **error)
 {
   const FsTree *spec = fs_tree_at (hvpa->object, "spec");
   FsHvpaSpec *out = &object->spec;
-  static const char *const hpa_spec[] = { "hpa.template.spec", "hpaTemplate", NULL };
-  if (!fs_hpa_replicas_read (first_of (spec, hpa_spec), "minReplicas", "maxReplicas",
-                             "spec.hpa.template.spec.maxReplicas: missing", &out->min_replicas,
-                             &out->max_replicas, error)
-      || !fs_hpa_replicas_valid (out->min_replicas, out->max_replicas, TRUE, "spec.hpa.template.spec.minReplicas",
-                                 "spec.hpa.template.spec.maxReplicas", error))
+  /* the released layout's spec.hpa.template.spec, else the design text's spec.hpaTemplate */
+  out->replicas_path = fs_tree_at (spec, "hpa.template.spec") == NULL && fs_tree_at (spec, "hpaTemplate") != NULL
+                           ? "spec.hpaTemplate"
+                           : "spec.hpa.template.spec";
+  g_autofree char *min_field = g_strdup_printf ("%s.minReplicas", out->replicas_path);
+  g_autofree char *max_field = g_strdup_printf ("%s.maxReplicas", out->replicas_path);
+  g_autofree char *missing = g_strdup_printf ("field %s: missing", max_field);
+  if (!fs_hpa_replicas_read (hvpa->object, min_field, max_field, missing, &out->min_replicas, &out->max_replicas,
+                             error)
+      || !fs_hpa_replicas_valid (out->min_replicas, out->max_replicas, TRUE, min_field, max_field, error))
     return FALSE;
   out->hpa_deploy = g_strcmp0 (fs_tree_text (spec, "hpa.deploy"), "true") == 0;
   out->hpa_controller_annotation = g_strcmp0 (fs_labels_get (hvpa->annotations, "hpa-controller"),

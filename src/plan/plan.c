@@ -715,6 +715,21 @@ set_from_output (FsPlanAnswer *answer, FsPlanCandidate *candidate, gboolean appl
                                          : in->containers[i].request[r];
 }
 
+/* What the autoscaler that owns spec.replicas sets at its next sync, once fs_hvpa_decide has
+ * run: the Hvpa writes what its weight rules decide (P*'s replicas), not its HPA's wish;
+ * an HPA alone writes its wish within minReplicas..maxReplicas (upstream horizontal.go
+ * normalizeDesiredReplicas); 0 when neither scales the workload. */
+static int32_t
+next_sync_replicas (const FsPlanAnswer *answer)
+{
+  if (answer->from_hvpa)
+    return answer->hvpa.output.replicas;
+  if (answer->hvpa.hpa == NULL)
+    return 0;
+  const FsHvpaSpec *spec = &answer->hvpa.input.spec;
+  return CLAMP (answer->hpa_desired, spec->min_replicas, spec->max_replicas > 0 ? spec->max_replicas : G_MAXINT32);
+}
+
 typedef struct {
   Rank rank;         /* weight holds the step index: the same order */
   guint step;
@@ -1083,13 +1098,34 @@ append_requests (GString *text, const FsPlanAnswer *answer, const FsPlanCandidat
       }
 }
 
+static gboolean
+has_hpa (const FsPlanAnswer *answer)
+{
+  return answer->hvpa.hpa != NULL || answer->request.has_hpa_desired;
+}
+
+static gboolean
+has_vpa (const FsPlanAnswer *answer)
+{
+  return answer->hvpa.vpa != NULL || answer->request.n_vpa_targets > 0;
+}
+
+const char *
+fs_plan_point_name (const FsPlanAnswer *answer)
+{
+  if (answer->from_hvpa)
+    return "HVPA";
+  if (has_hpa (answer))
+    return has_vpa (answer) ? "HPA/VPA" : "HPA";
+  return has_vpa (answer) ? "VPA" : "target";
+}
+
 static void
 explain (FsPlanAnswer *answer)
 {
   GString *text = g_string_new (NULL);
   const FsPlanCandidate *target = &answer->target, *plan = &answer->plan;
-  /* "HVPA point" only when an Hvpa makes it: else the HPA's replicas and the VPA's target */
-  g_string_append_printf (text, "The %s point is %d x (", answer->from_hvpa ? "HVPA" : "HPA/VPA", target->replicas);
+  g_string_append_printf (text, "The %s point is %d x (", fs_plan_point_name (answer), target->replicas);
   append_requests (text, answer, target);
   g_string_append (text, ")");
   if (target->schedulable && answer->target_rollout.completes)
@@ -1103,13 +1139,18 @@ explain (FsPlanAnswer *answer)
     {
       g_string_append_printf (text, " The plan, %d x (", plan->replicas);
       append_requests (text, answer, plan);
+      /* measured from what exists: the HPA's wish or the replicas now, the VPA's target or the
+       * requests now */
       g_string_append_printf (text, "), schedules every replica and serves the whole demand; of the %u pair%s "
-                              "evaluated, %u do%s, and it is %s the HPA's %d replica%s and the VPA's "
-                              "target (vpaWeight %.2f: distance %.3f).",
+                              "evaluated, %u do%s, and it is %s %s %d replica%s and %s "
+                              "(vpaWeight %.2f: distance %.3f).",
                               answer->n_candidates, answer->n_candidates == 1 ? "" : "s", answer->n_serving,
                               answer->n_serving == 1 ? "es" : "",
-                              answer->in_place_preferred ? "among the closest to" : "the closest to", answer->hpa_desired,
-                              answer->hpa_desired == 1 ? "" : "s", answer->stage_weight, plan->distance);
+                              answer->in_place_preferred ? "among the closest to" : "the closest to",
+                              has_hpa (answer) ? "the HPA's" : "its", answer->hpa_desired,
+                              answer->hpa_desired == 1 ? "" : "s",
+                              has_vpa (answer) ? "the VPA's target" : "the requests it has now",
+                              answer->stage_weight, plan->distance);
     }
   if (answer->outcome == FS_PLAN_ADJUSTED && answer->in_place_preferred)
     {
@@ -1228,6 +1269,7 @@ plan (const FsSnapshot *snapshot, FsPlanMemo *memo, const FsPlanRequest *request
       return NULL;
     }
   answer->stage_weight = out->vertical_weight; /* 1 at maxReplicas when the HPA wants more */
+  answer->next_sync_replicas = next_sync_replicas (answer);
   Planner planner;
   planner_init (&planner, snapshot, answer, memo);
   answer->recorded_pod = planner.base->recorded_pod;

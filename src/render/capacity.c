@@ -312,9 +312,10 @@ print_nodes (FILE *out, gboolean wide, const FsSnapshot *snapshot, const FsCapac
 static void
 print_estimates (FILE *out, const FsCapacityAnswer *answer)
 {
+  guint choices = fs_nodes_needed_complete (answer->estimates);
   fprintf (out, "New nodes for the %" G_GINT64_FORMAT " Pending replica%s (cluster-autoscaler's estimate, per "
-           "existing node shape, packed with the pod's filters):\n", answer->pack.pending,
-           answer->pack.pending == 1 ? "" : "s");
+           "existing node shape, packed with the pod's filters)%s:\n", answer->pack.pending,
+           answer->pack.pending == 1 ? "" : "s", choices > 1 ? ", one of these" : "");
   if (answer->estimates->len == 0)
     fprintf (out, "  none: the snapshot holds no node to copy\n");
   fs_print_nodes_needed (out, "  ", FALSE, answer->estimates);

@@ -98,27 +98,22 @@ emit_pods (FsEmitter *emitter, const FsHpaMetricAnswer *metric)
   fs_emit_list_close (emitter);
 }
 
-/* The metric's current value, named by its target's type. */
+/* The metric's current value, named by its target's type: a utilization percent, or a value
+ * as the HPA's status writes it, a Quantity string ("20", "3k", "500m"), as the table does. */
 static void
 emit_current (FsEmitter *emitter, const FsHpaMetricAnswer *metric)
 {
   const FsHpaProposal *proposal = &metric->proposal;
-  switch (metric->spec->target_type)
+  if (metric->spec->target_type == FS_HPA_TARGET_UTILIZATION)
     {
-    case FS_HPA_TARGET_UTILIZATION:
       fs_emit_key (emitter, "currentUtilization");
       fs_emit_int (emitter, proposal->utilization);
-      break;
-    case FS_HPA_TARGET_AVERAGE_VALUE:
-      fs_emit_key (emitter, "currentAverageValue");
-      fs_emit_int (emitter, proposal->average_milli);
-      break;
-    case FS_HPA_TARGET_VALUE:
-    default:
-      fs_emit_key (emitter, "currentValue");
-      fs_emit_int (emitter, proposal->value_milli);
-      break;
+      return;
     }
+  gboolean average = metric->spec->target_type == FS_HPA_TARGET_AVERAGE_VALUE;
+  g_autofree char *value = milli_text (average ? proposal->average_milli : proposal->value_milli);
+  fs_emit_key (emitter, average ? "currentAverageValue" : "currentValue");
+  fs_emit_string (emitter, value);
 }
 
 /* Go's text for a ratio that is not finite: +Inf (usage over a target times 0 status

@@ -66,10 +66,20 @@ fs_emit_nodes_needed (FsEmitter *emitter, const GArray *estimates)
   fs_emit_list_close (emitter);
 }
 
+guint
+fs_nodes_needed_complete (const GArray *estimates)
+{
+  guint n = 0;
+  for (guint i = 0; i < estimates->len; i++)
+    n += g_array_index (estimates, FsNodeShapeEstimate, i).complete ? 1 : 0;
+  return n;
+}
+
 void
 fs_print_nodes_needed (FILE *out, const char *prefix, gboolean complete_only, const GArray *estimates)
 {
   FS_SCRATCH (safe);
+  gboolean offered = FALSE; /* a shape that holds them all is printed: the next is another choice */
   for (guint i = 0; i < estimates->len; i++)
     {
       const FsNodeShapeEstimate *estimate = &g_array_index (estimates, FsNodeShapeEstimate, i);
@@ -78,7 +88,8 @@ fs_print_nodes_needed (FILE *out, const char *prefix, gboolean complete_only, co
       if (estimate->complete)
         {
           g_autofree char *text = fs_node_additions_text (estimate, NULL);
-          fprintf (out, "%s%s\n", prefix, fs_safe (safe, text));
+          fprintf (out, "%s%s%s\n", prefix, offered ? "or " : "", fs_safe (safe, text));
+          offered = TRUE;
         }
       else if (estimate->per_node == 0)
         {

@@ -308,7 +308,7 @@ typedef struct {
   char *revert;  /* after the rollout: the strategy as it was, when the patch changes it */
   char *hpa;     /* the HPA's (or Hvpa's) bounds that hold the plan's replicas, when the HPA
                   * would set another count */
-  int32_t hpa_sets; /* what the HPA sets at its next sync (its wish within its bounds) */
+  int32_t hpa_sets; /* what the HPA or Hvpa sets at its next sync (answer->next_sync_replicas) */
 } PlanCommands;
 
 static void
@@ -317,6 +317,21 @@ plan_commands_clear (PlanCommands *commands)
   g_free (commands->apply);
   g_free (commands->revert);
   g_free (commands->hpa);
+}
+
+/* A merge patch that writes the JSON map BOUNDS at PATH ("spec.hpaTemplate":
+ * {"spec":{"hpaTemplate":BOUNDS}}). */
+static char *
+merge_patch (const char *path, const char *bounds)
+{
+  g_auto (GStrv) keys = g_strsplit (path, ".", -1);
+  GString *patch = g_string_new (NULL);
+  for (char **key = keys; *key != NULL; key++)
+    g_string_append_printf (patch, "{\"%s\":", *key);
+  g_string_append (patch, bounds);
+  for (char **key = keys; *key != NULL; key++)
+    g_string_append_c (patch, '}');
+  return g_string_free (patch, FALSE);
 }
 
 static void
@@ -358,10 +373,9 @@ plan_commands (const FsPlanAnswer *answer, PlanCommands *commands)
     }
   if (answer->hvpa.hpa == NULL && !answer->from_hvpa)
     return;
-  /* the HPA sets its wish within its bounds (the Hvpa's for an Hvpa's HPA) */
   int32_t min = answer->hvpa.input.spec.min_replicas, max = answer->hvpa.input.spec.max_replicas;
   int32_t replicas = answer->plan.replicas;
-  commands->hpa_sets = CLAMP (answer->hpa_desired, min, max > 0 ? max : G_MAXINT32);
+  commands->hpa_sets = answer->next_sync_replicas;
   if (replicas == commands->hpa_sets || replicas <= 0)
     return;
   /* bounds that hold the plan's count: a lower maxReplicas (and minReplicas under it), or a
@@ -374,8 +388,7 @@ plan_commands (const FsPlanAnswer *answer, PlanCommands *commands)
   if (new_max != max)
     g_string_append_printf (bounds, "%s\"maxReplicas\":%d", bounds->len > 1 ? "," : "", new_max);
   g_string_append (bounds, "}");
-  g_autofree char *merge = answer->from_hvpa ? g_strdup_printf ("{\"spec\":{\"hpa\":{\"template\":{\"spec\":%s}}}}", bounds->str)
-                                             : g_strdup_printf ("{\"spec\":%s}", bounds->str);
+  g_autofree char *merge = merge_patch (answer->from_hvpa ? answer->hvpa.input.spec.replicas_path : "spec", bounds->str);
   const char *name = answer->from_hvpa ? answer->hvpa.hvpa->name : answer->hvpa.hpa->name;
   commands->hpa = g_strdup_printf ("kubectl patch %s %s -n %s --type merge -p %s", answer->from_hvpa ? "hvpa" : "hpa",
                                    fs_shell_word (safe, name), fs_shell_word (safe, workload->namespace),
@@ -413,8 +426,11 @@ print_commands (FILE *out, const FsPlanAnswer *answer, const char *prefix)
   if (owner_name != NULL && commands.hpa == NULL)
     fprintf (out, "%s# the %s %s owns spec.replicas: it sets %d at its next sync, as the plan does.\n", prefix,
              owner, fs_safe (safe, owner_name), commands.hpa_sets);
-  if (answer->outcome == FS_PLAN_INFEASIBLE)
-    fprintf (out, "%s# the plan does not serve the whole demand (%s)\n", prefix, fs_safe (safe, answer->reason));
+  if (answer->outcome == FS_PLAN_INFEASIBLE && plan->schedulable)
+    fprintf (out, "%s# infeasible: no pair that schedules serves the whole demand; this one serves the most, %.0f %%.\n",
+             prefix, floor (MIN (plan->served, 1.0) * 100 + 1e-9));
+  else if (answer->outcome == FS_PLAN_INFEASIBLE)
+    fprintf (out, "%s# infeasible: no pair schedules every replica; this is the workload as it runs.\n", prefix);
   if (answer->patch_rounded)
     fprintf (out, "%s# memory requests rounded up to the units the manifest wrote: checked, as many replicas fit.\n",
              prefix);
@@ -580,7 +596,8 @@ print_candidates (FILE *out, const FsPlanAnswer *answer)
 {
   g_autoptr (FsTable) table = fs_table_new (7, row_headers);
   add_row (table, "current", answer, &answer->current);
-  add_row (table, answer->from_hvpa ? "HVPA point" : "HPA/VPA point", answer, &answer->target);
+  g_autofree char *point = g_strdup_printf ("%s point", fs_plan_point_name (answer));
+  add_row (table, point, answer, &answer->target);
   add_row (table, "plan", answer, &answer->plan);
   if (answer->has_steady)
     add_row (table, "as configured", answer, &answer->steady);
@@ -596,12 +613,21 @@ print_outcome (FILE *out, const FsPlanAnswer *answer)
     {
       g_autofree char *message = fs_terminal_safe (answer->target_message);
       fprintf (out, "The %s point leaves %" G_GINT64_FORMAT " replica%s Pending: %s\n",
-               answer->from_hvpa ? "HVPA" : "HPA/VPA", answer->target.pending,
+               fs_plan_point_name (answer), answer->target.pending,
                answer->target.pending == 1 ? "" : "s", message);
     }
-  fs_print_nodes_needed (out, answer->target.pending == 1 ? "  New nodes that would hold it: "
-                                                           : "  New nodes that would hold them: ",
-                         TRUE, answer->nodes_needed);
+  const char *them = answer->target.pending == 1 ? "it" : "them";
+  guint choices = fs_nodes_needed_complete (answer->nodes_needed);
+  if (choices == 1)
+    {
+      g_autofree char *prefix = g_strdup_printf ("  New nodes that would hold %s: ", them);
+      fs_print_nodes_needed (out, prefix, TRUE, answer->nodes_needed);
+    }
+  else if (choices > 1) /* one header, the shapes as alternatives */
+    {
+      fprintf (out, "  New nodes that would hold %s, one of these:\n", them);
+      fs_print_nodes_needed (out, "    ", TRUE, answer->nodes_needed);
+    }
 }
 
 static void

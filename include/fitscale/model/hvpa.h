@@ -86,6 +86,9 @@ typedef struct {
   guint n_intervals;
   int32_t min_replicas;               /* spec.hpa.template.spec.minReplicas (>= 1) */
   int32_t max_replicas;
+  /* where the object writes them: "spec.hpa.template.spec" (the released layout) or
+   * "spec.hpaTemplate" (the design text's); NULL when no Hvpa does (a plain HPA) */
+  const char *replicas_path;
   gboolean hpa_deploy;                /* spec.hpa.deploy (hvpa only; omitted = FALSE) */
   gboolean hpa_controller_annotation; /* annotation hpa-controller: hvpa (hvpa only) */
   /* Design: the seed's scaleUpStabilizationWindow / scaleDownStabilizationWindow go into both

@@ -82,6 +82,10 @@ typedef struct {
   guint own_pods;               /* the workload's pods counted on nodes now */
   FsPlanCandidate current;      /* as it runs now */
   FsPlanCandidate target;       /* P* */
+  int32_t next_sync_replicas;   /* what the workload's autoscaler sets spec.replicas to at its
+                                 * next sync: an Hvpa P*'s replicas (its weight rules,
+                                 * model/hvpa.h), an HPA its wish within its bounds; 0 with
+                                 * neither */
   FsPlanRollout target_rollout;
   char *target_message;         /* the FailedScheduling message of P*'s first Pending replica */
   FsPlanCandidate plan;
@@ -126,6 +130,10 @@ FsPlanAnswer *fs_plan (const FsSnapshot *snapshot, const FsPlanRequest *request,
 FsPlanAnswer *fs_plan_shared (const FsSnapshot *snapshot, FsPlanMemo *memo, const FsPlanRequest *request,
                               GError **error);
 void fs_plan_answer_free (FsPlanAnswer *answer);
+/* What ANSWER's P* is named after, naming only what exists: "HVPA" (an Hvpa makes it), else
+ * "HPA/VPA", "HPA" or "VPA" (the autoscalers found, or --hpa-desired / --vpa-target), else
+ * "target" (neither: the workload as it is written). */
+const char *fs_plan_point_name (const FsPlanAnswer *answer);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FsPlanAnswer, fs_plan_answer_free)
 
 /* The in-place part of ANSWER (answer->resize), when its request or the VPA's updateMode

@@ -24,7 +24,11 @@ void fs_emit_nodes_needed (FsEmitter *emitter, const GArray *estimates);
 
 /* One line per shape, each starting with PREFIX: "PREFIX2 nodes of shape m5.large: 1 in
  * zone a ...", or, unless COMPLETE_ONLY, "PREFIXshape: a new node cannot hold one (reasons)"
- * and the like when no number of new nodes of it places them all. */
+ * and the like when no number of new nodes of it places them all.  The shapes that place them
+ * all are alternatives, not a sum: each after the first says so ("PREFIXor 1 node of shape
+ * ..."). */
 void fs_print_nodes_needed (FILE *out, const char *prefix, gboolean complete_only, const GArray *estimates);
+/* How many of ESTIMATES place every replica (complete): the alternatives printed above. */
+guint fs_nodes_needed_complete (const GArray *estimates);
 
 G_END_DECLS
