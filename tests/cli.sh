@@ -484,6 +484,7 @@ contains "volumes: the other nodes are not eligible" '0/3 nodes are available: 1
 lacks "volumes: no promise without room by the volume" 'will place it' out
 check "volumes: the CSINode limit is reached" 0 "$bin" why -q -S "$vol" wants-archive -o json
 expect "volumes: node(s) exceed max volume count" '.fits == false and (.nodes[] | select(.name == "node-a") | .reasons) == ["node(s) exceed max volume count"]'
+expect "volumes: a hostname selector is relaxed on the pod, never by relabelling another node with its hostname" '(.fixes[] | select(.type == "RelaxNodeAffinity") | .command == null and (.text | test("change the pod.s selector, not the nodes. labels")))'
 check "volumes: a WaitForFirstConsumer claim, allowedTopologies and the CSI limit" 0 "$bin" why -q -S "$vol" wants-scratch -o json
 expect "volumes: only node-b takes it" '([.nodes[] | select(.fits) | .name] == ["node-b"]) and ((.nodes[] | select(.name == "node-c") | .reasons) == ["node(s) didn'"'"'t find available persistent volumes to bind"])'
 check "volumes: pinned to node-a by its local volume" 0 "$bin" why -q -S "$vol" wants-cache-3800

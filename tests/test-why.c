@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "testutil.h"
+#include "fitscale/model/names.h"
 #include "fitscale/plan/why.h"
 
 /* Three 4-cpu nodes with room and one full one; PODS and the nodes' taints vary. */
@@ -286,6 +287,19 @@ test_pod_workload_through_a_missing_replicaset (void **state)
     }
 }
 
+/* The labels kubelet_node_status.go updateDefaultLabels keeps current are never offered as a
+ * node label fix; the pool labels people set are. */
+static void
+test_kubelet_owned_labels (void **state)
+{
+  assert_true (fs_label_is_kubelet_owned ("kubernetes.io/hostname"));
+  assert_true (fs_label_is_kubelet_owned ("topology.kubernetes.io/zone"));
+  assert_true (fs_label_is_kubelet_owned ("beta.kubernetes.io/arch"));
+  assert_false (fs_label_is_kubelet_owned ("pool"));
+  assert_false (fs_label_is_kubelet_owned ("karpenter.sh/nodepool"));
+  assert_false (fs_label_is_kubelet_owned (NULL));
+}
+
 int
 main (void)
 {
@@ -303,6 +317,7 @@ main (void)
     cmocka_unit_test (test_room_limit_names_the_resource_that_runs_out),
     cmocka_unit_test (test_lowered_request_holds_every_replica),
     cmocka_unit_test (test_pod_workload_through_a_missing_replicaset),
+    cmocka_unit_test (test_kubelet_owned_labels),
   };
   return cmocka_run_group_tests (tests, NULL, NULL);
 }

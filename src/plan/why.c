@@ -780,10 +780,21 @@ fix_relax_affinity (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
                                          " node%s with room do%s not match it", opened, opened == 1 ? "" : "s",
                                          opened == 1 ? "es" : ""));
   fix->count = opened;
-  /* a nodeSelector alone is met by labelling the nodes; required affinity terms are not */
+  /* a nodeSelector alone is met by labelling the nodes; required affinity terms are not, nor
+   * labels the kubelet owns (a node relabelled with another's hostname breaks every spread
+   * and anti-affinity over hostnames, and its kubelet sets it back) */
   const FsPlacement *own = diagnosis->shape.spec->placement;
-  if (own->required_affinity == NULL && own->node_selector != NULL && own->node_selector->n > 0)
+  gboolean labellable = own->required_affinity == NULL && own->node_selector != NULL && own->node_selector->n > 0;
+  for (guint i = 0; labellable && i < own->node_selector->n; i++)
+    labellable = !fs_label_is_kubelet_owned (own->node_selector->items[i].key);
+  if (labellable)
     fix->label_nodes = g_steal_pointer (&label_nodes);
+  else if (own->required_affinity == NULL && own->node_selector != NULL)
+    {
+      g_autofree char *text = fix->text;
+      fix->text = g_strconcat (text, "; its selector names a label the kubelet sets on each node itself, so change "
+                               "the pod's selector, not the nodes' labels", NULL);
+    }
 }
 
 /* ---- the diagnosis ------------------------------------------------------------------ */
