@@ -162,7 +162,7 @@ contains "nodes: nothing requested is 0, memory as written" "0/4000Mi (0%)" out
 lacks "nodes: no 0Ki" "0Ki" out
 # the nodes footer counts only the nodes pods can use, and says so (issue 20)
 check "nodes: the footer on usable nodes" 0 "$bin" nodes -q -S "$data/why-fixes.yaml"
-contains "nodes: cordoned gen-c and tainted gpu-1 left out of the free room" "Free in total on the 3 of 5 nodes pods can use (Ready, schedulable, untainted): cpu 4500m, memory 22Gi; largest free piece on one node: cpu 4, memory 8Gi." out
+contains "nodes: cordoned gen-c and tainted gpu-1 left out of the free room" "Free in total on the 3 of 5 nodes pods can use (schedulable, untainted, not NotReady): cpu 4500m, memory 22Gi; largest free piece on one node: cpu 4, memory 8Gi." out
 check "nodes -o json: the usable nodes" 0 "$bin" nodes -q -S "$data/why-fixes.yaml" -o json
 expect "nodes -o json: usableNodes, usableFree beside free" '.total.usableNodes == 3 and .total.usableFree.cpu == "4500m" and .total.free.cpu == "12500m"'
 # ---- hvpa ----
@@ -386,13 +386,15 @@ contains "why: the request names only what it asks (no memory 0Ki)" 'it requests
 contains "why: room in total names the GPUs; the overcommitted node adds no negative cpu" 'Room in total, not in one piece: cpu 16, nvidia.com/gpu 2 free on the nodes it may use,' out
 contains "why: and the largest piece" 'but at most cpu 8, nvidia.com/gpu 1 on any one of them.' out
 contains "why: an overcommitted node has none free, never a negative amount" 'cpu: needs 2, none free (overcommitted by 4); nvidia.com/gpu: needs 2, 0 free' out
+check "nodes: an overcommitted node" 0 "$bin" nodes -q -S "$data/overcommitted.yaml"
+contains "nodes: its free cpu is 0 and by how much it is over, never negative" "a      Unknown     3/2 (150%)     0 (over 1)   1Gi/4Gi (25%)     3Gi           1/110" out
 lacks "why: no negative free" ', -' out
 check "why: a 5-GPU pod where the cluster has 2" 0 "$bin" why -q -S "$gpu_room" ml/gpu-5 -o json
 expect "why: no room in total for GPUs that do not exist" '.roomInTotal == false and .freeTotal["nvidia.com/gpu"] == "2" and .freeTotal.cpu == "16"'
 check "why: the 5-GPU pod in words" 0 "$bin" why -q -S "$gpu_room" ml/gpu-5
 lacks "why: no room-in-total sentence" 'Room in total' out
 check "nodes: free lines count GPUs" 0 "$bin" nodes -q -S "$gpu_room"
-contains "nodes: free GPUs in total and in the largest piece" 'Free in total on the 3 nodes pods can use (Ready, schedulable, untainted): cpu 16, memory 71Gi, nvidia.com/gpu 2; largest free piece on one node: cpu 8, memory 32Gi, nvidia.com/gpu 1.' out
+contains "nodes: free GPUs in total and in the largest piece" 'Free in total on the 3 nodes pods can use (schedulable, untainted, not NotReady): cpu 16, memory 71Gi, nvidia.com/gpu 2; largest free piece on one node: cpu 8, memory 32Gi, nvidia.com/gpu 1.' out
 check "nodes: no zero hugepages line on nodes that offer none" 0 "$bin" nodes -q -S "$ex"
 lacks "nodes: hugepages left out" 'hugepages' out
 check "why: a pod and no node, in words" 0 "$bin" why -q -S "$fixtures/eks-arm64-podlist.json" -S "$fixtures/pod-pending-node-affinity.json" --all -A
