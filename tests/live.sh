@@ -425,6 +425,21 @@ jq -s '[.[] | .nodes[] | select(.name == "ip-10-0-1-23.ec2.internal") | .status]
 expect "nodes --watch: the node cordoned, then not" '.[0] != .[1] and (.[1] | test("SchedulingDisabled") | not)'
 nodes_exited() { ! kill -0 "$nodes_watch" 2>/dev/null; }
 within "nodes --watch --watch-rounds 1: exits after the changed answer" 3000 nodes_exited
+# why --watch says on stderr when a resource has gone unconfirmed past the limit (serve's
+# --max-staleness default, FS_WATCH_MAX_STALENESS here) because its watch keeps failing (403:
+# RBAC that lets list, not watch), naming it and the error, once; and once when it recovers
+fake_api rbac --bookmark-ms 300 --fault watch-status:403:2:/api/v1/pods "$ex"/*.json
+kubeconfig "$tmp/rbac.kubeconfig" "http://127.0.0.1:$port"
+FS_WATCH_MAX_STALENESS=1 "$bin" why -q --all -n production --watch --watch-timeout 30 -o json \
+  --kubeconfig "$tmp/rbac.kubeconfig" >"$tmp/rbac.out" 2>"$tmp/rbac.err" &
+pids+=($!)
+stale_said() { grep -q 'fitscale why: warning: pods not confirmed current for .*403 Forbidden' "$tmp/rbac.err"; }
+within "why --watch: a watch failing past the limit is said on stderr, with its error" 5000 stale_said
+recovery_said() { grep -q 'fitscale why: pods confirmed current again' "$tmp/rbac.err"; }
+within "why --watch: said again once the pods are current again" 10000 recovery_said
+if [ "$(grep -c 'not confirmed current' "$tmp/rbac.err")" = 1 ]; then ok "why --watch: the stale warning said once, not at every failure"
+else comment <"$tmp/rbac.err"; not_ok "why --watch: the stale warning said once"; fi
+
 # a 410 on the pods' watch lists the pods again, and nothing else
 fake_api gone410 --fault gone-on-watch:1:/api/v1/pods "$ex"/*.json
 api_port=$port
