@@ -532,6 +532,25 @@ if [ "$node_watches" -le 5 ]; then ok "very short watch: backed off ($node_watch
 if [ "$(metric 'fitscale_watch_last_sync_age_seconds{resource="nodes"}' | cut -d. -f1)" -ge 1 ]; then ok "very short watch: the nodes' last-sync age grows"
 else not_ok "very short watch: the nodes' last-sync age grows"; fi
 
+# freshness is stamped when an event is applied, not when it arrives: while the applier is
+# held by a slow PodMetrics list (4 s), a pod created meanwhile waits in the queue, and the
+# bookmarks that keep coming do not make the pods current — /readyz fails past
+# --max-staleness instead of saying fresh while the answers lack the pod
+fake_api stalled --bookmark-ms 300 "$ex"/*.json
+api_port=$port
+kubeconfig "$tmp/stalled.kubeconfig" "http://127.0.0.1:$api_port"
+serve_live stalled "$tmp/stalled.kubeconfig" --watch-timeout 30 --max-staleness 1 --metrics-interval 1
+fault slow-list:4000:1:/apis/metrics.k8s.io
+poll_stalled() { awk -v age="$(metric 'fitscale_watch_last_sync_age_seconds{resource="pods.metrics.k8s.io"}')" 'BEGIN { exit !(age > 1.3) }'; }
+within "stalled applier: the PodMetrics list is slow" 3000 poll_stalled
+[ "$(api_write POST /api/v1/namespaces/production/pods "$pod_json")" = 201 ] || not_ok "fakeapi: a pod created (stalled applier)"
+stale_while_queued() { not_ready && why_gone production/churn-1; }
+within "stalled applier: /readyz fails while the pod waits to be applied" 2000 stale_while_queued
+curl -s "$url/readyz" >"$tmp/out"
+contains "stalled applier: /readyz names the pods" "pods not confirmed current" out
+applied_and_ready() { why_found production/churn-1 && is_ready; }
+within "stalled applier: once applied, the pod answers and /readyz is ready" 5000 applied_and_ready
+
 # compaction: the pool the snapshots share is copied into a fresh one after the list, and
 # under churn whenever it grew by an eighth (with --compact-after 1, every few thousand
 # events), while events go on; every pod created before, during and after a copy is seen,

@@ -41,7 +41,10 @@
  * was removed from it; a list that fails drops that builder, so the resource keeps the
  * objects it had (the Reflector replaces its store only with a list that succeeded:
  * (*Reflector).list, syncWith), its failure counted and its stream backing off.  Each event
- * carries its listing's epoch: events queued before a relist of their resource are dropped. */
+ * carries its listing's epoch: events queued before a relist of their resource are dropped.
+ * A resource is current as of an event when that event is applied, and as of a bookmark or
+ * a clean end only once the events before it are (confirm_locked, applied_locked): events
+ * waiting behind a long batch leave it unconfirmed. */
 #include "config.h"
 
 #include <string.h>
@@ -99,7 +102,10 @@ typedef struct {
   char *version;          /* where its watch resumes; NULL: to be listed */
   gboolean active;        /* asked for and served */
   guint epoch;            /* bumped by every list: older queued events are stale */
-  gint64 confirmed_at;    /* monotonic: listed, an event, a bookmark, a clean end */
+  gint64 confirmed_at;    /* monotonic: listed, an event applied (when it came), a bookmark
+                           * or a clean end once the events before it were applied */
+  guint queued;           /* its events queued, not yet applied */
+  gint64 confirm_when_applied; /* a bookmark or clean end that came while events were queued */
   guint64 events;
   guint relists;
   guint relist_failures;  /* lists after the first that failed (the objects were kept) */
@@ -406,6 +412,41 @@ fs_kube_cache_sync (FsKubeCache *cache, gboolean progress, GPtrArray *skipped, G
 
 /* ---- the applier --------------------------------------------------------------------------- */
 
+/* STATE's resource is current as of WHEN (a bookmark, a clean end), once the events it
+ * received before are applied: a resource whose events wait behind a long batch is not
+ * current, however many bookmarks come meanwhile.  The lock is held. */
+static void
+confirm_locked (ListingState *state, gint64 when)
+{
+  if (state->queued == 0)
+    state->confirmed_at = MAX (state->confirmed_at, when);
+  else
+    state->confirm_when_applied = MAX (state->confirm_when_applied, when);
+}
+
+/* The events of BATCH left the queue: each resource is confirmed current as of the last of
+ * its events applied (PUBLISHED: their snapshot is out) was received, and as of a bookmark or
+ * clean end that came meanwhile once none of its events is left queued.  The lock is held. */
+static void
+applied_locked (FsKubeCache *cache, GQueue *batch, gboolean published)
+{
+  for (GList *link = batch->head; link != NULL; link = link->next)
+    {
+      const Item *item = link->data;
+      if (item->type != ITEM_EVENT)
+        continue;
+      ListingState *state = &cache->states[item->listing];
+      state->queued--;
+      if (published && !item->stale)
+        state->confirmed_at = MAX (state->confirmed_at, item->received);
+      if (state->queued == 0 && state->confirm_when_applied > 0)
+        {
+          state->confirmed_at = MAX (state->confirmed_at, state->confirm_when_applied);
+          state->confirm_when_applied = 0;
+        }
+    }
+}
+
 static void
 set_error_locked (ListingState *state, const char *message)
 {
@@ -664,6 +705,7 @@ applier_thread (gpointer data)
       cache->stats.events += events;
       if (next != NULL)
         publish_locked (cache, next, first_received);
+      applied_locked (cache, &batch, next != NULL);
       if (relisting && !relisted)
         g_queue_clear_full (&batch, item_free); /* nothing changed: a copy under way goes on */
       else
@@ -733,7 +775,6 @@ on_event (StreamState *state, const char *text, GError **error)
     }
   g_mutex_lock (&cache->lock);
   ListingState *listing_state = &cache->states[listing];
-  listing_state->confirmed_at = now;
   if (version != NULL && listing_state->epoch == state->epoch)
     {
       g_free (listing_state->version);
@@ -742,6 +783,7 @@ on_event (StreamState *state, const char *text, GError **error)
   if (g_strcmp0 (type, "BOOKMARK") == 0)
     {
       cache->stats.bookmarks++;
+      confirm_locked (listing_state, now);
       g_mutex_unlock (&cache->lock);
       yajl_tree_free (root);
       return TRUE;
@@ -749,11 +791,13 @@ on_event (StreamState *state, const char *text, GError **error)
   if (object == NULL || (g_strcmp0 (type, "ADDED") != 0 && g_strcmp0 (type, "MODIFIED") != 0
                          && g_strcmp0 (type, "DELETED") != 0))
     {
+      confirm_locked (listing_state, now);
       g_mutex_unlock (&cache->lock);
       yajl_tree_free (root);
       return TRUE; /* what client-go ignores too */
     }
   listing_state->events++;
+  listing_state->queued++; /* current once applied (applied_locked) */
   Item *item = g_new0 (Item, 1);
   *item = (Item){ ITEM_EVENT, listing, state->epoch, root, now };
   queue_item_locked (cache, item);
@@ -946,7 +990,7 @@ stream_thread (gpointer data)
         {
           /* the server ended the stream at its timeout: current up to here; resume at once */
           g_mutex_lock (&cache->lock);
-          cache->states[stream->listing].confirmed_at = g_get_monotonic_time ();
+          confirm_locked (&cache->states[stream->listing], g_get_monotonic_time ());
           g_clear_pointer (&cache->states[stream->listing].error, g_free);
           g_mutex_unlock (&cache->lock);
           continue;

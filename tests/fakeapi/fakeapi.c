@@ -34,6 +34,7 @@
  *                            with the same token: a list that never ends
  *   cut:N                    the first N list answers stop half way (the connection closes)
  *   slow:MS                  every answer waits MS milliseconds first
+ *   slow-list:MS:N[:PREFIX]  the first N lists (under PREFIX) wait MS milliseconds first
  *   gone-on-watch:N[:PREFIX] the first N watches (under PREFIX) get an ERROR event 410
  *   watch-error:CODE:N[:PREFIX]  the same with an ERROR event of CODE (500: an internal error)
  *   watch-empty:N[:PREFIX]   the first N watches (under PREFIX) end at once, 200 and no event
@@ -129,6 +130,8 @@ static struct {
   int html_error;
   int cut;
   int slow_ms;
+  int slow_list_ms, slow_lists;  /* the first SLOW_LISTS lists under SLOW_LIST_PREFIX wait */
+  char *slow_list_prefix;
   char *watch_events;
   FILE *log;
   GMutex lock;
@@ -691,6 +694,18 @@ take_status_fault (const char *url, gboolean watch, gboolean list)
     }
   g_mutex_unlock (&server.lock);
   return code;
+}
+
+/* Whether a list of URL is one of the slow-list fault's. */
+static gboolean
+take_slow_list (const char *url)
+{
+  g_mutex_lock (&server.lock);
+  gboolean take = server.slow_lists > 0 && (server.slow_list_prefix == NULL || g_str_has_prefix (url, server.slow_list_prefix));
+  if (take)
+    server.slow_lists--;
+  g_mutex_unlock (&server.lock);
+  return take;
 }
 
 static gboolean
@@ -1375,6 +1390,8 @@ on_request (void *cls, struct MHD_Connection *connection, const char *url, const
   Target faulted;
   gboolean listing = !watching && !write && parse_target (url, &faulted) && faulted.name == NULL;
   int fault = take_status_fault (url, watching, listing);
+  if (listing && fault == 0 && take_slow_list (url))
+    g_usleep ((gulong) server.slow_list_ms * 1000);
   if (fault != 0)
     return answer (connection, url, query->str, fault,
                    status_json (fault, fault == 429 ? "TooManyRequests" : "InternalError",
@@ -1507,6 +1524,13 @@ parse_fault (const char *spec)
     }
   if (n == 2 && strcmp (parts[0], "watch-cut") == 0)
     return (server.watch_cut = atoi (parts[1])) > 0;
+  if (n >= 3 && strcmp (parts[0], "slow-list") == 0)
+    {
+      g_free (server.slow_list_prefix);
+      server.slow_list_prefix = n > 3 ? g_strdup (parts[3]) : NULL;
+      server.slow_list_ms = atoi (parts[1]);
+      return server.slow_list_ms > 0 && (server.slow_lists = atoi (parts[2])) > 0;
+    }
   if (n == 2 && strcmp (parts[0], "slow") == 0)
     return (server.slow_ms = atoi (parts[1])) > 0;
   return FALSE;
