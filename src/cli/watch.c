@@ -96,7 +96,8 @@ gboolean
 fs_cli_watch_check (const FsCliWatch *watch, const FsCommonOptions *options, GError **error)
 {
   if (!fs_cli_check_range ("--watch-timeout", watch->timeout, 1, 86400, error)
-      || !fs_cli_check_range ("--watch-rounds", watch->rounds, 0, G_MAXINT32, error))
+      || !fs_cli_check_range ("--watch-rounds", watch->rounds, 0, G_MAXINT32, error)
+      || !fs_cli_check_range ("--metrics-interval", watch->metrics_interval, 1, 86400, error))
     return FALSE;
   if (watch->watch && options->snapshot_paths != NULL)
     {
@@ -116,7 +117,7 @@ fs_cli_watch (const FsCliCommand *command, FsCommonOptions *options, const FsCli
   if (live == NULL || !fs_cli_scheduler_config (command->name, options, live, &error))
     return fs_cli_fail (command->name, error);
   fs_cli_live_opened (command->name, options, live);
-  FsKubeCacheOptions cache_options = { (guint) watch->timeout, 30, 15, 0 };
+  FsKubeCacheOptions cache_options = { (guint) watch->timeout, 30, (guint) watch->metrics_interval, 0 };
   int status = FS_EXIT_OK;
   g_autofree char *last = NULL;
   gboolean started = FALSE;
