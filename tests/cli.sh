@@ -90,6 +90,11 @@ check "why: unknown pod" 2 "$bin" why -q -S "$ex" production/nope
 contains "why: names the pod" 'pod "nope" not found' err
 
 # ---- hpa ----
+# native sidecars' requests and usage both count (replica_calculator.go calculatePodRequests)
+check "hpa: pods with a native sidecar" 0 "$bin" hpa -q -S "$data/hpa-sidecar.yaml" default/web --now 2026-01-01T12:00:10Z -o json
+expect "hpa: the sidecar's request counts: 75%, 3 replicas" '.desiredReplicas == 3 and .metrics[0].currentUtilization == 75 and .metrics[0].proposedReplicas == 3'
+check "hpa: a ContainerResource metric on the sidecar" 0 "$bin" hpa -q -S "$data/hpa-sidecar.yaml" default/web-side --now 2026-01-01T12:00:10Z -o json
+expect "hpa: the sidecar's own request: 50%, within tolerance" '.desiredReplicas == 2 and .metrics[0].currentUtilization == 50 and .metrics[0].valid'
 check "hpa on the example" 0 "$bin" hpa -q -S "$ex" production/rag-api-hpa --now 2026-10-09T14:00:00Z -o json
 expect "hpa: 2 ready, 4 unready (Pending)" '.metrics[0].ready == 2 and .metrics[0].unready == 4 and .metrics[0].missing == 0'
 expect "hpa: cpu 89%, rebalanced below 1, kept at 6" '.metrics[0].currentUtilization == 89 and .metrics[0].rebalancedRatio < 1 and .metrics[0].proposedReplicas == 6'
