@@ -95,6 +95,9 @@ check "hpa: pods with a native sidecar" 0 "$bin" hpa -q -S "$data/hpa-sidecar.ya
 expect "hpa: the sidecar's request counts: 75%, 3 replicas" '.desiredReplicas == 3 and .metrics[0].currentUtilization == 75 and .metrics[0].proposedReplicas == 3'
 check "hpa: a ContainerResource metric on the sidecar" 0 "$bin" hpa -q -S "$data/hpa-sidecar.yaml" default/web-side --now 2026-01-01T12:00:10Z -o json
 expect "hpa: the sidecar's own request: 50%, within tolerance" '.desiredReplicas == 2 and .metrics[0].currentUtilization == 50 and .metrics[0].valid'
+sed 's/name: cpu, target: {type: Utilization, averageUtilization: 50}/name: memory, target: {type: AverageValue, averageValue: 20Mi}/' "$data/hpa-sidecar.yaml" >"$tmp/hpa-memory.yaml"
+check "hpa: a memory AverageValue metric" 0 "$bin" hpa -q -S "$tmp/hpa-memory.yaml" default/web --now 2026-01-01T12:00:10Z
+contains "hpa: memory read in Mi, not bytes in milli-units" "Resource memory   PodMetrics   2       0         0         0         20Mi      20Mi     1.000 (within)   2" out
 check "hpa on the example" 0 "$bin" hpa -q -S "$ex" production/rag-api-hpa --now 2026-10-09T14:00:00Z -o json
 expect "hpa: 2 ready, 4 unready (Pending)" '.metrics[0].ready == 2 and .metrics[0].unready == 4 and .metrics[0].missing == 0'
 expect "hpa: cpu 89%, rebalanced below 1, kept at 6" '.metrics[0].currentUtilization == 89 and .metrics[0].rebalancedRatio < 1 and .metrics[0].proposedReplicas == 6'
@@ -134,6 +137,12 @@ check "hpa: unknown HPA" 2 "$bin" hpa -q -S "$ex" production/nope
 contains "hpa: names the HPA" 'HorizontalPodAutoscaler "nope" not found' err
 
 # ---- simulate ----
+check "simulate: a memory AverageValue HPA on a load trace in quantities" 0 "$bin" simulate --no-cluster --hpa "$data/hpa-memory.json" --trace "$data/trace-memory.csv" --replicas 4
+contains "simulate: the load in Mi, no utilization for an AverageValue target" "0     400Mi   4          4       0          0         -      20          20           8         ScaleUpLimit" out
+contains "simulate: no utilization chart for an AverageValue target" "replicas (#, up to 20), one column per 1 sync" out
+printf 't_seconds,load\n0,4x00Mi\n' >"$tmp/bad-load.csv"
+check "simulate: a load that is no quantity" 2 "$bin" simulate --no-cluster --hpa "$data/hpa-memory.json" --trace "$tmp/bad-load.csv"
+contains "simulate: says what a load may be" 'is not "seconds,load" with seconds increasing (a load is a number or a quantity in the metric'"'"'s units: 2.5, 1500m, 400Mi)' err
 check "simulate: the seed's scale-down timeline" 0 "$bin" simulate --no-cluster --hpa "$ex/hpa.json" --trace "$data/trace-load-stops.csv" --replicas 6 --startup 0s --duration 1200s -o json
 expect "simulate: 6->5->4->3->2 at 300, 360, 420, 480 s after the last high reading (585 s)" '[.timeline[] | select(.desired != .replicas) | [.t, .desired]] == [[885,5],[945,4],[1005,3],[1065,2]]'
 check "simulate: the behavior reference's scale-up" 0 "$bin" simulate --no-cluster --hpa "$data/hpa-behavior-es.yaml" --trace "$data/trace-spike.csv" --startup 0s --duration 90s -o json

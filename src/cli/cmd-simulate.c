@@ -187,7 +187,12 @@ fs_cmd_simulate (int argc, char **argv)
           fs_render_simulate (emitter, timeline);
         }
       else
-        fs_render_simulate_table (stdout, timeline);
+        {
+          const FsHpaMetricSpec *metric = &hpa.metrics[0];
+          gboolean amount = trace.kind == FS_TRACE_LOAD && (metric->type == FS_HPA_METRIC_RESOURCE
+                                                            || metric->type == FS_HPA_METRIC_CONTAINER_RESOURCE);
+          fs_render_simulate_table (stdout, timeline, amount ? metric->name : NULL);
+        }
     }
   if (error != NULL)
     status = fs_cli_fail (fs_cli_simulate.name, error);
