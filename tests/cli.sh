@@ -1159,6 +1159,14 @@ sed 's/4194308Ki/8Gi/' "$pu" >"$tmp/patch-units-8gi.yaml"
 check "apply-patch units: room to round" 0 "$bin" plan -q -S "$tmp/patch-units-8gi.yaml" deployment/api -n shop --vpa-target api:memory=1073742848 --vpa-weight 1 -o json
 expect "apply-patch units: 1025Mi on an 8Gi node" '.plan.capacity >= 4 and (.commands.apply | contains("\"memory\":\"1025Mi\""))'
 
+# why: a request that init containers set comes down in the app containers and the init
+# containers together, as PodRequests sums and maxes them
+check "why fixes: init containers" 0 "$bin" why -q -S "$data/why-fixes-init.yaml" default/web-1-a
+contains "why fixes: the app container and the init container both come down" "lower the request to cpu 2 or less: it fits on n1; by container app: cpu 1, and init container init: cpu 2" out
+contains "why fixes: one patch, the init container under initContainers" '"containers":[{"name":"app","resources":{"requests":{"cpu":"1"}}}],"initContainers":[{"name":"init","resources":{"requests":{"cpu":"2"}}}]' out
+sed 's/cpu: "1500m"/cpu: "1"/; s/- {name: side, image: x, resources: {requests: {cpu: "1"}}}//' "$data/why-fixes-init.yaml" >"$tmp/why-init-only.yaml"
+check "why fixes: the init container alone sets the request" 0 "$bin" why -q -S "$tmp/why-init-only.yaml" default/web-1-a
+contains "why fixes: kubectl set resources -c names the init container" "kubectl set resources -n default deployment/web -c init --requests=cpu=2" out
 # why: fixes that had no command (a bare pod, several containers, new nodes by provider)
 wfc="$data/why-fixes-containers.yaml"
 check "why fixes: a bare pod" 0 "$bin" why -q -S "$wfc" shop/bare-0 -o json
