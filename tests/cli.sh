@@ -110,6 +110,11 @@ expect "hpa: the failed metric is invalid, not 0" '.metrics[0].valid == false an
 expect "hpa -o json: the ScalingActive condition" '.scalingActive.status == "False" and .scalingActive.reason == "FailedGetResourceMetric"'
 check "hpa: ScalingActive=False in words" 0 "$bin" hpa -q -S "$fixtures/hpa-v2-failed-metrics-kubectl-ai-pr584.yaml" hpa-test/web-app
 contains "hpa: the HPA does not scale, by its own condition" "Now: 1 replica, and the HPA does not scale: ScalingActive=False (FailedGetResourceMetric: the HPA was unable to compute the replica count" out
+# an invalid metric holds a scale-down the valid ones propose (horizontal.go computeReplicasForMetrics)
+check "hpa: an invalid metric beside a valid one proposing fewer" 0 "$bin" hpa -q -S "$data/hpa-invalid-hold" default/web --now 2026-01-01T12:00:10Z
+contains "hpa: the valid metric does not win a scale-down" "The valid metrics propose 1 replica, fewer than the 4 now, but qps is invalid: the HPA does not scale down while a metric is invalid." out
+contains "hpa: no limit or window runs: ScalingActive=False, the invalid metric's reason" "Now: 4 replicas, unchanged this sync: ScalingActive=False (FailedGetPodsMetric)." out
+lacks "hpa: not 'the largest proposal wins'" "largest proposal wins" out
 lacks "hpa: not DesiredWithinRange" "DesiredWithinRange" out
 check "hpa: singular replica" 0 "$bin" hpa -q -S "$fixtures/hpa-v2beta2-healthy-rollout-target.yaml" credential-hpa
 contains "hpa: 1 replica, not 1 replicas (issue 20)" "The largest proposal wins: cpu, 1 replica." out

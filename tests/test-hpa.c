@@ -1514,10 +1514,29 @@ test_pod_request_counts_native_sidecars (void **state)
   assert_string_equal (missing, "app");
 }
 
+/* horizontal.go computeReplicasForMetrics: every metric invalid, or one invalid while the
+ * valid ones would scale down, holds the HPA; an invalid one beside a scale-up does not. */
+static void
+test_invalid_metric_holds_a_scale_down (void **state)
+{
+  FsHpaProposal down[] = { { .valid = TRUE, .replicas = 1 }, { .valid = FALSE } };
+  FsHpaProposal up[] = { { .valid = TRUE, .replicas = 6 }, { .valid = FALSE } };
+  FsHpaProposal none[] = { { .valid = FALSE }, { .valid = FALSE } };
+  FsHpaProposal valid[] = { { .valid = TRUE, .replicas = 1 } };
+  assert_true (fs_hpa_metrics_hold (4, down, 2));
+  assert_false (fs_hpa_metrics_hold (4, up, 2));
+  assert_true (fs_hpa_metrics_hold (4, none, 2));
+  assert_false (fs_hpa_metrics_hold (4, valid, 1));
+  assert_false (fs_hpa_metrics_hold (4, NULL, 0));
+  assert_string_equal (fs_hpa_failed_metric_reason (FS_HPA_METRIC_PODS), "FailedGetPodsMetric");
+  assert_string_equal (fs_hpa_failed_metric_reason (FS_HPA_METRIC_RESOURCE), "FailedGetResourceMetric");
+}
+
 int
 main (void)
 {
   const struct CMUnitTest tests[] = {
+    cmocka_unit_test (test_invalid_metric_holds_a_scale_down),
     cmocka_unit_test (test_pod_request_counts_native_sidecars),
     cmocka_unit_test (test_resource_replicas_upstream),
     cmocka_unit_test (test_replicas_validation_upstream),

@@ -608,6 +608,32 @@ fs_hpa_combine_proposals (int32_t current_replicas, const FsHpaProposal *proposa
   return index;
 }
 
+gboolean
+fs_hpa_metrics_hold (int32_t current_replicas, const FsHpaProposal *proposals, guint n)
+{
+  int32_t replicas = 0;
+  guint invalid = 0;
+  for (guint i = 0; i < n; i++)
+    if (!proposals[i].valid)
+      invalid++;
+    else if (proposals[i].replicas > replicas)
+      replicas = proposals[i].replicas;
+  return n > 0 && (invalid >= n || (invalid > 0 && replicas < current_replicas));
+}
+
+const char *
+fs_hpa_failed_metric_reason (int type)
+{
+  static const char *const reasons[] = {
+    [FS_HPA_METRIC_RESOURCE] = "FailedGetResourceMetric",
+    [FS_HPA_METRIC_CONTAINER_RESOURCE] = "FailedGetContainerResourceMetric",
+    [FS_HPA_METRIC_PODS] = "FailedGetPodsMetric",
+    [FS_HPA_METRIC_OBJECT] = "FailedGetObjectMetric",
+    [FS_HPA_METRIC_EXTERNAL] = "FailedGetExternalMetric",
+  };
+  return type >= 0 && (gsize) type < G_N_ELEMENTS (reasons) ? reasons[type] : "InvalidMetricSourceType";
+}
+
 /* ---- limits and behavior ---------------------------------------------------------------- */
 
 /* pkg/apis/autoscaling/v2/defaults.go GenerateHPAScaleUpRules / GenerateHPAScaleDownRules, with

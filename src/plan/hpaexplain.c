@@ -385,6 +385,18 @@ fs_hpa_explain (const FsSnapshot *snapshot, const FsGenericObject *hpa, int64_t 
 
   const FsHpaSpec *spec = &answer->hpa;
   int32_t current = answer->current_replicas;
+  answer->held_by = -1;
+  if (fs_hpa_metrics_hold (current, proposals, answer->n_metrics))
+    {
+      /* reconcileAutoscaler returns on computeReplicasForMetrics' error: nothing is written */
+      for (guint i = 0; i < answer->n_metrics && answer->held_by < 0; i++)
+        if (!proposals[i].valid)
+          answer->held_by = (int) i;
+      FsHpaDecision held = { .desired = current, .stabilized = current,
+                             .reason = fs_hpa_failed_metric_reason (answer->metrics[answer->held_by].spec->type) };
+      answer->now = answer->settled = held;
+      return TRUE;
+    }
   /* A new controller seeds its history with the current replicas (horizontal.go
    * reconcileAutoscaler); "settled" is the same once every window has passed. */
   FsHpaRecommendation seeded[2] = { { now_ms, current }, { now_ms, answer->proposal } };

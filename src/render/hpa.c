@@ -226,6 +226,8 @@ fs_render_hpa (FsEmitter *emitter, const FsHpaAnswer *answer)
                       : fs_emit_null (emitter);
   fs_emit_key (emitter, "proposal");
   fs_emit_int (emitter, answer->proposal);
+  fs_emit_key (emitter, "heldByInvalidMetric"); /* computeReplicasForMetrics: no scaling this sync */
+  answer->held_by >= 0 ? fs_emit_string (emitter, answer->metrics[answer->held_by].spec->name) : fs_emit_null (emitter);
   fs_emit_key (emitter, "desiredReplicas");
   fs_emit_int (emitter, answer->now.desired);
   fs_emit_key (emitter, "limitedBy");
@@ -327,7 +329,26 @@ print_decision (FILE *out, const FsHpaAnswer *answer)
 {
   const FsHpaSpec *hpa = &answer->hpa;
   FS_SCRATCH (safe);
-  if (answer->winner >= 0)
+  if (answer->held_by >= 0)
+    {
+      /* computeReplicasForMetrics: an invalid metric holds a scale-down, and all invalid hold all */
+      const FsHpaMetricAnswer *invalid = &answer->metrics[answer->held_by];
+      if (answer->winner >= 0)
+        fprintf (out, "\nThe valid metrics propose %d replica%s, fewer than the %d now, but %s is invalid: the HPA "
+                      "does not scale down while a metric is invalid.\n",
+                 answer->metrics[answer->winner].proposal.replicas,
+                 answer->metrics[answer->winner].proposal.replicas == 1 ? "" : "s", answer->current_replicas,
+                 fs_safe (safe, invalid->spec->name));
+      else
+        fprintf (out, "\nNo metric is valid: the HPA does not scale.\n");
+      if (hpa->scaling_active_reason == NULL && hpa->scaling_active_message == NULL)
+        {
+          fprintf (out, "Now: %d replica%s, unchanged this sync: ScalingActive=False (%s).\n", answer->now.desired,
+                   answer->now.desired == 1 ? "" : "s", answer->now.reason);
+          return;
+        }
+    }
+  else if (answer->winner >= 0)
     fprintf (out, "\nThe largest proposal wins: %s, %d replica%s.\n",
              fs_safe (safe, answer->metrics[answer->winner].spec->name), answer->proposal,
              answer->proposal == 1 ? "" : "s");

@@ -128,6 +128,14 @@ int64_t fs_hpa_external_usage (const int64_t *values, guint n, gboolean per_pod)
  * index of the winning proposal, -1 when none is valid (*REPLICAS is then current). */
 int fs_hpa_combine_proposals (int32_t current_replicas, const FsHpaProposal *proposals, guint n,
                               int32_t *replicas);
+/* Whether the metrics hold the HPA this sync (computeReplicasForMetrics returns -1 and an
+ * error, and reconcileAutoscaler stops before any limit or window): every metric invalid, or
+ * one invalid while the valid ones propose fewer than CURRENT_REPLICAS.  The controller then
+ * sets ScalingActive=False with the first invalid metric's reason. */
+gboolean fs_hpa_metrics_hold (int32_t current_replicas, const FsHpaProposal *proposals, guint n);
+/* That reason for a metric of TYPE (horizontal.go computeStatusForXMetric):
+ * "FailedGetResourceMetric", "FailedGetPodsMetric", ... */
+const char *fs_hpa_failed_metric_reason (int type);
 
 /* ---- limits and behavior (horizontal.go) ------------------------------------------------ */
 

@@ -44,6 +44,9 @@ typedef struct {
   FsHpaMetricAnswer metrics[FS_HPA_MAX_METRICS];
   int winner;                      /* index of the winning metric, -1 when none is valid */
   int32_t proposal;                /* after combining the metrics */
+  int held_by;                     /* the first invalid metric when the metrics hold the HPA
+                                    * (fs_hpa_metrics_hold: no limit or window runs, NOW and
+                                    * SETTLED keep the current replicas), else -1 */
   FsHpaDecision now;               /* limits and behavior with a new controller's history */
   FsHpaDecision settled;           /* the same once the stabilization windows have passed */
   int64_t now_ms;
