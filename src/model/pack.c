@@ -757,7 +757,9 @@ spread_one_at_a_time (const Packing *packing, const SpreadState *states, guint n
  * many as fit are placed one at a time (MOST), and when WANTED are (PLACED, unless NULL).
  * One constraint: in closed form.  Several: each alone bounds the total; placed one at a time
  * when that bound times the nodes stays under SPREAD_STEPS_MAX, else the tightest alone
- * stands for them all (an upper bound).  Returns the total of MOST. */
+ * stands for them all (an upper bound).  Without PLACED (totals only) the bound is a
+ * twentieth, and with WANTED >= 0 several are placed no further than WANTED.  Returns the
+ * total of MOST. */
 static int64_t
 spread_most (const Packing *packing, const SpreadState *states, guint n, int64_t wanted,
              int64_t *most, int64_t *placed)
@@ -772,8 +774,15 @@ spread_most (const Packing *packing, const SpreadState *states, guint n, int64_t
       if (total < bound)
         bound = total, tightest = k;
     }
-  if (n == 1 || (double) bound * n_nodes > SPREAD_STEPS_MAX)
+  /* totals only (the new-node estimate's trial packings, many per answer): a twentieth of
+   * the work, and no further than the replicas asked, as the answer needs no more */
+  double steps_max = placed == NULL ? SPREAD_STEPS_MAX / 20 : SPREAD_STEPS_MAX;
+  if (placed == NULL && wanted >= 0)
+    bound = MIN (bound, wanted);
+  if (n == 1 || (double) bound * n_nodes > steps_max)
     return spread_alone (packing, &states[tightest], most, wanted, placed);
+  if (placed == NULL && wanted >= 0)
+    return spread_one_at_a_time (packing, states, n, wanted, most);
   int64_t total = spread_one_at_a_time (packing, states, n, -1, most);
   if (placed != NULL)
     spread_one_at_a_time (packing, states, n, wanted < 0 ? total : MIN (wanted, total), placed);

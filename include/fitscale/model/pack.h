@@ -43,7 +43,8 @@ typedef struct {
   /* How many replicas to place; -1 = as many as fit. */
   int64_t replicas;
   /* Only the totals (FsPackResult): the per-node placed counts are left 0 (the new-nodes
-   * estimate's trial packings). */
+   * estimate's trial packings); under several spread constraints that select the replicas,
+   * capacity counts no further than REPLICAS (when >= 0). */
   gboolean totals_only;
 } FsPackOptions;
 
