@@ -841,6 +841,40 @@ test_upstream_multiple_constraints (void **state)
   assert_int_equal (answer->pack.limited_by, FS_PACK_LIMIT_TOPOLOGY_SPREAD);
 }
 
+/* Ported from kubernetes podtopologyspread/filtering_test.go TestMultipleConstraints "two
+ * Constraints on zone and node, absence of label 'node' on node-x, spreads = [1/1, 1/0/0/1]":
+ * node-x lacks the hostname key, so it is rejected (missing required label) and counts in
+ * neither constraint (nodeLabelsMatchSpreadConstraints), nor does the web pod added on it
+ * (zone2 stays at 1); only node-b passes.  One at a time
+ * (room for 3 of 4Gi each), by hand: b, y, a; then b would make zone1 3 against 2 and y its
+ * hostname 3 against 1: 3 in all, one each on a, b and y. */
+static void
+test_upstream_multiple_constraints_missing_label (void **state)
+{
+  g_autoptr (FsSnapshot) snapshot = test_load_valid_text (
+      NODE ("node-a", "zone1", "") NODE ("node-b", "zone1", "")
+      "{\"kind\":\"Node\",\"metadata\":{\"name\":\"node-x\",\"labels\":{\"topology.kubernetes.io/zone\":"
+      "\"zone2\"}},\"status\":{\"allocatable\":{\"cpu\":\"4\",\"memory\":\"15204352Ki\",\"pods\":\"110\"},"
+      "\"conditions\":[{\"type\":\"Ready\",\"status\":\"True\"}]}}"
+      NODE ("node-y", "zone2", "")
+      POD ("p-a1", ON ("node-a"), "web", "1Mi", "") POD ("p-y3", ON ("node-y"), "web", "1Mi", "")
+      POD ("p-x1", ON ("node-x"), "web", "1Mi", "")
+      SPREAD_SHAPE ("{\"memory\":\"4Gi\"}", "[" WEB_SPREAD ("1", "topology.kubernetes.io/zone", "") ","
+                                            WEB_SPREAD ("1", "kubernetes.io/hostname", "") "]"));
+  g_autoptr (FsCapacityAnswer) answer = spread_answer (snapshot, -1);
+  assert_int_equal (answer->nodes[0].verdict.filter, FS_FILTER_POD_TOPOLOGY_SPREAD);
+  assert_int_equal (answer->nodes[1].verdict.filter, FS_FILTER_PASS);
+  assert_int_equal (answer->nodes[2].verdict.filter, FS_FILTER_POD_TOPOLOGY_SPREAD);
+  assert_int_equal (answer->nodes[2].verdict.detail, FS_DETAIL_SPREAD_MISSING_LABEL);
+  assert_true (answer->nodes[2].verdict.unresolvable);
+  assert_int_equal (answer->nodes[3].verdict.filter, FS_FILTER_POD_TOPOLOGY_SPREAD);
+  static const int64_t most[] = { 1, 1, 0, 1 };
+  for (guint i = 0; i < 4; i++)
+    assert_int_equal (answer->nodes[i].capacity, most[i]);
+  assert_int_equal (answer->pack.capacity, 3);
+  assert_int_equal (answer->pack.limited_by, FS_PACK_LIMIT_TOPOLOGY_SPREAD);
+}
+
 /* One constraint: fs_pack's total against placing replicas one at a time with the Filter's
  * rule (count + 1 - min <= maxSkew, min 0 below minDomains) on the first node that allows one,
  * on random clusters: the total does not depend on the order, so any order must agree. */
@@ -1164,6 +1198,7 @@ main (void)
     cmocka_unit_test (test_zone_spread_min_domains_caps),
     cmocka_unit_test (test_upstream_single_constraint_min_domains),
     cmocka_unit_test (test_upstream_multiple_constraints),
+    cmocka_unit_test (test_upstream_multiple_constraints_missing_label),
     cmocka_unit_test (test_zone_spread_equals_one_at_a_time),
     cmocka_unit_test (test_new_nodes_zone_spread_skewed),
     cmocka_unit_test (test_new_nodes_node_affinity_pool),
