@@ -1,16 +1,19 @@
 /* bench-capacity — how fast fitscale answers capacity questions on a large snapshot.
  *
- *   bench-capacity NODES.json PODS.json [SHAPES]
+ *   bench-capacity NODES.json PODS.json [SHAPES [SPREAD.yaml...]]
  *
  * Loads the snapshot (timed), then computes the frontier of SHAPES (default 1000) memory
  * request sizes for a 100m-cpu pod, once with the node-only fast path and once through the
- * full packing per shape, and prints the times.  Built with the project (make), run by
+ * full packing per shape, and prints the times.  Then, for each SPREAD.yaml (a pod with
+ * DoNotSchedule topology spread), one packing (fs_pack) of as many replicas as fit and one
+ * of 1000, without the new-node estimate.  Built with the project (make), run by
  * bench/capacity. */
 #include "config.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "fitscale/model/pack.h"
 #include "fitscale/plan/capacity.h"
 #include "fitscale/kube/decode.h"
 #include "fitscale/plan/shape.h"
@@ -19,6 +22,33 @@ static double
 seconds_since (gint64 start)
 {
   return (double) (g_get_monotonic_time () - start) / 1e6;
+}
+
+/* fs_pack of the pod in PATH on SNAPSHOT: as many replicas as fit, then 1000. */
+static gboolean
+time_spread (const FsSnapshot *snapshot, const char *path)
+{
+  FsShapeFlags flags = { 0 };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (FsShape) shape = fs_shape_from_file (path, &flags, &error);
+  if (shape == NULL)
+    {
+      fprintf (stderr, "%s\n", error->message);
+      return FALSE;
+    }
+  g_autofree FsNodeFit *fits = g_new0 (FsNodeFit, snapshot->n_nodes + 1);
+  const int64_t asked[] = { -1, 1000 };
+  for (gsize k = 0; k < G_N_ELEMENTS (asked); k++)
+    {
+      FsPackOptions options = { .replicas = asked[k] };
+      FsPackResult result;
+      gint64 start = g_get_monotonic_time ();
+      fs_pack (snapshot, fs_shape_pod (shape), &options, fits, &result);
+      printf ("%s, %s: %" G_GINT64_FORMAT " fit (%s), %" G_GINT64_FORMAT " placed in %.3f s\n", path,
+              asked[k] < 0 ? "as many as fit" : "1000 asked", result.capacity,
+              fs_pack_limit_name (result.limited_by), result.placed, seconds_since (start));
+    }
+  return TRUE;
 }
 
 int
@@ -61,5 +91,8 @@ main (int argc, char **argv)
           g_array_index (points, FsFrontierPoint, 0).capacity, shapes,
           g_array_index (points, FsFrontierPoint, points->len - 1).capacity);
   printf ("one full capacity answer (all filters, placement of 1000): %.3f s\n", one);
+  for (int a = 4; a < argc; a++)
+    if (!time_spread (snapshot, argv[a]))
+      return 2;
   return 0;
 }

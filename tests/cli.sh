@@ -715,6 +715,25 @@ expect "capacity: the tainted GPU pool cannot take one" '[.nodesNeeded[] | selec
 check "capacity table: web's 12 replicas (exit 1)" 1 "$bin" capacity -q -S "$zones" --from deployment/web -n shop --replicas 12
 contains "capacity table: the addition with its zone and maxSkew's replicas" "  1 node of shape m5.large in zone eu-west-1c (pool web-ng), 2 replicas per node; uneven across zones" out
 contains "capacity table: the GPU pool's taint" "  g4dn.xlarge: a new node cannot hold one (node(s) had untolerated taint {nvidia.com/gpu: true})" out
+# a cluster that starts skewed (issue 20): n1's web pod makes it reject the first replica, but
+# once zone b holds one the minimum moves and n1 takes replicas again: 39 + 40, not 40
+skewed="$data/zone-spread-skewed.yaml"
+check "capacity: a skewed start, 79 replicas (all fit)" 0 "$bin" capacity -q -S "$skewed" -f "$data/zone-spread-skewed-shape.yaml" --replicas 79 -o json
+expect "capacity: 79 by cpu, 39 on the node skewed at first, 40 on the other" '.capacity == 79 and .limitedBy == "resources" and .pending == 0 and [.nodes[] | [.fits, .placed]] == [[39,39],[40,40]]'
+check "capacity table: a skewed start" 0 "$bin" capacity -q -S "$skewed" -f "$data/zone-spread-skewed-shape.yaml" --replicas 79
+contains "capacity table: n1 takes 39, held by cpu" "n1     39     39       Insufficient cpu" out
+contains "capacity table: 79 in all" "79 replicas fit in all (limited by resources)." out
+lacks "capacity table: no new nodes for replicas that fit" "New nodes" out
+# minDomains above the zones there are (issue 20): the minimum stays 0, one replica a zone
+few="$data/zone-spread-min-domains.yaml"
+check "capacity: minDomains 3 over 2 zones" 0 "$bin" capacity -q -S "$few" --from deployment/web -o json
+expect "capacity: 2 fit, one a node, held by topology spread" '.capacity == 2 and .limitedBy == "topology spread" and [.nodes[] | .fits] == [1,1]'
+check "capacity table: minDomains 3 over 2 zones" 0 "$bin" capacity -q -S "$few" --from deployment/web
+contains "capacity table: n1 held by the spread, not cpu" "n1     1      node(s) didn't match pod topology spread constraints" out
+lacks "capacity table: no Insufficient cpu beside 3.9 cpu free" "Insufficient cpu" out
+check "plan: minDomains 3 over 2 zones (exit 1)" 1 "$bin" plan -q -S "$few" deployment/web
+contains "plan: the Pending message names topology spread" "The target point leaves 4 replicas Pending: 0/2 nodes are available: 2 node(s) didn't match pod topology spread constraints." out
+lacks "plan: not Insufficient cpu" "Insufficient cpu" out
 
 # ---- every sentence true: hvpa, plan and capacity (issue 16, bullet 7) ----
 # each block names the template it pins, on a scenario where it is printed

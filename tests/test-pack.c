@@ -232,10 +232,13 @@ test_zone_spread (void **state)
   FsPodShape pod = { .namespace = template->namespace, .labels = template->labels,
                      .spec = template->spec };
   g_autoptr (FsCapacityAnswer) answer = fs_capacity_answer (snapshot, &pod, -1, NULL);
-  /* a1 (2.5Gi free: room for two) is skewed now: 3 + 1 - 0 > 1; b1 takes 14 by resources */
+  /* a1 (2.5Gi free: room for two) is skewed now: 3 + 1 - 0 > 1, yet takes its two once b1
+   * caught up; b1 (14 by resources) stops at 6, held by the skew */
   assert_int_equal (answer->nodes[0].verdict.filter, FS_FILTER_POD_TOPOLOGY_SPREAD);
-  assert_int_equal (answer->nodes[0].capacity, 0);
-  assert_int_equal (answer->nodes[1].capacity, 14);
+  assert_int_equal (answer->nodes[0].capacity, 2);
+  assert_int_equal (answer->nodes[0].limit.filter, FS_FILTER_NODE_RESOURCES_FIT);
+  assert_int_equal (answer->nodes[1].capacity, 6);
+  assert_int_equal (answer->nodes[1].limit.filter, FS_FILTER_POD_TOPOLOGY_SPREAD);
   assert_int_equal (answer->pack.capacity, 8);
   assert_int_equal (answer->pack.limited_by, FS_PACK_LIMIT_TOPOLOGY_SPREAD);
   /* placed one at a time as the filter allows: a1, skewed at first, takes 2 once b1 caught up */
@@ -623,8 +626,9 @@ test_new_nodes_self_anti_affinity (void **state)
 
 /* podtopologyspread calPreFilterState: fewer eligible domains than minDomains make the global
  * minimum 0; as many leave it the real one.  zone-a holds two matching pods, zone-b one: with
- * minDomains 2 the minimum is 1, so b1 passes (1 + 1 - 1 <= 1) and a1 does not (2 + 1 - 1);
- * with minDomains 3 the minimum is 0 and both are skewed. */
+ * minDomains 2 the minimum is 1, so b1 passes (1 + 1 - 1 <= 1) and a1 does not (2 + 1 - 1)
+ * for the first replica; once b1 holds 2 the minimum is 2 and a1 takes its 12 (12.5Gi free)
+ * in turn with b1's 13.  With minDomains 3 the minimum stays 0 and both are skewed for good. */
 static void
 test_zone_spread_min_domains (void **state)
 {
@@ -635,7 +639,10 @@ test_zone_spread_min_domains (void **state)
   g_autoptr (FsCapacityAnswer) answer = spread_capacity_of (two);
   assert_int_equal (answer->nodes[0].verdict.filter, FS_FILTER_POD_TOPOLOGY_SPREAD);
   assert_int_equal (answer->nodes[1].verdict.filter, FS_FILTER_PASS);
-  assert_int_equal (answer->pack.capacity, 13); /* 13.5Gi free on b1 */
+  assert_int_equal (answer->pack.capacity, 25);
+  assert_int_equal (answer->nodes[0].capacity, 12);
+  assert_int_equal (answer->nodes[1].capacity, 13);
+  assert_int_equal (answer->pack.limited_by, FS_PACK_LIMIT_RESOURCES);
   g_autoptr (FsSnapshot) three = test_load_valid_text (
       NODE ("a1", "zone-a", "") NODE ("b1", "zone-b", "")
       POD ("w1", ON ("a1"), "web", "1Gi", "") POD ("w2", ON ("a1"), "web", "1Gi", "")
@@ -689,6 +696,244 @@ test_zone_spread_taints_policy (void **state)
   assert_int_equal (honored->nodes[1].verdict.filter, FS_FILTER_PASS);
   assert_int_equal (honored->pack.capacity, 26);
 #undef TAINTED_ZONES
+}
+
+/* A pod "template" labelled app=web asking REQUESTS (a JSON map), spread by CONSTRAINTS (a
+ * JSON list; WEB_SPREAD builds one that selects app=web). */
+#define SPREAD_SHAPE(requests, constraints)                                                  \
+  "{\"kind\":\"Pod\",\"metadata\":{\"name\":\"template\",\"namespace\":\"production\","        \
+  "\"labels\":{\"app\":\"web\"}},\"spec\":{\"containers\":[{\"name\":\"c\",\"resources\":"    \
+  "{\"requests\":" requests "}}],\"topologySpreadConstraints\":" constraints "},"            \
+  "\"status\":{\"phase\":\"Pending\"}}"
+#define WEB_SPREAD(skew, key, fields)                                                        \
+  "{\"maxSkew\":" skew ",\"topologyKey\":\"" key "\",\"whenUnsatisfiable\":\"DoNotSchedule\"," \
+  fields "\"labelSelector\":{\"matchLabels\":{\"app\":\"web\"}}}"
+
+static FsCapacityAnswer *
+spread_answer (const FsSnapshot *snapshot, int64_t replicas)
+{
+  const FsPod *template = fs_snapshot_find_pod (snapshot, "production", "template");
+  assert_non_null (template);
+  FsPodShape pod = { .namespace = template->namespace, .labels = template->labels,
+                     .spec = template->spec };
+  return fs_capacity_answer (snapshot, &pod, replicas, NULL);
+}
+
+/* A cluster that starts skewed: web-old (100m) on n1 in zone-a, none in zone-b.  The first
+ * replica must go to n2 (1 + 1 - 0 > 1 on n1), but then the minimum is 1 and n1 passes again:
+ * one at a time the zones take turns until n1 is full at 39 more (3.9 cpu) and n2 at 40, 79 in
+ * all, held by cpu, not 40 (the reviewer's capacity -f shape.yaml --replicas 79). */
+static void
+test_zone_spread_skewed_start (void **state)
+{
+  g_autoptr (FsSnapshot) snapshot = test_load_valid_text (
+      NODE ("n1", "zone-a", "") NODE ("n2", "zone-b", "")
+      POD ("web-old", ON ("n1"), "web", "0", "")
+      SPREAD_SHAPE ("{\"cpu\":\"100m\"}", "[" WEB_SPREAD ("1", "topology.kubernetes.io/zone", "") "]"));
+  g_autoptr (FsCapacityAnswer) answer = spread_answer (snapshot, 79);
+  assert_int_equal (answer->nodes[0].verdict.filter, FS_FILTER_POD_TOPOLOGY_SPREAD);
+  assert_int_equal (answer->nodes[0].capacity, 39);
+  assert_int_equal (answer->nodes[0].limit.filter, FS_FILTER_NODE_RESOURCES_FIT);
+  assert_int_equal (answer->nodes[1].verdict.filter, FS_FILTER_PASS);
+  assert_int_equal (answer->nodes[1].capacity, 40);
+  assert_int_equal (answer->nodes[1].limit.filter, FS_FILTER_NODE_RESOURCES_FIT);
+  assert_int_equal (answer->pack.capacity, 79);
+  assert_int_equal (answer->pack.limited_by, FS_PACK_LIMIT_RESOURCES);
+  assert_int_equal (answer->pack.pending, 0);
+  assert_int_equal (answer->nodes[0].placed, 39);
+  assert_int_equal (answer->nodes[1].placed, 40);
+  /* 10 replicas, the zone with fewer first: n2 to 1, then the zones in turn, 5 and 5 more
+   * (zone-a at 6, zone-b at 5) */
+  g_autoptr (FsCapacityAnswer) ten = spread_answer (snapshot, 10);
+  assert_int_equal (ten->pack.placed, 10);
+  assert_int_equal (ten->nodes[0].placed, 5);
+  assert_int_equal (ten->nodes[1].placed, 5);
+}
+
+/* minDomains above the eligible domains (podtopologyspread/filtering.go minMatchNum): two
+ * empty zones, minDomains 3, so the minimum stays 0 and each zone takes maxSkew = 1 replica
+ * however much cpu it has; of 6 asked 2 fit, the others held by topology spread on both nodes
+ * (the reviewer's deployment/web), not "Insufficient cpu". */
+static void
+test_zone_spread_min_domains_caps (void **state)
+{
+  g_autoptr (FsSnapshot) snapshot = test_load_valid_text (
+      NODE ("n1", "zone-a", "") NODE ("n2", "zone-b", "")
+      SPREAD_SHAPE ("{\"cpu\":\"100m\"}",
+                    "[" WEB_SPREAD ("1", "topology.kubernetes.io/zone", "\"minDomains\":3,") "]"));
+  g_autoptr (FsCapacityAnswer) answer = spread_answer (snapshot, 6);
+  assert_int_equal (answer->pack.capacity, 2);
+  assert_int_equal (answer->pack.pending, 4);
+  assert_int_equal (answer->pack.limited_by, FS_PACK_LIMIT_TOPOLOGY_SPREAD);
+  for (guint i = 0; i < 2; i++)
+    {
+      assert_int_equal (answer->nodes[i].verdict.filter, FS_FILTER_PASS);
+      assert_int_equal (answer->nodes[i].capacity, 1);
+      assert_int_equal (answer->nodes[i].placed, 1);
+      assert_int_equal (answer->nodes[i].limit.filter, FS_FILTER_POD_TOPOLOGY_SPREAD);
+      assert_int_equal (answer->nodes[i].limit.detail, FS_DETAIL_SPREAD);
+    }
+}
+
+/* Ported from kubernetes podtopologyspread/filtering_test.go TestSingleConstraint "pods spread
+ * across nodes as 2/2/1, maxSkew is 2, and the number of domains < minDomains, then the third
+ * node fits" (minDomains 4 over 3 hostnames: only node-c passes) and "... > minDomains, then
+ * the all nodes fit" (minDomains 2).  Then one at a time: with minimum 0 node-c takes 1 more
+ * (2 + 1 - 0 > 2 after); with minDomains 2 the nodes rise together until memory holds them. */
+static void
+test_upstream_single_constraint_min_domains (void **state)
+{
+#define TWO_TWO_ONE(min_domains)                                                             \
+  NODE ("node-a", "zone-a", "") NODE ("node-b", "zone-a", "") NODE ("node-c", "zone-a", "")  \
+  POD ("p-a1", ON ("node-a"), "web", "1Gi", "") POD ("p-a2", ON ("node-a"), "web", "1Gi", "") \
+  POD ("p-b1", ON ("node-b"), "web", "1Gi", "") POD ("p-b2", ON ("node-b"), "web", "1Gi", "") \
+  POD ("p-c1", ON ("node-c"), "web", "1Gi", "")                                              \
+  SPREAD_SHAPE ("{\"memory\":\"4Gi\"}",                                                      \
+                "[" WEB_SPREAD ("2", "kubernetes.io/hostname", "\"minDomains\":" min_domains ",") "]")
+  g_autoptr (FsSnapshot) four = test_load_valid_text (TWO_TWO_ONE ("4"));
+  g_autoptr (FsCapacityAnswer) few = spread_answer (four, -1);
+  assert_int_equal (few->nodes[0].verdict.filter, FS_FILTER_POD_TOPOLOGY_SPREAD);
+  assert_int_equal (few->nodes[1].verdict.filter, FS_FILTER_POD_TOPOLOGY_SPREAD);
+  assert_int_equal (few->nodes[2].verdict.filter, FS_FILTER_PASS);
+  assert_int_equal (few->nodes[0].capacity, 0);
+  assert_int_equal (few->nodes[2].capacity, 1);
+  assert_int_equal (few->pack.capacity, 1);
+  assert_int_equal (few->pack.limited_by, FS_PACK_LIMIT_TOPOLOGY_SPREAD);
+  g_autoptr (FsSnapshot) two = test_load_valid_text (TWO_TWO_ONE ("2"));
+  g_autoptr (FsCapacityAnswer) all = spread_answer (two, -1);
+  for (guint i = 0; i < 3; i++)
+    assert_int_equal (all->nodes[i].verdict.filter, FS_FILTER_PASS);
+  /* 12.5Gi free on a and b: 3 of 4Gi; 13.5Gi on c: 3; 2+3, 2+3, 1+3: within maxSkew 2 */
+  assert_int_equal (all->pack.capacity, 9);
+  assert_int_equal (all->pack.limited_by, FS_PACK_LIMIT_RESOURCES);
+#undef TWO_TWO_ONE
+}
+
+/* Ported from kubernetes podtopologyspread/filtering_test.go TestMultipleConstraints "two
+ * Constraints on zone and node, spreads = [3/3, 2/1/0/3]": only node-x passes for the first
+ * replica.  One at a time after that (each node has room for 3 of 4Gi), worked by hand:
+ * x, b, x, a, b, x, y, a, b; then the hostname minimum is x's 3 with x full, and a (4), y (4)
+ * would go to a skew of 2: 9 in all — a 2, b 3, x 3, y 1, a and y held by the spread. */
+static void
+test_upstream_multiple_constraints (void **state)
+{
+  g_autoptr (FsSnapshot) snapshot = test_load_valid_text (
+      NODE ("node-a", "zone1", "") NODE ("node-b", "zone1", "")
+      NODE ("node-x", "zone2", "") NODE ("node-y", "zone2", "")
+      POD ("p-a1", ON ("node-a"), "web", "1Mi", "") POD ("p-a2", ON ("node-a"), "web", "1Mi", "")
+      POD ("p-b1", ON ("node-b"), "web", "1Mi", "") POD ("p-y1", ON ("node-y"), "web", "1Mi", "")
+      POD ("p-y2", ON ("node-y"), "web", "1Mi", "") POD ("p-y3", ON ("node-y"), "web", "1Mi", "")
+      SPREAD_SHAPE ("{\"memory\":\"4Gi\"}", "[" WEB_SPREAD ("1", "topology.kubernetes.io/zone", "") ","
+                                            WEB_SPREAD ("1", "kubernetes.io/hostname", "") "]"));
+  g_autoptr (FsCapacityAnswer) answer = spread_answer (snapshot, -1);
+  static const FsFilter verdicts[] = { FS_FILTER_POD_TOPOLOGY_SPREAD, FS_FILTER_POD_TOPOLOGY_SPREAD,
+                                       FS_FILTER_PASS, FS_FILTER_POD_TOPOLOGY_SPREAD };
+  static const int64_t most[] = { 2, 3, 3, 1 };
+  for (guint i = 0; i < 4; i++)
+    {
+      assert_int_equal (answer->nodes[i].verdict.filter, verdicts[i]);
+      assert_int_equal (answer->nodes[i].capacity, most[i]);
+      assert_int_equal (answer->nodes[i].placed, most[i]);
+    }
+  assert_int_equal (answer->nodes[0].limit.filter, FS_FILTER_POD_TOPOLOGY_SPREAD);
+  assert_int_equal (answer->nodes[2].limit.filter, FS_FILTER_NODE_RESOURCES_FIT);
+  assert_int_equal (answer->pack.capacity, 9);
+  assert_int_equal (answer->pack.limited_by, FS_PACK_LIMIT_TOPOLOGY_SPREAD);
+}
+
+/* Ported from kubernetes podtopologyspread/filtering_test.go TestMultipleConstraints "two
+ * Constraints on zone and node, absence of label 'node' on node-x, spreads = [1/1, 1/0/0/1]":
+ * node-x lacks the hostname key, so it is rejected (missing required label) and counts in
+ * neither constraint (nodeLabelsMatchSpreadConstraints), nor does the web pod added on it
+ * (zone2 stays at 1); only node-b passes.  One at a time
+ * (room for 3 of 4Gi each), by hand: b, y, a; then b would make zone1 3 against 2 and y its
+ * hostname 3 against 1: 3 in all, one each on a, b and y. */
+static void
+test_upstream_multiple_constraints_missing_label (void **state)
+{
+  g_autoptr (FsSnapshot) snapshot = test_load_valid_text (
+      NODE ("node-a", "zone1", "") NODE ("node-b", "zone1", "")
+      "{\"kind\":\"Node\",\"metadata\":{\"name\":\"node-x\",\"labels\":{\"topology.kubernetes.io/zone\":"
+      "\"zone2\"}},\"status\":{\"allocatable\":{\"cpu\":\"4\",\"memory\":\"15204352Ki\",\"pods\":\"110\"},"
+      "\"conditions\":[{\"type\":\"Ready\",\"status\":\"True\"}]}}"
+      NODE ("node-y", "zone2", "")
+      POD ("p-a1", ON ("node-a"), "web", "1Mi", "") POD ("p-y3", ON ("node-y"), "web", "1Mi", "")
+      POD ("p-x1", ON ("node-x"), "web", "1Mi", "")
+      SPREAD_SHAPE ("{\"memory\":\"4Gi\"}", "[" WEB_SPREAD ("1", "topology.kubernetes.io/zone", "") ","
+                                            WEB_SPREAD ("1", "kubernetes.io/hostname", "") "]"));
+  g_autoptr (FsCapacityAnswer) answer = spread_answer (snapshot, -1);
+  assert_int_equal (answer->nodes[0].verdict.filter, FS_FILTER_POD_TOPOLOGY_SPREAD);
+  assert_int_equal (answer->nodes[1].verdict.filter, FS_FILTER_PASS);
+  assert_int_equal (answer->nodes[2].verdict.filter, FS_FILTER_POD_TOPOLOGY_SPREAD);
+  assert_int_equal (answer->nodes[2].verdict.detail, FS_DETAIL_SPREAD_MISSING_LABEL);
+  assert_true (answer->nodes[2].verdict.unresolvable);
+  assert_int_equal (answer->nodes[3].verdict.filter, FS_FILTER_POD_TOPOLOGY_SPREAD);
+  static const int64_t most[] = { 1, 1, 0, 1 };
+  for (guint i = 0; i < 4; i++)
+    assert_int_equal (answer->nodes[i].capacity, most[i]);
+  assert_int_equal (answer->pack.capacity, 3);
+  assert_int_equal (answer->pack.limited_by, FS_PACK_LIMIT_TOPOLOGY_SPREAD);
+}
+
+/* One constraint: fs_pack's total against placing replicas one at a time with the Filter's
+ * rule (count + 1 - min <= maxSkew, min 0 below minDomains) on the first node that allows one,
+ * on random clusters: the total does not depend on the order, so any order must agree. */
+static void
+test_zone_spread_equals_one_at_a_time (void **state)
+{
+  g_autoptr (GRand) rand = g_rand_new_with_seed (7);
+  static const char *const zones[] = { "zone-a", "zone-b", "zone-c" };
+  for (int round = 0; round < 300; round++)
+    {
+      guint n_nodes = g_rand_int_range (rand, 1, 6);
+      int max_skew = g_rand_int_range (rand, 1, 4), min_domains = g_rand_int_range (rand, 0, 5);
+      g_autoptr (GString) text = g_string_new ("");
+      int zone_of[8], count[3] = { 0 }, room[8];
+      gboolean zone_seen[3] = { FALSE };
+      for (guint i = 0; i < n_nodes; i++)
+        {
+          zone_of[i] = g_rand_int_range (rand, 0, 3);
+          zone_seen[zone_of[i]] = TRUE;
+          int web = g_rand_int_range (rand, 0, 5), filler_gi = g_rand_int_range (rand, 0, 14);
+          g_string_append_printf (text, NODE ("n%u", "%s", ""), i, i, zones[zone_of[i]]);
+          for (int w = 0; w < web; w++)
+            g_string_append_printf (text, POD ("w%u-%d", ON ("n%u"), "web", "1Gi", ""), i, w, i);
+          if (filler_gi > 0)
+            g_string_append_printf (text, POD ("f%u", ON ("n%u"), "batch", "%dGi", ""), i, i, filler_gi);
+          count[zone_of[i]] += web;
+          room[i] = MAX (0, (int) ((14.5 - web - filler_gi) / 2)); /* replicas of 2Gi */
+        }
+      g_string_append_printf (text, SPREAD_SHAPE ("{\"memory\":\"2Gi\"}",
+                                                  "[" WEB_SPREAD ("%d", "topology.kubernetes.io/zone",
+                                                                  "\"minDomains\":%d,") "]"),
+                              max_skew, MAX (min_domains, 1));
+      int n_zones = zone_seen[0] + zone_seen[1] + zone_seen[2];
+      int64_t expected = 0;
+      for (gboolean progress = TRUE; progress;)
+        {
+          progress = FALSE;
+          int least = G_MAXINT;
+          for (int z = 0; z < 3; z++)
+            if (zone_seen[z])
+              least = MIN (least, count[z]);
+          if (n_zones < MAX (min_domains, 1))
+            least = 0;
+          for (guint i = 0; i < n_nodes && !progress; i++)
+            if (room[i] > 0 && count[zone_of[i]] + 1 - least <= max_skew)
+              {
+                room[i]--, count[zone_of[i]]++, expected++;
+                progress = TRUE;
+              }
+        }
+      g_autoptr (FsSnapshot) snapshot = test_load_valid_text (text->str);
+      g_autoptr (FsCapacityAnswer) answer = spread_answer (snapshot, -1);
+      int64_t sum = 0;
+      for (guint i = 0; i < n_nodes; i++)
+        sum += answer->nodes[i].capacity;
+      if (answer->pack.capacity != expected || sum != expected)
+        fail_msg ("round %d: %" G_GINT64_FORMAT " (nodes %" G_GINT64_FORMAT "), one at a time %" G_GINT64_FORMAT
+                  "\n%s", round, answer->pack.capacity, sum, expected, text->str);
+    }
 }
 
 /* Pending means no node and phase Pending: a pod without a node that ended Failed (podgc
@@ -949,6 +1194,12 @@ main (void)
     cmocka_unit_test (test_zone_spread_min_domains),
     cmocka_unit_test (test_zone_spread_skips_terminating),
     cmocka_unit_test (test_zone_spread_taints_policy),
+    cmocka_unit_test (test_zone_spread_skewed_start),
+    cmocka_unit_test (test_zone_spread_min_domains_caps),
+    cmocka_unit_test (test_upstream_single_constraint_min_domains),
+    cmocka_unit_test (test_upstream_multiple_constraints),
+    cmocka_unit_test (test_upstream_multiple_constraints_missing_label),
+    cmocka_unit_test (test_zone_spread_equals_one_at_a_time),
     cmocka_unit_test (test_new_nodes_zone_spread_skewed),
     cmocka_unit_test (test_new_nodes_node_affinity_pool),
     cmocka_unit_test (test_new_nodes_pool_taint),

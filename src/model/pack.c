@@ -110,7 +110,10 @@ typedef struct {
   const FsPodShape *pod;
   const FsPackOptions *options;
   FsNodeFit *nodes;
-  int64_t *room;       /* per node: replicas by the node's own filters, before spread */
+  int64_t *room;       /* per node: replicas it may take by its own filters and the pod rules
+                        * that never change while replicas land: 0 for a node rejected for
+                        * good, its own capacity for a node that passes or that only the skew
+                        * of a constraint the replicas match rejects for now */
 } Packing;
 
 static gboolean
@@ -129,6 +132,16 @@ reject (FsNodeFit *fit, FsFilter filter, FsVerdictDetail detail, gboolean unreso
   fit->verdict.detail = detail;
   fit->verdict.unresolvable = unresolvable;
   fit->capacity = 0;
+}
+
+/* A rule that placing replicas does not change rejects node I: its verdict says so when
+ * nothing rejected it before, and it takes no replica even once the skew allows. */
+static void
+rule_out (const Packing *packing, guint i, FsFilter filter, FsVerdictDetail detail, gboolean unresolvable)
+{
+  if (packing->nodes[i].verdict.filter == FS_FILTER_PASS)
+    reject (&packing->nodes[i], filter, detail, unresolvable);
+  packing->room[i] = 0;
 }
 
 /* Why a node that takes some replicas takes no more: another one would break the replicas'
@@ -237,13 +250,12 @@ apply_anti_affinity (const Packing *packing)
     }
   for (guint i = 0; i < snapshot->n_nodes; i++)
     {
-      if (packing->nodes[i].verdict.filter != FS_FILTER_PASS)
+      if (packing->room[i] == 0 && packing->nodes[i].verdict.filter != FS_FILTER_PASS)
         continue;
       if (domain_set_holds (own, &snapshot->nodes[i]))
-        reject (&packing->nodes[i], FS_FILTER_INTER_POD_AFFINITY, FS_DETAIL_ANTI_AFFINITY, FALSE);
+        rule_out (packing, i, FS_FILTER_INTER_POD_AFFINITY, FS_DETAIL_ANTI_AFFINITY, FALSE);
       else if (domain_set_holds (existing, &snapshot->nodes[i]))
-        reject (&packing->nodes[i], FS_FILTER_INTER_POD_AFFINITY,
-                FS_DETAIL_EXISTING_ANTI_AFFINITY, FALSE);
+        rule_out (packing, i, FS_FILTER_INTER_POD_AFFINITY, FS_DETAIL_EXISTING_ANTI_AFFINITY, FALSE);
     }
 }
 
@@ -286,14 +298,15 @@ apply_affinity (const Packing *packing)
                                   : (self_match && has_label);
           /* UnschedulableAndUnresolvable (interpodaffinity/filtering.go Filter): removing pods
            * cannot bring a matching one, so preemption skips the node */
-          if (!ok && packing->nodes[i].verdict.filter == FS_FILTER_PASS)
-            reject (&packing->nodes[i], FS_FILTER_INTER_POD_AFFINITY, FS_DETAIL_AFFINITY, TRUE);
+          if (!ok)
+            rule_out (packing, i, FS_FILTER_INTER_POD_AFFINITY, FS_DETAIL_AFFINITY, TRUE);
         }
     }
   return co_locate_key;
 }
 
-/* Capacity when every replica must share one domain of KEY: the roomiest domain. */
+/* Capacity when every replica must share one domain of KEY: the roomiest domain (ROOM of
+ * the nodes elsewhere set to 0). */
 static int64_t
 best_single_domain (const Packing *packing, const char *key)
 {
@@ -304,17 +317,16 @@ best_single_domain (const Packing *packing, const char *key)
   for (guint i = 0; i < snapshot->n_nodes; i++)
     {
       const char *domain = fs_labels_get (snapshot->nodes[i].labels, key);
-      if (domain == NULL || packing->nodes[i].capacity == 0)
+      if (domain == NULL || packing->room[i] == 0)
         continue;
-      int64_t sum = GPOINTER_TO_SIZE (g_hash_table_lookup (totals, domain))
-                    + packing->nodes[i].capacity;
+      int64_t sum = GPOINTER_TO_SIZE (g_hash_table_lookup (totals, domain)) + packing->room[i];
       g_hash_table_insert (totals, (gpointer) domain, GSIZE_TO_POINTER (sum));
       if (sum > best)
         best = sum, best_domain = domain;
     }
   for (guint i = 0; i < snapshot->n_nodes; i++)
     if (fs_labels_get (snapshot->nodes[i].labels, key) != best_domain)
-      packing->nodes[i].capacity = 0;
+      packing->room[i] = 0;
   return best;
 }
 
@@ -356,7 +368,7 @@ fs_pack_usable_nodes (const FsSnapshot *snapshot, const FsPodShape *pod, const F
     }
 }
 
-/* Capacity when each domain of KEY takes at most one replica. */
+/* Capacity when each domain of KEY takes at most one replica (ROOM cut to match). */
 static int64_t
 one_per_domain (const Packing *packing, const char *key)
 {
@@ -366,32 +378,31 @@ one_per_domain (const Packing *packing, const char *key)
   for (guint i = 0; i < snapshot->n_nodes; i++)
     {
       FsNodeFit *fit = &packing->nodes[i];
+      int64_t *room = &packing->room[i];
       const char *domain = fs_labels_get (snapshot->nodes[i].labels, key);
-      if (fit->capacity == 0)
+      if (*room == 0)
         continue;
       if (domain == NULL || strcmp (key, FS_LABEL_HOSTNAME) == 0)
         {
-          if (domain != NULL && fit->capacity > 1)
+          if (domain != NULL && *room > 1)
             limit_by_anti_affinity (fit);
-          fit->capacity = domain == NULL ? fit->capacity : 1;
-          total += fit->capacity;
+          *room = domain == NULL ? *room : 1;
+          total += *room;
         }
       else if (g_hash_table_add (domains, (gpointer) domain))
-        total += 1;
+        {
+          if (*room > 1)
+            limit_by_anti_affinity (fit);
+          *room = 1;
+          total += 1;
+        }
       else
-        fit->capacity = 0; /* another node of the domain takes its one replica */
+        *room = 0; /* another node of the domain takes its one replica */
     }
   return total;
 }
 
 /* ---- topology spread (podtopologyspread/filtering.go) ----------------------------- */
-
-typedef struct {
-  const char *domain;
-  int64_t count;     /* matching pods already there */
-  int64_t capacity;  /* replicas the domain's nodes can still take */
-  int64_t placed;
-} SpreadDomain;
 
 static gboolean
 spread_selects (const Packing *packing, const FsSpreadConstraint *constraint,
@@ -402,143 +413,380 @@ spread_selects (const Packing *packing, const FsSpreadConstraint *constraint,
          && fs_selector_matches (constraint->label_selector, other->labels);
 }
 
+/* One DoNotSchedule constraint as PreFilter leaves it. */
 typedef struct {
-  GArray *domains;       /* SpreadDomain */
-  int32_t *node_domain;  /* per node: index in domains, -1 when not an eligible domain */
+  const FsSpreadConstraint *constraint;
+  guint n_domains;       /* eligible domains */
+  int64_t *count;        /* per domain: matching pods there */
+  int32_t *node_domain;  /* per node: index of its domain, -1 when not an eligible domain */
   gboolean self_match;   /* the replicas match the constraint's own selector */
-  int64_t global_min;    /* fewest matching pods over the eligible domains */
+  gboolean few_domains;  /* fewer eligible domains than minDomains: the minimum is 0 */
 } SpreadState;
 
 static void
 spread_state_clear (SpreadState *state)
 {
-  g_array_unref (state->domains);
+  g_free (state->count);
   g_free (state->node_domain);
 }
 
-/* The eligible domains of CONSTRAINT with their matching pods (podtopologyspread/filtering.go
- * calPreFilterState): domains come from nodes that pass the pod's node affinity (policy
- * Honor, the default) and, with nodeTaintsPolicy Honor, whose taints it tolerates; nodes
- * without the topology label are rejected with "(missing required label)". */
+/* Whether NODE has the topology key of every DoNotSchedule constraint in SPREAD
+ * (podtopologyspread/common.go nodeLabelsMatchSpreadConstraints). */
+static gboolean
+node_has_spread_keys (const FsNode *node, const FsSpreadList *spread)
+{
+  for (guint c = 0; c < spread->n; c++)
+    if (spread->items[c].when_unsatisfiable == FS_SPREAD_DO_NOT_SCHEDULE
+        && fs_labels_get (node->labels, spread->items[c].topology_key) == NULL)
+      return FALSE;
+  return TRUE;
+}
+
+/* The global minimum of matching pods (podtopologyspread/filtering.go
+ * preFilterState.minMatchNum): 0 when fewer domains than minDomains are eligible. */
+static int64_t
+spread_global_min (const SpreadState *state)
+{
+  if (state->few_domains || state->n_domains == 0)
+    return 0;
+  int64_t least = G_MAXINT64;
+  for (guint d = 0; d < state->n_domains; d++)
+    least = MIN (least, state->count[d]);
+  return least;
+}
+
+/* The eligible domains of CONSTRAINT (one of SPREAD) with their matching pods
+ * (podtopologyspread/filtering.go calPreFilterState): domains come from nodes that have every
+ * constraint's topology key, pass the pod's node affinity (nodeAffinityPolicy Honor, the
+ * default) and, with nodeTaintsPolicy Honor, whose taints it tolerates; a node without the
+ * constraint's label is rejected with "(missing required label)" (Filter). */
 static void
-spread_state_init (const Packing *packing, const FsSpreadConstraint *constraint, SpreadState *state)
+spread_state_init (const Packing *packing, const FsSpreadList *spread,
+                   const FsSpreadConstraint *constraint, SpreadState *state)
 {
   const FsSnapshot *snapshot = packing->snapshot;
   g_autoptr (GHashTable) index = g_hash_table_new (NULL, NULL);
-  state->domains = g_array_new (FALSE, TRUE, sizeof (SpreadDomain));
+  state->constraint = constraint;
+  state->n_domains = 0;
   state->node_domain = g_new (int32_t, snapshot->n_nodes + 1);
   for (guint i = 0; i < snapshot->n_nodes; i++)
     {
       const FsNode *node = &snapshot->nodes[i];
       const char *domain = fs_labels_get (node->labels, constraint->topology_key);
       state->node_domain[i] = -1;
-      gboolean eligible = constraint->node_affinity_policy == FS_POLICY_IGNORE
-                          || fs_node_affinity_matches (node, packing->pod->spec->placement);
+      if (domain == NULL)
+        {
+          rule_out (packing, i, FS_FILTER_POD_TOPOLOGY_SPREAD, FS_DETAIL_SPREAD_MISSING_LABEL, TRUE);
+          continue;
+        }
+      gboolean eligible = node_has_spread_keys (node, spread)
+                          && (constraint->node_affinity_policy == FS_POLICY_IGNORE
+                              || fs_node_affinity_matches (node, packing->pod->spec->placement));
       if (constraint->node_taints_policy == FS_POLICY_HONOR)
         eligible = eligible && fs_first_untolerated_taint (node->taints,
                                                            packing->pod->spec->placement->tolerations) == NULL;
-      if (domain == NULL)
-        {
-          if (packing->nodes[i].verdict.filter == FS_FILTER_PASS)
-            reject (&packing->nodes[i], FS_FILTER_POD_TOPOLOGY_SPREAD,
-                    FS_DETAIL_SPREAD_MISSING_LABEL, TRUE);
-          continue;
-        }
       if (!eligible)
         continue;
       gpointer slot = g_hash_table_lookup (index, domain);
       if (slot == NULL)
         {
-          SpreadDomain fresh = { .domain = domain };
-          g_array_append_val (state->domains, fresh);
-          slot = GINT_TO_POINTER (state->domains->len);
+          slot = GUINT_TO_POINTER (++state->n_domains);
           g_hash_table_insert (index, (gpointer) domain, slot);
         }
       state->node_domain[i] = GPOINTER_TO_INT (slot) - 1;
     }
+  state->count = g_new0 (int64_t, state->n_domains + 1);
   for (guint p = 0; p < snapshot->n_pods; p++)
     {
       const FsPod *other = &snapshot->pods[p];
       if (pod_counts (packing, other) && state->node_domain[other->node_index] >= 0
           && spread_selects (packing, constraint, other))
-        g_array_index (state->domains, SpreadDomain, state->node_domain[other->node_index]).count++;
+        state->count[state->node_domain[other->node_index]]++;
     }
   state->self_match = fs_selector_matches (constraint->label_selector, packing->pod->labels);
-  state->global_min = G_MAXINT64;
-  for (guint d = 0; d < state->domains->len; d++)
-    state->global_min = MIN (state->global_min, g_array_index (state->domains, SpreadDomain, d).count);
-  if (state->domains->len == 0
-      || (constraint->min_domains > 0 && state->domains->len < (guint) constraint->min_domains))
-    state->global_min = 0;
+  state->few_domains = constraint->min_domains > 0 && state->n_domains < (guint) constraint->min_domains;
 }
 
-/* The filter for one more replica: count(domain) + self - min <= maxSkew
- * (podtopologyspread/filtering.go Filter). */
-static void
-spread_reject_skewed (const Packing *packing, const FsSpreadConstraint *constraint,
-                      const SpreadState *state)
+/* Whether one more replica on node I keeps the skew: count + self - min <= maxSkew
+ * (podtopologyspread/filtering.go Filter).  A node outside the eligible domains counts 0. */
+static gboolean
+spread_allows (const SpreadState *state, guint i, int64_t global_min)
 {
+  int32_t d = state->node_domain[i];
+  int64_t here = d >= 0 ? state->count[d] : 0;
+  return here + state->self_match - global_min <= state->constraint->max_skew;
+}
+
+/* The filter for the first replica: a node it rejects takes none now.  A constraint the
+ * replicas do not match is the same for every replica, so it rules the node out for good; one
+ * they match lets the node take replicas once the other domains caught up. */
+static void
+spread_reject_skewed (const Packing *packing, const SpreadState *state)
+{
+  int64_t global_min = spread_global_min (state);
   for (guint i = 0; i < packing->snapshot->n_nodes; i++)
     {
-      int32_t d = state->node_domain[i];
-      if (d < 0 || packing->nodes[i].verdict.filter != FS_FILTER_PASS)
+      if (packing->room[i] == 0 && packing->nodes[i].verdict.filter != FS_FILTER_PASS)
         continue;
-      int64_t count = g_array_index (state->domains, SpreadDomain, d).count;
-      if (count + state->self_match - state->global_min > constraint->max_skew)
+      if (spread_allows (state, i, global_min))
+        continue;
+      if (!state->self_match)
+        rule_out (packing, i, FS_FILTER_POD_TOPOLOGY_SPREAD, FS_DETAIL_SPREAD, FALSE);
+      else if (packing->nodes[i].verdict.filter == FS_FILTER_PASS)
         reject (&packing->nodes[i], FS_FILTER_POD_TOPOLOGY_SPREAD, FS_DETAIL_SPREAD, FALSE);
     }
 }
 
-/* Places replicas one at a time into the domain with the fewest matching pods, while
- * count + self - min(count over eligible domains) <= maxSkew holds, as the filter checks for
- * each replica.  Returns how many can be placed. */
+/* Sum over the items of what raising each to LEVEL takes: clamp(LEVEL - start, 0, top). */
 static int64_t
-spread_capacity (const Packing *packing, const FsSpreadConstraint *constraint, int64_t wanted)
+filled_to (guint n, const int64_t *start, const int64_t *top, int64_t level)
 {
-  const FsSnapshot *snapshot = packing->snapshot;
-  SpreadState state;
-  spread_state_init (packing, constraint, &state);
-  GArray *domains = state.domains;
-  for (guint i = 0; i < snapshot->n_nodes; i++)
-    if (state.node_domain[i] >= 0)
-      g_array_index (domains, SpreadDomain, state.node_domain[i]).capacity += packing->room[i];
-  gboolean few_domains = constraint->min_domains > 0 && domains->len < (guint) constraint->min_domains;
-  int64_t placed = 0;
-  while (wanted < 0 || placed < wanted)
+  int64_t sum = 0;
+  for (guint k = 0; k < n; k++)
+    sum += CLAMP (level - (start != NULL ? start[k] : 0), 0, top[k]);
+  return sum;
+}
+
+/* WANTED placed one at a time on N items, each to the item lowest now (START[k], NULL = 0)
+ * that can still take one (at most TOP[k]), the first of equals first: the items below the
+ * level reached rise to it, and the rest go one each to the first items at it.  TAKEN gets
+ * what each item took; O(n log(range)). */
+static void
+fill_lowest_first (guint n, const int64_t *start, const int64_t *top, int64_t wanted, int64_t *taken)
+{
+  int64_t low = G_MAXINT64, high = 0;
+  for (guint k = 0; k < n; k++)
     {
-      int64_t global_min = G_MAXINT64;
-      SpreadDomain *best = NULL;
-      for (guint d = 0; d < domains->len; d++)
-        {
-          SpreadDomain *domain = &g_array_index (domains, SpreadDomain, d);
-          global_min = MIN (global_min, domain->count);
-          if (domain->placed < domain->capacity && (best == NULL || domain->count < best->count))
-            best = domain;
-        }
-      if (few_domains)
-        global_min = 0;
-      if (best == NULL || best->count + state.self_match - global_min > constraint->max_skew)
-        break;
-      if (!state.self_match)
-        {
-          /* placements do not change the counts: every domain within the skew takes all
-           * its nodes can hold */
-          placed = 0;
-          for (guint d = 0; d < domains->len; d++)
-            {
-              SpreadDomain *domain = &g_array_index (domains, SpreadDomain, d);
-              if (domain->count - global_min <= constraint->max_skew)
-                placed += domain->capacity;
-            }
-          placed = wanted < 0 ? placed : MIN (placed, wanted);
-          break;
-        }
-      best->placed++;
-      best->count++;
-      placed++;
+      int64_t from = start != NULL ? start[k] : 0;
+      low = MIN (low, from);
+      high = MAX (high, from + top[k]);
     }
-  spread_state_clear (&state);
-  return placed;
+  if (n == 0)
+    return;
+  while (low < high)
+    {
+      int64_t mid = low + (high - low + 1) / 2;
+      if (filled_to (n, start, top, mid) <= wanted)
+        low = mid;
+      else
+        high = mid - 1;
+    }
+  int64_t left = wanted - filled_to (n, start, top, low);
+  for (guint k = 0; k < n; k++)
+    {
+      int64_t from = start != NULL ? start[k] : 0;
+      taken[k] = CLAMP (low - from, 0, top[k]);
+      if (left > 0 && from + taken[k] == low && taken[k] < top[k])
+        taken[k]++, left--;
+    }
+}
+
+/* The nodes grouped by domain: those of domain d are order[first[d] .. first[d + 1]); the
+ * nodes in no eligible domain that may take replicas follow, one group each. */
+typedef struct {
+  guint n_groups;
+  guint *first;
+  guint *order;
+} NodeGroups;
+
+static void
+node_groups_init (const Packing *packing, const SpreadState *state, NodeGroups *groups)
+{
+  guint n_nodes = packing->snapshot->n_nodes;
+  guint loose = 0;
+  for (guint i = 0; i < n_nodes; i++)
+    loose += state->node_domain[i] < 0 && packing->room[i] > 0;
+  groups->n_groups = state->n_domains + loose;
+  groups->first = g_new0 (guint, groups->n_groups + 2);
+  groups->order = g_new (guint, n_nodes + 1);
+  for (guint i = 0; i < n_nodes; i++)
+    if (state->node_domain[i] >= 0)
+      groups->first[state->node_domain[i] + 1]++;
+  for (guint d = 0; d < state->n_domains; d++)
+    groups->first[d + 1] += groups->first[d];
+  g_autofree guint *next = g_memdup2 (groups->first, (state->n_domains + 1) * sizeof (guint));
+  guint tail = groups->first[state->n_domains], group = state->n_domains;
+  for (guint i = 0; i < n_nodes; i++)
+    if (state->node_domain[i] >= 0)
+      groups->order[next[state->node_domain[i]]++] = i;
+    else if (packing->room[i] > 0)
+      {
+        groups->order[tail++] = i;
+        groups->first[++group] = tail;
+      }
+}
+
+static void
+node_groups_clear (NodeGroups *groups)
+{
+  g_free (groups->first);
+  g_free (groups->order);
+}
+
+/* Each group's WANTED[g] spread over its nodes, lowest first, at most TOP[i] a node: OUT[i]. */
+static void
+fill_groups (const NodeGroups *groups, const int64_t *wanted, const int64_t *top, int64_t *out)
+{
+  guint most = 0;
+  for (guint g = 0; g < groups->n_groups; g++)
+    most = MAX (most, groups->first[g + 1] - groups->first[g]);
+  g_autofree int64_t *tops = g_new (int64_t, most + 1);
+  g_autofree int64_t *taken = g_new (int64_t, most + 1);
+  for (guint g = 0; g < groups->n_groups; g++)
+    {
+      guint n = groups->first[g + 1] - groups->first[g];
+      const guint *nodes = &groups->order[groups->first[g]];
+      for (guint k = 0; k < n; k++)
+        tops[k] = top[nodes[k]];
+      fill_lowest_first (n, NULL, tops, wanted[g], taken);
+      for (guint k = 0; k < n; k++)
+        out[nodes[k]] = taken[k];
+    }
+}
+
+/* One constraint the replicas match, alone: how many replicas each node takes (MOST) when as
+ * many as fit are placed one at a time, and, when PLACED is not NULL, when WANTED are.  In
+ * closed form: a domain at the minimum with room always passes (count + 1 - min = 1), so the
+ * placing stops only when every domain at the minimum is full; the minimum is then
+ * m = min over domains of (count + room), fixed by the data, whatever the order (0 with too
+ * few domains for minDomains), and a domain takes min(room, m + maxSkew - count).  WANTED
+ * replicas fill the domains lowest first (podtopologyspread/scoring.go prefers the fewest
+ * matching pods), and a domain's replicas its nodes evenly.  Returns the total of MOST. */
+static int64_t
+spread_alone (const Packing *packing, const SpreadState *state, int64_t *most,
+              int64_t wanted, int64_t *placed)
+{
+  NodeGroups groups;
+  node_groups_init (packing, state, &groups);
+  g_autofree int64_t *start = g_new0 (int64_t, groups.n_groups + 1);
+  g_autofree int64_t *room = g_new0 (int64_t, groups.n_groups + 1);
+  g_autofree int64_t *group_most = g_new0 (int64_t, groups.n_groups + 1);
+  for (guint g = 0; g < groups.n_groups; g++)
+    {
+      start[g] = g < state->n_domains ? state->count[g] : 0;
+      for (guint k = groups.first[g]; k < groups.first[g + 1]; k++)
+        room[g] += packing->room[groups.order[k]];
+    }
+  int64_t floor = G_MAXINT64;
+  for (guint d = 0; d < state->n_domains; d++)
+    floor = MIN (floor, start[d] + room[d]);
+  if (state->few_domains || state->n_domains == 0)
+    floor = 0;
+  int64_t total = 0;
+  for (guint g = 0; g < groups.n_groups; g++)
+    {
+      group_most[g] = g < state->n_domains
+                          ? CLAMP (floor + state->constraint->max_skew - start[g], 0, room[g])
+                          : room[g];
+      total += group_most[g];
+    }
+  fill_groups (&groups, group_most, packing->room, most);
+  if (placed != NULL)
+    {
+      g_autofree int64_t *group_placed = g_new0 (int64_t, groups.n_groups + 1);
+      fill_lowest_first (groups.n_groups, start, group_most, wanted < 0 ? total : MIN (wanted, total), group_placed);
+      fill_groups (&groups, group_placed, most, placed);
+    }
+  node_groups_clear (&groups);
+  return total;
+}
+
+/* Several constraints the replicas match: the replicas one at a time, each to a node every
+ * constraint still allows (Filter), the one whose domains hold the fewest matching pods first
+ * (podtopologyspread/scoring.go), then the one with the fewest placed; WANTED -1 = until none
+ * is allowed.  O(replicas x nodes x constraints): the caller bounds it.  PLACED per node;
+ * returns the total. */
+static int64_t
+spread_one_at_a_time (const Packing *packing, const SpreadState *states, guint n, int64_t wanted,
+                      int64_t *placed)
+{
+  guint n_nodes = packing->snapshot->n_nodes;
+  g_autofree int64_t **counts = g_new (int64_t *, n + 1);
+  g_autofree int64_t *global_min = g_new (int64_t, n + 1);
+  for (guint k = 0; k < n; k++)
+    {
+      counts[k] = g_memdup2 (states[k].count, (states[k].n_domains + 1) * sizeof (int64_t));
+      global_min[k] = spread_global_min (&states[k]);
+    }
+  memset (placed, 0, n_nodes * sizeof *placed);
+  int64_t total = 0;
+  for (; wanted < 0 || total < wanted; total++)
+    {
+      gint best = -1;
+      int64_t best_count = 0;
+      for (guint i = 0; i < n_nodes; i++)
+        {
+          if (placed[i] >= packing->room[i])
+            continue;
+          int64_t sum = 0;
+          gboolean allowed = TRUE;
+          for (guint k = 0; k < n && allowed; k++)
+            {
+              int32_t d = states[k].node_domain[i];
+              int64_t here = d >= 0 ? counts[k][d] : 0;
+              allowed = here + 1 - global_min[k] <= states[k].constraint->max_skew;
+              sum += here;
+            }
+          if (allowed && (best < 0 || sum < best_count || (sum == best_count && placed[i] < placed[best])))
+            best = i, best_count = sum;
+        }
+      if (best < 0)
+        break;
+      placed[best]++;
+      for (guint k = 0; k < n; k++)
+        {
+          int32_t d = states[k].node_domain[best];
+          if (d < 0)
+            continue;
+          counts[k][d]++;
+          /* AddPod (updateWithPod) raises the domain; the minimum follows */
+          SpreadState now = states[k];
+          now.count = counts[k];
+          global_min[k] = spread_global_min (&now);
+        }
+    }
+  for (guint k = 0; k < n; k++)
+    g_free (counts[k]);
+  return total;
+}
+
+/* The most work spread_one_at_a_time may do (replicas x nodes). */
+#define SPREAD_STEPS_MAX 2e7
+
+/* The constraints the replicas match (STATES, N > 0): per node the replicas it takes when as
+ * many as fit are placed one at a time (MOST), and when WANTED are (PLACED, unless NULL).
+ * One constraint: in closed form.  Several: each alone bounds the total; placed one at a time
+ * when that bound times the nodes stays under SPREAD_STEPS_MAX, else the tightest alone
+ * stands for them all (an upper bound).  Without PLACED (totals only) the bound is a
+ * twentieth, and with WANTED >= 0 several are placed no further than WANTED.  Returns the
+ * total of MOST. */
+static int64_t
+spread_most (const Packing *packing, const SpreadState *states, guint n, int64_t wanted,
+             int64_t *most, int64_t *placed)
+{
+  guint n_nodes = packing->snapshot->n_nodes;
+  int64_t bound = G_MAXINT64;
+  guint tightest = 0;
+  g_autofree int64_t *alone = g_new (int64_t, n_nodes + 1);
+  for (guint k = 0; k < n; k++)
+    {
+      int64_t total = spread_alone (packing, &states[k], alone, wanted, NULL);
+      if (total < bound)
+        bound = total, tightest = k;
+    }
+  /* totals only (the new-node estimate's trial packings, many per answer): a twentieth of
+   * the work, and no further than the replicas asked, as the answer needs no more */
+  double steps_max = placed == NULL ? SPREAD_STEPS_MAX / 20 : SPREAD_STEPS_MAX;
+  if (placed == NULL && wanted >= 0)
+    bound = MIN (bound, wanted);
+  if (n == 1 || (double) bound * n_nodes > steps_max)
+    return spread_alone (packing, &states[tightest], most, wanted, placed);
+  if (placed == NULL && wanted >= 0)
+    return spread_one_at_a_time (packing, states, n, wanted, most);
+  int64_t total = spread_one_at_a_time (packing, states, n, -1, most);
+  if (placed != NULL)
+    spread_one_at_a_time (packing, states, n, wanted < 0 ? total : MIN (wanted, total), placed);
+  return total;
 }
 
 /* ---- distribution ----------------------------------------------------------------- */
@@ -564,102 +812,6 @@ distribute (FsNodeFit *nodes, guint n_nodes, int64_t wanted)
             progress = TRUE;
           }
     }
-}
-
-/* The replicas one at a time onto the nodes, as the scheduler places them when DoNotSchedule
- * constraints select the replicas themselves: each to a node where every such constraint
- * still holds (podtopologyspread/filtering.go Filter: count + 1 - min <= maxSkew), the one
- * whose domains hold the fewest matching pods first (podtopologyspread/scoring.go), then the
- * emptiest.  A node the skew rejected at first takes replicas once the other domains caught
- * up.  Returns the replicas placed (fewer than WANTED when the constraints together allow
- * fewer than each alone). */
-static int64_t
-distribute_spread (const Packing *packing, int64_t wanted)
-{
-  const FsSnapshot *snapshot = packing->snapshot;
-  const FsSpreadList *spread = spread_of (packing->pod);
-  SpreadState states[8];
-  const FsSpreadConstraint *constraints[8];
-  guint n = 0;
-  for (guint c = 0; c < spread->n && n < G_N_ELEMENTS (states); c++)
-    {
-      const FsSpreadConstraint *constraint = &spread->items[c];
-      if (constraint->when_unsatisfiable != FS_SPREAD_DO_NOT_SCHEDULE)
-        continue;
-      spread_state_init (packing, constraint, &states[n]);
-      constraints[n++] = constraint;
-    }
-  g_autofree int64_t *room = g_new (int64_t, snapshot->n_nodes + 1);
-  for (guint i = 0; i < snapshot->n_nodes; i++)
-    {
-      const FsVerdict *verdict = &packing->nodes[i].verdict;
-      room[i] = verdict->filter == FS_FILTER_PASS ? packing->nodes[i].capacity
-                : verdict->filter == FS_FILTER_POD_TOPOLOGY_SPREAD && verdict->detail == FS_DETAIL_SPREAD
-                    ? packing->room[i] : 0;
-    }
-  int64_t placed = 0;
-  for (; placed < wanted; placed++)
-    {
-      gint best = -1;
-      int64_t best_count = 0;
-      for (guint i = 0; i < snapshot->n_nodes; i++)
-        {
-          if (packing->nodes[i].placed >= room[i])
-            continue;
-          int64_t count = 0;
-          gboolean allowed = TRUE;
-          for (guint k = 0; k < n && allowed; k++)
-            {
-              int32_t d = states[k].node_domain[i];
-              if (d < 0)
-                {
-                  allowed = FALSE;
-                  break;
-                }
-              int64_t here = g_array_index (states[k].domains, SpreadDomain, d).count;
-              allowed = here + states[k].self_match - states[k].global_min <= constraints[k]->max_skew;
-              count += here;
-            }
-          if (allowed && (best < 0 || count < best_count
-                          || (count == best_count && packing->nodes[i].placed < packing->nodes[best].placed)))
-            best = i, best_count = count;
-        }
-      if (best < 0)
-        break;
-      packing->nodes[best].placed++;
-      for (guint k = 0; k < n; k++)
-        {
-          if (!states[k].self_match)
-            continue;
-          g_array_index (states[k].domains, SpreadDomain, states[k].node_domain[best]).count++;
-          int64_t global_min = G_MAXINT64;
-          for (guint d = 0; d < states[k].domains->len; d++)
-            global_min = MIN (global_min, g_array_index (states[k].domains, SpreadDomain, d).count);
-          if (constraints[k]->min_domains > 0 && states[k].domains->len < (guint) constraints[k]->min_domains)
-            global_min = 0;
-          states[k].global_min = global_min;
-        }
-    }
-  for (guint k = 0; k < n; k++)
-    spread_state_clear (&states[k]);
-  return placed;
-}
-
-/* Whether the placement per node should follow the topology spread (replica by replica):
- * a DoNotSchedule constraint selects the replicas, no pod (anti-)affinity of their own
- * decides instead, and the work stays small. */
-static gboolean
-placement_follows_spread (const Packing *packing, int64_t wanted)
-{
-  const FsSpreadList *spread = spread_of (packing->pod);
-  if (spread == NULL || wanted <= 0 || wanted > 100000
-      || (double) wanted * packing->snapshot->n_nodes > 2e7)
-    return FALSE;
-  for (guint c = 0; c < spread->n; c++)
-    if (spread->items[c].when_unsatisfiable == FS_SPREAD_DO_NOT_SCHEDULE
-        && fs_selector_matches (spread->items[c].label_selector, packing->pod->labels))
-      return TRUE;
-  return FALSE;
 }
 
 void
@@ -763,6 +915,58 @@ base_verdicts (const Packing *packing, gboolean *held_by_volumes)
   return held_by_ports;
 }
 
+/* Every DoNotSchedule constraint's state, the ones the replicas match first (N_SELF of the
+ * N), after rejecting the nodes each one's skew rejects for the first replica. */
+static SpreadState *
+spread_states_init (const Packing *packing, guint *n, guint *n_self)
+{
+  const FsSpreadList *spread = spread_of (packing->pod);
+  *n = *n_self = 0;
+  if (spread == NULL)
+    return NULL;
+  SpreadState *states = g_new0 (SpreadState, spread->n + 1);
+  for (int pass = 0; pass < 2; pass++)
+    for (guint c = 0; c < spread->n; c++)
+      {
+        const FsSpreadConstraint *constraint = &spread->items[c];
+        gboolean self_match = fs_selector_matches (constraint->label_selector, packing->pod->labels);
+        if (constraint->when_unsatisfiable != FS_SPREAD_DO_NOT_SCHEDULE || self_match != (pass == 0))
+          continue;
+        spread_state_init (packing, spread, constraint, &states[*n]);
+        spread_reject_skewed (packing, &states[*n]);
+        *n_self += self_match;
+        (*n)++;
+      }
+  return states;
+}
+
+/* With constraints the replicas match: each node's capacity is what it takes when as many as
+ * fit are placed one at a time (a node the skew rejects for the first replica may take some
+ * once the other domains caught up), and where the skew, not the node's own filters, stops it
+ * the limit names topology spread.  *PLACED (allocated unless totals only): the replicas asked
+ * for, per node.  Returns the total. */
+static int64_t
+spread_capacities (const Packing *packing, const SpreadState *states, guint n, int64_t **placed)
+{
+  guint n_nodes = packing->snapshot->n_nodes;
+  g_autofree int64_t *most = g_new0 (int64_t, n_nodes + 1);
+  if (!packing->options->totals_only)
+    *placed = g_new0 (int64_t, n_nodes + 1);
+  int64_t total = spread_most (packing, states, n, packing->options->replicas, most, *placed);
+  for (guint i = 0; i < n_nodes; i++)
+    {
+      FsNodeFit *fit = &packing->nodes[i];
+      fit->capacity = most[i];
+      if (most[i] < packing->room[i])
+        {
+          memset (&fit->limit, 0, sizeof fit->limit);
+          fit->limit.filter = FS_FILTER_POD_TOPOLOGY_SPREAD;
+          fit->limit.detail = FS_DETAIL_SPREAD;
+        }
+    }
+  return total;
+}
+
 const char *
 fs_pack_limit_name (FsPackLimit limit)
 {
@@ -799,28 +1003,16 @@ fs_pack (const FsSnapshot *snapshot, const FsPodShape *pod, const FsPackOptions 
   result->limited_by = held_by_ports     ? FS_PACK_LIMIT_HOST_PORTS
                        : held_by_volumes ? FS_PACK_LIMIT_VOLUMES
                                          : FS_PACK_LIMIT_RESOURCES;
-  const FsSpreadList *spread = spread_of (pod);
   /* a node the skew rejects now may take replicas once other domains caught up */
   g_autofree int64_t *room = g_new (int64_t, snapshot->n_nodes + 1);
   for (guint i = 0; i < snapshot->n_nodes; i++)
     room[i] = nodes[i].capacity;
   packing.room = room;
   /* PodTopologySpread comes before InterPodAffinity in the default profile */
-  for (guint c = 0; spread != NULL && c < spread->n; c++)
-    {
-      const FsSpreadConstraint *constraint = &spread->items[c];
-      if (constraint->when_unsatisfiable != FS_SPREAD_DO_NOT_SCHEDULE)
-        continue;
-      SpreadState state;
-      spread_state_init (&packing, constraint, &state);
-      spread_reject_skewed (&packing, constraint, &state);
-      spread_state_clear (&state);
-    }
+  guint n_states = 0, n_self = 0;
+  g_autofree SpreadState *states = spread_states_init (&packing, &n_states, &n_self);
   apply_anti_affinity (&packing);
   const char *co_locate_key = apply_affinity (&packing);
-  for (guint i = 0; i < snapshot->n_nodes; i++)
-    if (nodes[i].verdict.filter == FS_FILTER_INTER_POD_AFFINITY)
-      room[i] = 0;
 
   int64_t total = 0;
   const char *self_key = fs_pack_self_anti_affinity_key (snapshot, pod);
@@ -836,20 +1028,20 @@ fs_pack (const FsSnapshot *snapshot, const FsPodShape *pod, const FsPackOptions 
     }
   else
     for (guint i = 0; i < snapshot->n_nodes; i++)
-      total += nodes[i].capacity;
-
-  for (guint c = 0; spread != NULL && c < spread->n; c++)
+      total += room[i];
+  g_autofree int64_t *placed = NULL;
+  if (n_self > 0)
     {
-      const FsSpreadConstraint *constraint = &spread->items[c];
-      if (constraint->when_unsatisfiable != FS_SPREAD_DO_NOT_SCHEDULE)
-        continue;
-      int64_t spread_total = spread_capacity (&packing, constraint, options->replicas);
+      int64_t spread_total = spread_capacities (&packing, states, n_self, &placed);
       if (spread_total < total)
-        {
-          total = spread_total;
-          result->limited_by = FS_PACK_LIMIT_TOPOLOGY_SPREAD;
-        }
+        result->limited_by = FS_PACK_LIMIT_TOPOLOGY_SPREAD;
+      total = spread_total;
     }
+  else
+    for (guint i = 0; i < snapshot->n_nodes; i++)
+      nodes[i].capacity = nodes[i].verdict.filter == FS_FILTER_PASS ? room[i] : 0;
+  for (guint k = 0; k < n_states; k++)
+    spread_state_clear (&states[k]);
 
   gboolean short_of_room = FALSE;
   for (guint i = 0; i < snapshot->n_nodes; i++)
@@ -867,11 +1059,11 @@ fs_pack (const FsSnapshot *snapshot, const FsPodShape *pod, const FsPackOptions 
   result->pending = options->replicas < 0 ? 0 : options->replicas - wanted;
   if (options->totals_only)
     return;
-  int64_t spread_placed = 0;
-  if (self_key == NULL && co_locate_key == NULL && placement_follows_spread (&packing, wanted))
-    spread_placed = distribute_spread (&packing, wanted);
-  if (spread_placed < wanted)
-    distribute (nodes, snapshot->n_nodes, wanted - spread_placed);
+  if (placed != NULL)
+    for (guint i = 0; i < snapshot->n_nodes; i++)
+      nodes[i].placed = placed[i];
+  else
+    distribute (nodes, snapshot->n_nodes, wanted);
 }
 
 /* ---- new nodes (cluster-autoscaler estimator) ----------------------------------------- */

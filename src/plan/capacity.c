@@ -19,12 +19,13 @@ fs_capacity_answer_free (FsCapacityAnswer *answer)
   g_free (answer);
 }
 
-/* A node the shape may use: it passed every filter, or failed on resources alone. */
+/* A node the shape may use: it passed every filter, or failed on resources alone, or takes
+ * replicas once others landed (topology spread's skew rejects only the first). */
 static gboolean
 eligible (const FsNodeFit *fit)
 {
   return fit->verdict.filter == FS_FILTER_PASS
-         || fit->verdict.filter == FS_FILTER_NODE_RESOURCES_FIT;
+         || fit->verdict.filter == FS_FILTER_NODE_RESOURCES_FIT || fit->capacity > 0;
 }
 
 static void

@@ -289,9 +289,12 @@ print_nodes (FILE *out, gboolean wide, const FsSnapshot *snapshot, const FsCapac
       const FsNodeFit *fit = &answer->nodes[i];
       g_autofree char *fits = g_strdup_printf ("%" G_GINT64_FORMAT, fit->capacity);
       g_autofree char *placed = g_strdup_printf ("%" G_GINT64_FORMAT, fit->placed);
-      g_autofree char *why = fit->verdict.filter != FS_FILTER_PASS ? reasons_text (&fit->verdict)
-                             : fit->capacity > 0 ? reasons_text (&fit->limit)
-                                                 : g_strdup ("");
+      /* a node the skew rejects for the first replica may still take some later (topology
+       * spread): what stops it then is its limit */
+      g_autofree char *why = fit->capacity > 0 ? reasons_text (&fit->limit)
+                             : fit->verdict.filter != FS_FILTER_PASS ? reasons_text (&fit->verdict)
+                             : fit->limit.filter != FS_FILTER_PASS ? reasons_text (&fit->limit)
+                                                                   : g_strdup ("");
       if (!wide && fit->capacity == 0 && fit->verdict.filter != FS_FILTER_PASS
           && fit->verdict.filter != FS_FILTER_NODE_RESOURCES_FIT && answer->n_nodes > 20)
         {

@@ -6,7 +6,10 @@
  * replica with host ports takes them, so a node takes at most one (NodePorts).
  * Required pod anti-affinity and affinity, and topology spread with DoNotSchedule, then
  * constrain the total, as InterPodAffinity and PodTopologySpread would one replica at a
- * time.  The caller owns every array it passes; nothing here allocates per node. */
+ * time: each placed replica a spread constraint selects raises its domain's count and the
+ * global minimum, so a node the skew rejects for the first replica may take some later
+ * (one constraint in closed form, O(nodes + domains log); several one at a time, bounded;
+ * docs/filters.md "Topology spread").  The caller owns every array it passes. */
 #pragma once
 
 #include <glib.h>
@@ -18,9 +21,13 @@ G_BEGIN_DECLS
 
 typedef struct {
   FsVerdict verdict;   /* placing one replica on the node as it is now */
-  int64_t capacity;    /* replicas the node could take on its own (0 when the verdict fails) */
+  int64_t capacity;    /* replicas the node takes when as many as fit are placed (0 when the
+                        * verdict fails, but for a node only the spread's skew rejects now:
+                        * it may take some once other domains caught up) */
   int64_t placed;      /* replicas the packing put there */
-  FsVerdict limit;     /* when capacity > 0: why the node takes no more than that */
+  FsVerdict limit;     /* why the node takes no more than capacity when it takes some, or
+                        * when the verdict passes (topology spread when the skew, not the
+                        * node's room, stops it) */
 } FsNodeFit;
 
 typedef struct {
@@ -36,7 +43,8 @@ typedef struct {
   /* How many replicas to place; -1 = as many as fit. */
   int64_t replicas;
   /* Only the totals (FsPackResult): the per-node placed counts are left 0 (the new-nodes
-   * estimate's trial packings). */
+   * estimate's trial packings); under several spread constraints that select the replicas,
+   * capacity counts no further than REPLICAS (when >= 0). */
   gboolean totals_only;
 } FsPackOptions;
 
