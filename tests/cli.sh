@@ -1191,6 +1191,9 @@ contains "why fixes: one patch, the init container under initContainers" '"conta
 sed 's/cpu: "1500m"/cpu: "1"/; s/- {name: side, image: x, resources: {requests: {cpu: "1"}}}//' "$data/why-fixes-init.yaml" >"$tmp/why-init-only.yaml"
 check "why fixes: the init container alone sets the request" 0 "$bin" why -q -S "$tmp/why-init-only.yaml" default/web-1-a
 contains "why fixes: kubectl set resources -c names the init container" "kubectl set resources -n default deployment/web -c init --requests=cpu=2" out
+check "plan: containers that request cpu only" 1 "$bin" plan -q -S "$data/why-fixes-init.yaml" deployment/web
+contains "plan: a resource not requested is left out of REQUESTS, not written '-'" "current        1          app:cpu=1500m side:cpu=1" out
+lacks "plan: no '=-'" "=-" out
 # why: fixes that had no command (a bare pod, several containers, new nodes by provider)
 wfc="$data/why-fixes-containers.yaml"
 check "why fixes: a bare pod" 0 "$bin" why -q -S "$wfc" shop/bare-0 -o json

@@ -463,13 +463,17 @@ requests_text (const FsPlanAnswer *answer, const FsPlanCandidate *candidate)
   for (guint i = 0; i < in->n_containers; i++)
     {
       g_string_append_printf (text, "%s%s:", i > 0 ? " " : "", in->containers[i].name);
+      const char *sep = "";
       for (int r = 0; r < FS_HVPA_N_RESOURCES; r++)
-        {
-          char amount[32];
-          g_string_append_printf (text, "%s%s=%s", r > 0 ? "," : "", resources[r],
-                                  candidate->request[i][r] > 0 ? fs_format_for_people (resources[r], candidate->request[i][r], amount)
-                                                               : "-");
-        }
+        if (candidate->request[i][r] > 0) /* a resource it does not request is left out, as kubectl does */
+          {
+            char amount[32];
+            g_string_append_printf (text, "%s%s=%s", sep, resources[r],
+                                    fs_format_for_people (resources[r], candidate->request[i][r], amount));
+            sep = ",";
+          }
+      if (sep[0] == '\0')
+        g_string_append (text, "no requests");
     }
   return g_string_free (text, FALSE);
 }
