@@ -7,6 +7,7 @@
 #include "fitscale/model/fit.h"
 #include "fitscale/model/names.h"
 #include "fitscale/model/objects.h"
+#include "fitscale/model/runtimeclass.h"
 #include "fitscale/model/schedconfig.h"
 
 typedef struct {
@@ -1096,6 +1097,12 @@ fs_snapshot_builder_finish (FsSnapshotBuilder *builder, GError **error)
         snapshot->recycled |= 1u << i;
       }
 
+  /* templates name RuntimeClasses whose overhead admission adds to the pods made of them */
+  if (!fs_snapshot_apply_runtime_classes (snapshot, error))
+    {
+      fs_snapshot_builder_free (builder);
+      return NULL;
+    }
   index_nodes (snapshot);
   gboolean any_ports = FALSE;
   if (!follow_batch (snapshot, builder, &any_ports))
