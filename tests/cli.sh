@@ -472,6 +472,10 @@ check "capacity -f: a file's template meets the cluster's RuntimeClass" 1 "$bin"
 expect "capacity -f kata: 1 cpu per replica, 1 fits" '.capacity == 1 and .shape.effectiveRequest.cpu == "1"'
 check "capacity: a RuntimeClass the snapshot lacks" 0 "$bin" capacity -q -S "$data/why-gated.yaml" --from deployment/ghost -n shop -o json
 expect "capacity ghost: RuntimeClassMissing" '[.warnings[] | select(.reason == "RuntimeClassMissing") | .message] | length == 1'
+check "capacity: a RuntimeClass's nodeSelector joins the template's" 0 "$bin" capacity -q -S "$data/why-gated.yaml" --from deployment/sandboxed -n shop -o json
+expect "capacity gvisor: no node has sandbox=gvisor" '.capacity == 0 and .nodes[0].reasons == ["node(s) didn'"'"'t match Pod'"'"'s node affinity/selector"]'
+check "capacity: a template whose nodeSelector conflicts with its RuntimeClass's" 0 "$bin" capacity -q -S "$data/why-gated.yaml" --from deployment/clash -n shop
+contains "capacity clash: admission refuses its pods" "deployment/clash runs in RuntimeClass gvisor and its nodeSelector gives sandbox another value than the RuntimeClass's scheduling.nodeSelector (conflict): RuntimeClass admission refuses its new pods" err
 
 # a Pod written by hand with limits only asks its limits, as the API server would have
 # stored it (SetDefaults_Pod), not nothing (issue 20)

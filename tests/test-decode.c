@@ -492,7 +492,8 @@ test_scheduling_gates_and_runtime_class_read (void **state)
 
 /* RuntimeClass admission (setOverhead, setScheduling) applied to templates at build: the
  * class's overhead joins the request, its nodeSelector and tolerations the placement; a
- * template's own overhead stays; a nodeSelector conflict merges nothing. */
+ * template admission refuses (an overhead of its own that is not the class's, a nodeSelector
+ * conflict) keeps what it states. */
 static void
 test_runtime_class_applied_to_templates (void **state)
 {
@@ -514,7 +515,8 @@ test_runtime_class_applied_to_templates (void **state)
   assert_string_equal (web->placement->tolerations->items[0].key, "kata");
   assert_int_equal (web->placement->tolerations->items[0].effect, FS_EFFECT_NO_SCHEDULE);
   const FsPodSpec *own = fs_snapshot_find_workload (snapshot, "prod", "Deployment", "own")->template;
-  assert_int_equal (own->request.cpu_milli, 600);
+  assert_int_equal (own->request.cpu_milli, 600); /* its own overhead, not the class's: refused, */
+  assert_null (own->placement->node_selector);     /* so nothing of the class is applied */
   const FsPodSpec *clash = fs_snapshot_find_workload (snapshot, "prod", "Deployment", "clash")->template;
   assert_string_equal (test_label (clash->placement->node_selector, "runtime"), "runc");
   assert_null (clash->placement->tolerations);

@@ -155,16 +155,24 @@ fs_runtime_class_read (const FsGenericObject *object, FsPool *pool, FsRuntimeCla
   return read_tolerations (map_value (scheduling, "tolerations"), object->name, pool, out, error);
 }
 
-const char *
-fs_runtime_class_conflict (const FsRuntimeClass *runtime_class, const FsPlacement *placement)
+char *
+fs_runtime_class_refusal (const FsRuntimeClass *runtime_class, const FsPodSpec *spec)
 {
+  /* setOverhead and validateOverhead: an overhead of the pod's own must be the class's */
+  const FsResources *own = spec->containers != NULL ? spec->containers->overhead : NULL;
+  if (own != NULL && !runtime_class->has_overhead)
+    return g_strdup ("it states spec.overhead and the RuntimeClass defines none");
+  if (own != NULL && !fs_resources_equal (own, &runtime_class->overhead))
+    return g_strdup ("its spec.overhead differs from the RuntimeClass's overhead.podFixed");
+  /* setScheduling: the class's nodeSelector may add keys, never change one */
   const FsLabelSet *class_selector = runtime_class->node_selector;
-  const FsLabelSet *pod_selector = placement != NULL ? placement->node_selector : NULL;
+  const FsLabelSet *pod_selector = spec->placement != NULL ? spec->placement->node_selector : NULL;
   for (guint i = 0; class_selector != NULL && i < class_selector->n; i++)
     for (guint j = 0; pod_selector != NULL && j < pod_selector->n; j++)
       if (strcmp (class_selector->items[i].key, pod_selector->items[j].key) == 0
           && strcmp (class_selector->items[i].value, pod_selector->items[j].value) != 0)
-        return class_selector->items[i].key;
+        return g_strdup_printf ("its nodeSelector gives %s another value than the RuntimeClass's "
+                                "scheduling.nodeSelector (conflict)", class_selector->items[i].key);
   return NULL;
 }
 
@@ -256,9 +264,13 @@ fs_pod_spec_with_runtime_class (const FsSnapshot *snapshot, FsPool *pool, const 
     return spec;
   if (!fs_runtime_class_read (object, pool, &runtime_class, error))
     return NULL;
+  g_autofree char *refusal = fs_runtime_class_refusal (&runtime_class, spec);
+  if (refusal != NULL)
+    return spec; /* admission refuses such pods: the answers' warning says so (plan/completeness.c) */
   FsPodSpec copy = *spec;
-  /* plugin/pkg/admission/runtimeclass/admission.go setOverhead: a pod that states its own
-   * overhead keeps it (validation then rejects one that differs from the class's) */
+  /* plugin/pkg/admission/runtimeclass/admission.go setOverhead: the class's overhead.podFixed
+   * becomes spec.overhead, which noderesources computePodResourceRequest adds to the request;
+   * a pod that states its own (equal) overhead keeps it */
   if (runtime_class.has_overhead && spec->containers->overhead == NULL)
     {
       FsContainerSet containers = *spec->containers;
@@ -269,10 +281,8 @@ fs_pod_spec_with_runtime_class (const FsSnapshot *snapshot, FsPool *pool, const 
         return NULL;
       copy.containers = fs_pool_intern_blob (pool, &containers, sizeof containers);
     }
-  /* setScheduling; a nodeSelector conflict makes admission refuse the pod, which the
-   * answers' warning says (plan/completeness.c), so nothing is merged then */
-  if (fs_runtime_class_conflict (&runtime_class, spec->placement) == NULL)
-    copy.placement = merged_placement (pool, spec->placement, &runtime_class);
+  /* setScheduling */
+  copy.placement = merged_placement (pool, spec->placement, &runtime_class);
   if (copy.containers == spec->containers && copy.placement == spec->placement)
     return spec;
   return fs_pool_intern_blob (pool, &copy, sizeof copy);

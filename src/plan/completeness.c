@@ -641,22 +641,22 @@ check_runtime_class (const FsSnapshot *snapshot, const FsPodSpec *spec, const ch
       add (warnings, FS_WARNING_RUNTIME_CLASS_MISSING,
            g_strdup_printf ("%s's pods run in RuntimeClass %s, which the snapshot does not hold: its overhead "
                             "(overhead.podFixed), which admission adds to each new pod's request, is unknown "
-                            "and not counted, nor its nodeSelector and tolerations; add it "
-                            "(kubectl get runtimeclasses -o json)", name, spec->runtime_class));
+                            "and not counted, nor its nodeSelector and tolerations (and should the cluster "
+                            "lack it too, admission refuses the pods); add it (kubectl get runtimeclasses "
+                            "-o json)", name, spec->runtime_class));
       return;
     }
   if (object == NULL)
     return; /* its overhead is known: the template's own, or its file's RuntimeClass's */
   g_autoptr (FsPool) pool = fs_pool_new ();
   FsRuntimeClass runtime_class;
-  const char *key = fs_runtime_class_read (object, pool, &runtime_class, NULL)
-                        ? fs_runtime_class_conflict (&runtime_class, spec->placement) : NULL;
-  if (key != NULL)
+  g_autofree char *refusal = fs_runtime_class_read (object, pool, &runtime_class, NULL)
+                                 ? fs_runtime_class_refusal (&runtime_class, spec) : NULL;
+  if (refusal != NULL)
     add (warnings, FS_WARNING_RUNTIME_CLASS_REFUSED,
-         g_strdup_printf ("%s's nodeSelector gives %s another value than its RuntimeClass %s's "
-                          "scheduling.nodeSelector: admission refuses its new pods (conflict), so none of "
-                          "them is created; this answer places them with the template's own nodeSelector",
-                          name, key, spec->runtime_class));
+         g_strdup_printf ("%s runs in RuntimeClass %s and %s: RuntimeClass admission refuses its new pods, "
+                          "so none of them is created; this answer places them as the template states them",
+                          name, spec->runtime_class, refusal));
 }
 
 void

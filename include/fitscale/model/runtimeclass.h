@@ -28,14 +28,16 @@ const FsGenericObject *fs_snapshot_find_runtime_class (const FsSnapshot *snapsho
  * field when overhead.podFixed holds what is not a quantity. */
 gboolean fs_runtime_class_read (const FsGenericObject *object, FsPool *pool, FsRuntimeClass *out,
                                 GError **error);
-/* The key of the class's scheduling.nodeSelector that PLACEMENT's nodeSelector gives another
- * value (admission then refuses the pod: setScheduling's conflict), or NULL. */
-const char *fs_runtime_class_conflict (const FsRuntimeClass *runtime_class, const FsPlacement *placement);
+/* Why RuntimeClass admission refuses pods of SPEC (setOverhead, validateOverhead: an overhead
+ * of their own that is not the class's; setScheduling: a nodeSelector key the class gives
+ * another value), for people (caller frees); NULL when it admits them. */
+char *fs_runtime_class_refusal (const FsRuntimeClass *runtime_class, const FsPodSpec *spec);
 /* SPEC as RuntimeClass admission leaves it when it names a RuntimeClass of SNAPSHOT: the
  * class's overhead.podFixed as its overhead, added to its effective request, unless it has
  * one of its own (setOverhead); the class's scheduling.nodeSelector and tolerations merged
- * into its own unless their nodeSelectors conflict (setScheduling).  A copy in POOL, or SPEC
- * itself when nothing changes.  NULL on error. */
+ * into its own (setScheduling).  Nothing when admission would refuse the pods
+ * (fs_runtime_class_refusal).  A copy in POOL, or SPEC itself when nothing changes.  NULL on
+ * error. */
 const FsPodSpec *fs_pod_spec_with_runtime_class (const FsSnapshot *snapshot, FsPool *pool,
                                                  const FsPodSpec *spec, GError **error);
 /* Applies fs_pod_spec_with_runtime_class to the templates of SNAPSHOT's workloads (during

@@ -39,7 +39,7 @@ typedef enum {
   FS_WARNING_NOT_READY_UNTAINTED,   /* nodes not Ready yet without the taint that keeps pods off */
   FS_WARNING_SCHEDULING_GATED,      /* a template's pods are created with schedulingGates */
   FS_WARNING_RUNTIME_CLASS_MISSING, /* a template names a RuntimeClass the snapshot lacks */
-  FS_WARNING_RUNTIME_CLASS_REFUSED, /* its RuntimeClass's nodeSelector conflicts with the template's */
+  FS_WARNING_RUNTIME_CLASS_REFUSED, /* RuntimeClass admission refuses the template's pods */
 } FsWarningKind;
 
 typedef struct {
@@ -71,7 +71,8 @@ void fs_pod_spec_warnings (const FsPodSpec *spec, const char *name, GArray *warn
 /* Adds to WARNINGS what the answer for new pods made of SPEC (a workload's template, or a
  * shape's) cannot promise: that they are gated (spec.schedulingGates: SchedulingGated), that
  * their RuntimeClass's overhead is known (RuntimeClassMissing: SNAPSHOT lacks the class), that
- * admission takes them at all (RuntimeClassRefused: the class's nodeSelector conflicts). */
+ * admission takes them at all (RuntimeClassRefused: model/runtimeclass.h
+ * fs_runtime_class_refusal). */
 void fs_template_warnings (const FsSnapshot *snapshot, const FsPodSpec *spec, const char *name,
                            GArray *warnings);
 /* The filters of the default profile SPEC needs that fitscale does not model, as
