@@ -505,7 +505,11 @@ test_runtime_class_applied_to_templates (void **state)
                      " effect: NoSchedule}]}\n")
       TEMPLATE_DEPLOYMENT ("own", "runtimeClassName: kata, overhead: {cpu: 100m}, ")
       TEMPLATE_DEPLOYMENT ("clash", "runtimeClassName: kata, nodeSelector: {runtime: runc}, ")
-      TEMPLATE_DEPLOYMENT ("ghost", "runtimeClassName: gone, "));
+      TEMPLATE_DEPLOYMENT ("ghost", "runtimeClassName: gone, ")
+      "- kind: Node\n  metadata: {name: node-1}\n  status: {allocatable: {cpu: '4', memory: 8Gi, pods: '110'}}\n"
+      "- kind: Pod\n  metadata: {name: by-hand, namespace: prod}\n"
+      "  spec: {nodeName: node-1, runtimeClassName: kata, containers: [{name: c, resources: {requests: {cpu: 500m}}}]}\n"
+      "  status: {phase: Running}\n");
   const FsPodSpec *web = fs_snapshot_find_workload (snapshot, "prod", "Deployment", "web")->template;
   assert_int_equal (web->request.cpu_milli, 1000);
   assert_int_equal (web->request.memory_bytes, 120LL << 20);
@@ -523,6 +527,9 @@ test_runtime_class_applied_to_templates (void **state)
   const FsPodSpec *ghost = fs_snapshot_find_workload (snapshot, "prod", "Deployment", "ghost")->template;
   assert_int_equal (ghost->request.cpu_milli, 500);
   assert_null (ghost->containers->overhead);
+  /* a Pod written by hand gets it too, and its node counts it */
+  assert_int_equal (fs_snapshot_find_pod (snapshot, "prod", "by-hand")->spec->request.cpu_milli, 1000);
+  assert_int_equal (fs_snapshot_find_node (snapshot, "node-1")->requested.cpu_milli, 1000);
 }
 
 static void

@@ -1097,8 +1097,10 @@ fs_snapshot_builder_finish (FsSnapshotBuilder *builder, GError **error)
         snapshot->recycled |= 1u << i;
       }
 
-  /* templates name RuntimeClasses whose overhead admission adds to the pods made of them */
-  if (!fs_snapshot_apply_runtime_classes (snapshot, error))
+  /* templates (and Pods written by hand) name RuntimeClasses whose overhead admission adds to
+   * the pods made of them; an incremental build's base pods were counted as they are, and its
+   * new ones come from the API server or a review, admitted already */
+  if (!fs_snapshot_apply_runtime_classes (snapshot, !builder->incremental, error))
     {
       fs_snapshot_builder_free (builder);
       return NULL;

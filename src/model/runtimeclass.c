@@ -288,9 +288,31 @@ fs_pod_spec_with_runtime_class (const FsSnapshot *snapshot, FsPool *pool, const 
   return fs_pool_intern_blob (pool, &copy, sizeof copy);
 }
 
-gboolean
-fs_snapshot_apply_runtime_classes (FsSnapshot *snapshot, GError **error)
+/* Hand-written Pods (a Pod from the API server has been through admission: unchanged). */
+static gboolean
+apply_to_pods (FsSnapshot *snapshot, GError **error)
 {
+  FsPod *pods = (FsPod *) snapshot->pods; /* not shared yet, and not counted on nodes yet */
+  for (guint i = 0; i < snapshot->n_pods; i++)
+    {
+      if (pods[i].spec->runtime_class == NULL || pods[i].resize != NULL)
+        continue; /* a resize's requests were read beside the spec's: left as read */
+      const FsPodSpec *spec = fs_pod_spec_with_runtime_class (snapshot, snapshot->pool, pods[i].spec, error);
+      if (spec == NULL)
+        {
+          g_prefix_error (error, "Pod %s/%s: ", pods[i].namespace, pods[i].name);
+          return FALSE;
+        }
+      pods[i].spec = spec;
+    }
+  return TRUE;
+}
+
+gboolean
+fs_snapshot_apply_runtime_classes (FsSnapshot *snapshot, gboolean pods_too, GError **error)
+{
+  if (pods_too && !apply_to_pods (snapshot, error))
+    return FALSE;
   FsWorkload *workloads = (FsWorkload *) snapshot->workloads; /* not shared yet */
   for (guint i = 0; i < snapshot->n_workloads; i++)
     {

@@ -40,8 +40,9 @@ char *fs_runtime_class_refusal (const FsRuntimeClass *runtime_class, const FsPod
  * error. */
 const FsPodSpec *fs_pod_spec_with_runtime_class (const FsSnapshot *snapshot, FsPool *pool,
                                                  const FsPodSpec *spec, GError **error);
-/* Applies fs_pod_spec_with_runtime_class to the templates of SNAPSHOT's workloads (during
- * the build, before the snapshot is shared). */
-gboolean fs_snapshot_apply_runtime_classes (FsSnapshot *snapshot, GError **error);
+/* Applies fs_pod_spec_with_runtime_class to the templates of SNAPSHOT's workloads and, with
+ * PODS_TOO, to its Pods (those written by hand lack what admission adds; a Pod with a resize
+ * is left as read), during the build: before the snapshot is shared and its pods counted. */
+gboolean fs_snapshot_apply_runtime_classes (FsSnapshot *snapshot, gboolean pods_too, GError **error);
 
 G_END_DECLS
