@@ -451,9 +451,9 @@ check "why --all: gated pods counted as gated" 0 "$bin" why -q -S "$data/why-gat
 contains "why --all: the summary says gated" "2 Pending in 2 owners: 2 gated." out
 check "capacity --from a gated template" 0 "$bin" capacity -q -S "$data/why-gated.yaml" --from deployment/gated-web -n shop -o json
 expect "capacity gated: SchedulingGated warning" '[.warnings[].reason] | index("SchedulingGated") != null'
-contains "capacity gated: says the new pods are gated" "deployment/gated-web's pod template has 1 scheduling gate (example.com/wait): its new pods are gated" err
+contains "capacity gated: says the new pods are gated" "deployment/gated-web's pod spec has 1 scheduling gate (example.com/wait): new pods made of it are gated" err
 check "plan on a gated template" 0 "$bin" plan -q -S "$data/why-gated.yaml" deployment/gated-web -n shop
-contains "plan gated: says the new pods are gated" "Deployment shop/gated-web's pod template has 1 scheduling gate (example.com/wait): its new pods are gated" err
+contains "plan gated: says the new pods are gated" "Deployment shop/gated-web's pod spec has 1 scheduling gate (example.com/wait): new pods made of it are gated" err
 
 # RuntimeClass overhead: admission adds overhead.podFixed to each new pod; templates get it
 # from the snapshot's RuntimeClass, and one the snapshot lacks is warned about (issue 20)

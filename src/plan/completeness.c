@@ -622,7 +622,7 @@ check_gates (const FsPodSpec *spec, const char *name, GArray *warnings)
   for (guint i = 0; i < spec->n_scheduling_gates; i++)
     g_string_append_printf (gates, "%s%s", i > 0 ? ", " : "", spec->scheduling_gates[i]);
   add (warnings, FS_WARNING_SCHEDULING_GATED,
-       g_strdup_printf ("%s's pod template has %u scheduling gate%s (%s): its new pods are gated, and the "
+       g_strdup_printf ("%s's pod spec has %u scheduling gate%s (%s): new pods made of it are gated, and the "
                         "scheduler does not try to place them until whoever added the gates removes them; "
                         "this answer places them as if they were ungated",
                         name, spec->n_scheduling_gates, spec->n_scheduling_gates == 1 ? "" : "s", gates->str));
