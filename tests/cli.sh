@@ -90,6 +90,14 @@ check "why: unknown pod" 2 "$bin" why -q -S "$ex" production/nope
 contains "why: names the pod" 'pod "nope" not found' err
 
 # ---- hpa ----
+# native sidecars' requests and usage both count (replica_calculator.go calculatePodRequests)
+check "hpa: pods with a native sidecar" 0 "$bin" hpa -q -S "$data/hpa-sidecar.yaml" default/web --now 2026-01-01T12:00:10Z -o json
+expect "hpa: the sidecar's request counts: 75%, 3 replicas" '.desiredReplicas == 3 and .metrics[0].currentUtilization == 75 and .metrics[0].proposedReplicas == 3'
+check "hpa: a ContainerResource metric on the sidecar" 0 "$bin" hpa -q -S "$data/hpa-sidecar.yaml" default/web-side --now 2026-01-01T12:00:10Z -o json
+expect "hpa: the sidecar's own request: 50%, within tolerance" '.desiredReplicas == 2 and .metrics[0].currentUtilization == 50 and .metrics[0].valid'
+sed 's/name: cpu, target: {type: Utilization, averageUtilization: 50}/name: memory, target: {type: AverageValue, averageValue: 20Mi}/' "$data/hpa-sidecar.yaml" >"$tmp/hpa-memory.yaml"
+check "hpa: a memory AverageValue metric" 0 "$bin" hpa -q -S "$tmp/hpa-memory.yaml" default/web --now 2026-01-01T12:00:10Z
+contains "hpa: memory read in Mi, not bytes in milli-units" "Resource memory   PodMetrics   2       0         0         0         20Mi      20Mi     1.000 (within)   2" out
 check "hpa on the example" 0 "$bin" hpa -q -S "$ex" production/rag-api-hpa --now 2026-10-09T14:00:00Z -o json
 expect "hpa: 2 ready, 4 unready (Pending)" '.metrics[0].ready == 2 and .metrics[0].unready == 4 and .metrics[0].missing == 0'
 expect "hpa: cpu 89%, rebalanced below 1, kept at 6" '.metrics[0].currentUtilization == 89 and .metrics[0].rebalancedRatio < 1 and .metrics[0].proposedReplicas == 6'
@@ -129,6 +137,12 @@ check "hpa: unknown HPA" 2 "$bin" hpa -q -S "$ex" production/nope
 contains "hpa: names the HPA" 'HorizontalPodAutoscaler "nope" not found' err
 
 # ---- simulate ----
+check "simulate: a memory AverageValue HPA on a load trace in quantities" 0 "$bin" simulate --no-cluster --hpa "$data/hpa-memory.json" --trace "$data/trace-memory.csv" --replicas 4
+contains "simulate: the load in Mi, no utilization for an AverageValue target" "0     400Mi   4          4       0          0         -      20          20           8         ScaleUpLimit" out
+contains "simulate: no utilization chart for an AverageValue target" "replicas (#, up to 20), one column per 1 sync" out
+printf 't_seconds,load\n0,4x00Mi\n' >"$tmp/bad-load.csv"
+check "simulate: a load that is no quantity" 2 "$bin" simulate --no-cluster --hpa "$data/hpa-memory.json" --trace "$tmp/bad-load.csv"
+contains "simulate: says what a load may be" 'is not "seconds,load" with seconds increasing (a load is a number or a quantity in the metric'"'"'s units: 2.5, 1500m, 400Mi)' err
 check "simulate: the seed's scale-down timeline" 0 "$bin" simulate --no-cluster --hpa "$ex/hpa.json" --trace "$data/trace-load-stops.csv" --replicas 6 --startup 0s --duration 1200s -o json
 expect "simulate: 6->5->4->3->2 at 300, 360, 420, 480 s after the last high reading (585 s)" '[.timeline[] | select(.desired != .replicas) | [.t, .desired]] == [[885,5],[945,4],[1005,3],[1065,2]]'
 check "simulate: the behavior reference's scale-up" 0 "$bin" simulate --no-cluster --hpa "$data/hpa-behavior-es.yaml" --trace "$data/trace-spike.csv" --startup 0s --duration 90s -o json
@@ -162,7 +176,7 @@ contains "nodes: nothing requested is 0, memory as written" "0/4000Mi (0%)" out
 lacks "nodes: no 0Ki" "0Ki" out
 # the nodes footer counts only the nodes pods can use, and says so (issue 20)
 check "nodes: the footer on usable nodes" 0 "$bin" nodes -q -S "$data/why-fixes.yaml"
-contains "nodes: cordoned gen-c and tainted gpu-1 left out of the free room" "Free in total on the 3 of 5 nodes pods can use (Ready, schedulable, untainted): cpu 4500m, memory 22Gi; largest free piece on one node: cpu 4, memory 8Gi." out
+contains "nodes: cordoned gen-c and tainted gpu-1 left out of the free room" "Free in total on the 3 of 5 nodes pods can use (schedulable, untainted, not NotReady): cpu 4500m, memory 22Gi; largest free piece on one node: cpu 4, memory 8Gi." out
 check "nodes -o json: the usable nodes" 0 "$bin" nodes -q -S "$data/why-fixes.yaml" -o json
 expect "nodes -o json: usableNodes, usableFree beside free" '.total.usableNodes == 3 and .total.usableFree.cpu == "4500m" and .total.free.cpu == "12500m"'
 # ---- hvpa ----
@@ -386,13 +400,15 @@ contains "why: the request names only what it asks (no memory 0Ki)" 'it requests
 contains "why: room in total names the GPUs; the overcommitted node adds no negative cpu" 'Room in total, not in one piece: cpu 16, nvidia.com/gpu 2 free on the nodes it may use,' out
 contains "why: and the largest piece" 'but at most cpu 8, nvidia.com/gpu 1 on any one of them.' out
 contains "why: an overcommitted node has none free, never a negative amount" 'cpu: needs 2, none free (overcommitted by 4); nvidia.com/gpu: needs 2, 0 free' out
+check "nodes: an overcommitted node" 0 "$bin" nodes -q -S "$data/overcommitted.yaml"
+contains "nodes: its free cpu is 0 and by how much it is over, never negative" "a      Unknown     3/2 (150%)     0 (over 1)   1Gi/4Gi (25%)     3Gi           1/110" out
 lacks "why: no negative free" ', -' out
 check "why: a 5-GPU pod where the cluster has 2" 0 "$bin" why -q -S "$gpu_room" ml/gpu-5 -o json
 expect "why: no room in total for GPUs that do not exist" '.roomInTotal == false and .freeTotal["nvidia.com/gpu"] == "2" and .freeTotal.cpu == "16"'
 check "why: the 5-GPU pod in words" 0 "$bin" why -q -S "$gpu_room" ml/gpu-5
 lacks "why: no room-in-total sentence" 'Room in total' out
 check "nodes: free lines count GPUs" 0 "$bin" nodes -q -S "$gpu_room"
-contains "nodes: free GPUs in total and in the largest piece" 'Free in total on the 3 nodes pods can use (Ready, schedulable, untainted): cpu 16, memory 71Gi, nvidia.com/gpu 2; largest free piece on one node: cpu 8, memory 32Gi, nvidia.com/gpu 1.' out
+contains "nodes: free GPUs in total and in the largest piece" 'Free in total on the 3 nodes pods can use (schedulable, untainted, not NotReady): cpu 16, memory 71Gi, nvidia.com/gpu 2; largest free piece on one node: cpu 8, memory 32Gi, nvidia.com/gpu 1.' out
 check "nodes: no zero hugepages line on nodes that offer none" 0 "$bin" nodes -q -S "$ex"
 lacks "nodes: hugepages left out" 'hugepages' out
 check "why: a pod and no node, in words" 0 "$bin" why -q -S "$fixtures/eks-arm64-podlist.json" -S "$fixtures/pod-pending-node-affinity.json" --all -A
@@ -535,6 +551,7 @@ contains "volumes: the other nodes are not eligible" '0/3 nodes are available: 1
 lacks "volumes: no promise without room by the volume" 'will place it' out
 check "volumes: the CSINode limit is reached" 0 "$bin" why -q -S "$vol" wants-archive -o json
 expect "volumes: node(s) exceed max volume count" '.fits == false and (.nodes[] | select(.name == "node-a") | .reasons) == ["node(s) exceed max volume count"]'
+expect "volumes: a hostname selector is relaxed on the pod, never by relabelling another node with its hostname" '(.fixes[] | select(.type == "RelaxNodeAffinity") | .command == null and (.text | test("change the pod.s selector, not the nodes. labels")))'
 check "volumes: a WaitForFirstConsumer claim, allowedTopologies and the CSI limit" 0 "$bin" why -q -S "$vol" wants-scratch -o json
 expect "volumes: only node-b takes it" '([.nodes[] | select(.fits) | .name] == ["node-b"]) and ((.nodes[] | select(.name == "node-c") | .reasons) == ["node(s) didn'"'"'t find available persistent volumes to bind"])'
 check "volumes: pinned to node-a by its local volume" 0 "$bin" why -q -S "$vol" wants-cache-3800
@@ -1193,6 +1210,14 @@ sed 's/4194308Ki/8Gi/' "$pu" >"$tmp/patch-units-8gi.yaml"
 check "apply-patch units: room to round" 0 "$bin" plan -q -S "$tmp/patch-units-8gi.yaml" deployment/api -n shop --vpa-target api:memory=1073742848 --vpa-weight 1 -o json
 expect "apply-patch units: 1025Mi on an 8Gi node" '.plan.capacity >= 4 and (.commands.apply | contains("\"memory\":\"1025Mi\""))'
 
+# why: a request that init containers set comes down in the app containers and the init
+# containers together, as PodRequests sums and maxes them
+check "why fixes: init containers" 0 "$bin" why -q -S "$data/why-fixes-init.yaml" default/web-1-a
+contains "why fixes: the app container and the init container both come down" "lower the request to cpu 2 or less: it fits on n1; by container app: cpu 1, and init container init: cpu 2" out
+contains "why fixes: one patch, the init container under initContainers" '"containers":[{"name":"app","resources":{"requests":{"cpu":"1"}}}],"initContainers":[{"name":"init","resources":{"requests":{"cpu":"2"}}}]' out
+sed 's/cpu: "1500m"/cpu: "1"/; s/- {name: side, image: x, resources: {requests: {cpu: "1"}}}//' "$data/why-fixes-init.yaml" >"$tmp/why-init-only.yaml"
+check "why fixes: the init container alone sets the request" 0 "$bin" why -q -S "$tmp/why-init-only.yaml" default/web-1-a
+contains "why fixes: kubectl set resources -c names the init container" "kubectl set resources -n default deployment/web -c init --requests=cpu=2" out
 # why: fixes that had no command (a bare pod, several containers, new nodes by provider)
 wfc="$data/why-fixes-containers.yaml"
 check "why fixes: a bare pod" 0 "$bin" why -q -S "$wfc" shop/bare-0 -o json

@@ -91,6 +91,8 @@ check "serve --max-staleness 0" 2 "$bin" serve -S "$ex" --max-staleness 0
 contains "serve --max-staleness 0: named, with what it takes" "--max-staleness 0: give a number of seconds over 0" err
 check "why --watch-rounds -1" 2 "$bin" why -S "$ex" --all --watch-rounds -1
 contains "why --watch-rounds -1: the range" "--watch-rounds -1: give a number from 0 to 2147483647" err
+check "nodes --metrics-interval -5" 2 "$bin" nodes -S "$ex" --metrics-interval -5
+contains "nodes --metrics-interval -5: the range" "--metrics-interval -5: give a number from 1 to 86400" err
 check "why --watch-timeout 0" 2 "$bin" why -S "$ex" --all --watch-timeout 0
 contains "why --watch-timeout 0: the range" "--watch-timeout 0: give a number from 1 to 86400" err
 check "serve --verbosity 7" 2 "$bin" serve -S "$ex" --verbosity 7

@@ -15,11 +15,13 @@ trap cleanup EXIT
 . "$src/tests/tap.sh"
 unset KUBERNETES_SERVICE_HOST KUBERNETES_SERVICE_PORT
 
-# wait_port FILE: waits (5 s at most) for a server started in the background to write its port
-# into FILE; $port is the file's first line
+# wait_port FILE: waits (30 s at most: a server that lists a cluster first starts slowly under
+# ASan on a busy machine) for a server started in the background to write its port into FILE;
+# $port is the file's first line, empty (and said) when none came
 wait_port() {
-  for _ in $(seq 100); do [ -s "$1" ] && break; sleep 0.05; done
+  for _ in $(seq 600); do [ -s "$1" ] && break; sleep 0.05; done
   port=$(head -1 "$1" 2>/dev/null)
+  [ -n "$port" ] || echo "# no port in $1 after 30 s" >&2
 }
 
 # fake_api NAME ARGS...: starts the fake API server with ARGS, its log in $tmp/NAME.log, its

@@ -341,6 +341,16 @@ api_write() { # METHOD PATH [BODY [CONTENT-TYPE]]
   curl -s -o /dev/null -w '%{http_code}' -X "$1" -H "Content-Type: ${4:-application/json}" ${3:+-d "$3"} "http://127.0.0.1:$api_port$2"
 }
 metric() { curl -s "$url/metrics" | awk -v name="$1" '$1 == name { print $2 }'; }
+ready_code() { curl -s -o /dev/null -w '%{http_code}' "$url/readyz"; }
+not_ready() { [ "$(ready_code)" = 503 ]; }
+is_ready() { [ "$(ready_code)" = 200 ]; }
+# fault SPEC: a fault added to the running fake API server at $api_port (POST /fakeapi/fault)
+fault() {
+  [ "$(curl -s -o /dev/null -w '%{http_code}' -X POST "http://127.0.0.1:$api_port/fakeapi/fault?spec=$1")" = 200 ] \
+    || not_ok "fakeapi: the fault $1 added"
+}
+# requests NAME PATTERN: how many requests of the fake API server NAME's log match PATTERN
+requests() { grep -c "$2" "$tmp/$1.log"; }
 deadline=${FS_LIVE_DEADLINE_MS:-1000}
 pod_json='{"apiVersion":"v1","kind":"Pod","metadata":{"name":"churn-1","namespace":"production","labels":{"app":"batch"}},"spec":{"containers":[{"name":"big","resources":{"requests":{"cpu":"100m","memory":"20Gi"}}}]},"status":{"phase":"Pending"}}'
 
@@ -369,6 +379,11 @@ if [ "${events_applied:-0}" -ge 4 ]; then ok "informer: /metrics counts the even
 if curl -s "$url/metrics" | grep -q '^fitscale_watch_publish_delay_seconds_count [1-9]'; then ok "informer: /metrics has the publish-delay histogram"; else not_ok "informer: /metrics has the publish-delay histogram"; fi
 if [ "$(metric fitscale_snapshot_pool_bytes)" -gt 0 ] 2>/dev/null; then ok "informer: /metrics has the shared pool's bytes"; else not_ok "informer: /metrics has the shared pool's bytes"; fi
 if curl -s "$url/metrics" | grep -q '^fitscale_watch_last_sync_age_seconds{resource="nodes"} '; then ok "informer: /metrics has each resource's last-sync age"; else not_ok "informer: /metrics has each resource's last-sync age"; fi
+if [ "$(metric 'fitscale_watch_relist_failures_total{resource="pods"}')" = 0 ]; then ok "informer: /metrics counts failed relists per resource (none)"
+else not_ok "informer: /metrics counts failed relists per resource"; fi
+if curl -s "$url/metrics" | grep -q '^# HELP fitscale_snapshot_age_seconds Seconds since the least recently confirmed watched resource was last confirmed current'; then
+  ok "informer: fitscale_snapshot_age_seconds says it is the staleness it measures"
+else not_ok "informer: fitscale_snapshot_age_seconds says it is the staleness it measures"; fi
 curl -s "$url/v1/why/production/rag-api-7948f7fb7-dc5k8" >"$tmp/out"
 expect "informer: a why answer says its snapshot's age and the PodMetrics' age" \
   '.snapshot.ageSeconds >= 0 and .snapshot.ageSeconds < 5 and .snapshot.metricsAgeSeconds >= 0 and (.snapshot.resourceVersion | type) == "string"'
@@ -423,6 +438,20 @@ jq -s '[.[] | .nodes[] | select(.name == "ip-10-0-1-23.ec2.internal") | .status]
 expect "nodes --watch: the node cordoned, then not" '.[0] != .[1] and (.[1] | test("SchedulingDisabled") | not)'
 nodes_exited() { ! kill -0 "$nodes_watch" 2>/dev/null; }
 within "nodes --watch --watch-rounds 1: exits after the changed answer" 3000 nodes_exited
+# why --watch says on stderr when a resource has gone unconfirmed past the limit (serve's
+# --max-staleness default, FS_WATCH_MAX_STALENESS here) because its watch keeps failing (403:
+# RBAC that lets list, not watch), naming it and the error, once; and once when it recovers
+fake_api rbac --bookmark-ms 300 --fault watch-status:403:2:/api/v1/pods "$ex"/*.json
+kubeconfig "$tmp/rbac.kubeconfig" "http://127.0.0.1:$port"
+FS_WATCH_MAX_STALENESS=1 "$bin" why -q --all -n production --watch --watch-timeout 30 -o json \
+  --kubeconfig "$tmp/rbac.kubeconfig" >"$tmp/rbac.out" 2>"$tmp/rbac.err" &
+pids+=($!)
+stale_said() { grep -q 'fitscale why: warning: pods not confirmed current for .*403 Forbidden' "$tmp/rbac.err"; }
+within "why --watch: a watch failing past the limit is said on stderr, with its error" 5000 stale_said
+recovery_said() { grep -q 'fitscale why: pods confirmed current again' "$tmp/rbac.err"; }
+within "why --watch: said again once the pods are current again" 10000 recovery_said
+if [ "$(grep -c 'not confirmed current' "$tmp/rbac.err")" = 1 ]; then ok "why --watch: the stale warning said once, not at every failure"
+else comment <"$tmp/rbac.err"; not_ok "why --watch: the stale warning said once"; fi
 
 # a 410 on the pods' watch lists the pods again, and nothing else
 fake_api gone410 --fault gone-on-watch:1:/api/v1/pods "$ex"/*.json
@@ -436,6 +465,104 @@ if [ "$(grep -c '^GET /api/v1/pods?limit=500' "$tmp/gone410.log")" = 2 ] && [ "$
 else grep 'limit=500' "$tmp/gone410.log" | comment; not_ok "410: only the pods listed again"; fi
 [ "$(api_write POST /api/v1/namespaces/production/pods "$pod_json")" = 201 ] || not_ok "fakeapi: a pod created after the 410"
 within "410: the pods' watch resumed after the relist (a created pod shows)" "$deadline" why_found production/churn-1
+
+# a relist that fails (403 on the list) leaves the pods as they were — never an empty resource
+# —, is counted, backs off (800 ms, then 1.6 s, with jitter), makes /readyz fail past
+# --max-staleness naming the pods and the error, and the next list that works makes it ready
+fake_api relistfail --bookmark-ms 300 "$ex"/*.json
+api_port=$port
+kubeconfig "$tmp/relistfail.kubeconfig" "http://127.0.0.1:$api_port"
+serve_live relistfail "$tmp/relistfail.kubeconfig" --watch-timeout 30 --max-staleness 1
+pods_before=$(metric 'fitscale_snapshot_objects{kind="Pod"}')
+sleep 1.1 # not a deadline: the pods' watch lasts over a second (a shorter one that brought nothing backs off first)
+fault list-status:403:2:/api/v1/pods
+fault watch-error:410:1:/api/v1/pods
+relist_failed() { [ "$(metric 'fitscale_watch_relist_failures_total{resource="pods"}')" -ge 1 ] 2>/dev/null; }
+within "failed relist: counted in fitscale_watch_relist_failures_total" 1000 relist_failed
+if [ "$(metric 'fitscale_snapshot_objects{kind="Pod"}')" = "$pods_before" ] && why_found production/rag-api-7948f7fb7-dc5k8; then
+  ok "failed relist: the pods kept ($pods_before), the answers as before"
+else not_ok "failed relist: the pods kept ($pods_before before, $(metric 'fitscale_snapshot_objects{kind="Pod"}') after)"; fi
+within "failed relist: /readyz fails past --max-staleness" 3000 not_ready
+curl -s "$url/readyz" >"$tmp/out"
+contains "failed relist: /readyz names the pods" "pods not confirmed current" out
+contains "failed relist: /readyz says the list's error" "403 Forbidden" out
+relisted_after_two() {
+  [ "$(metric 'fitscale_watch_relists_total{resource="pods"}')" = 1 ] && [ "$(metric 'fitscale_watch_relist_failures_total{resource="pods"}')" = 2 ]
+}
+within "failed relist: listed again after two backoffs, once the list works" 8000 relisted_after_two
+within "failed relist: /readyz ready again" 3000 is_ready
+if [ "$(requests relistfail '^GET /api/v1/pods?limit=500')" = 4 ]; then ok "failed relist: 4 lists of the pods (the first, two failed, one that worked), no more"
+else not_ok "failed relist: 4 lists of the pods, not $(requests relistfail '^GET /api/v1/pods?limit=500')"; fi
+
+# a relist whose continue token expires half way (410) starts again from a clean slate: the
+# pod of its first page, deleted before the second attempt, is gone (not kept for good)
+fake_api restart --bookmark-ms 300 --page-limit 5 "$ex"/*.json
+api_port=$port
+kubeconfig "$tmp/restart.kubeconfig" "http://127.0.0.1:$api_port"
+serve_live restart "$tmp/restart.kubeconfig" --watch-timeout 30
+pods_before=$(metric 'fitscale_snapshot_objects{kind="Pod"}')
+sleep 1.1 # as above
+fault gone-on-continue:1:/api/v1/namespaces/amazon-cloudwatch/pods/cloudwatch-agent-dc9q4
+fault watch-error:410:1:/api/v1/pods
+one_pod_fewer() { [ "$(metric 'fitscale_snapshot_objects{kind="Pod"}')" = $((pods_before - 1)) ]; }
+within "restarted list: the pod deleted between the two attempts is gone" 4000 one_pod_fewer
+if [ "$(metric 'fitscale_watch_relist_failures_total{resource="pods"}')" = 1 ] && [ "$(metric 'fitscale_watch_relists_total{resource="pods"}')" = 1 ]; then
+  ok "restarted list: one attempt failed (the 410 on its continue token), one listed"
+else not_ok "restarted list: one attempt failed, one listed"; fi
+
+# an ERROR event that is not a 410 lists the pods again after a backoff each time, never in a
+# tight loop (each list that works confirms them: /readyz stays ready); the other resources
+# keep their watches
+fake_api errorloop --bookmark-ms 300 "$ex"/*.json
+api_port=$port
+kubeconfig "$tmp/errorloop.kubeconfig" "http://127.0.0.1:$api_port"
+serve_live errorloop "$tmp/errorloop.kubeconfig" --watch-timeout 30
+fault watch-error:500:100000:/api/v1/pods
+sleep 4 # not a deadline: the number of lists in this time is what is checked
+pod_lists=$(requests errorloop '^GET /api/v1/pods?limit=500')
+if [ "$pod_lists" -ge 2 ] && [ "$pod_lists" -le 5 ]; then ok "ERROR event: the pods listed again with backoff ($pod_lists lists in 4 s)"
+else not_ok "ERROR event: the pods listed again with backoff ($pod_lists lists in 4 s)"; fi
+if [ "$(requests errorloop '^GET /api/v1/nodes?limit=500')" = 1 ]; then ok "ERROR event: the nodes not listed again"; else not_ok "ERROR event: the nodes not listed again"; fi
+[ "$(api_write PATCH /api/v1/nodes/ip-10-0-1-23.ec2.internal '{"spec":{"unschedulable":true}}' application/merge-patch+json)" = 200 ] \
+  || not_ok "fakeapi: cordoned (ERROR event)"
+within "ERROR event: the nodes' watch goes on (a cordon shows within ${deadline} ms)" "$deadline" capacity_is 1
+if [ "$(requests errorloop '^GET /api/v1/nodes?watch=1')" = 1 ]; then ok "ERROR event: the nodes' watch never opened again"
+else not_ok "ERROR event: the nodes' watch never opened again"; fi
+
+# a watch that ends at once, 200 and no event, is a failure (client-go's "very short watch"):
+# it backs off, and it confirms nothing, so /readyz fails past --max-staleness
+fake_api shortwatch --bookmark-ms 300 "$ex"/*.json
+api_port=$port
+kubeconfig "$tmp/shortwatch.kubeconfig" "http://127.0.0.1:$api_port"
+serve_live shortwatch "$tmp/shortwatch.kubeconfig" --watch-timeout 30 --max-staleness 1
+fault watch-empty:100000:/api/v1/nodes
+within "very short watch: /readyz fails past --max-staleness" 4000 not_ready
+curl -s "$url/readyz" >"$tmp/out"
+contains "very short watch: /readyz names the nodes and the very short watch" "nodes not confirmed current" out
+contains "very short watch: /readyz says why" "very short watch: ended after" out
+node_watches=$(requests shortwatch '^GET /api/v1/nodes?watch=1')
+if [ "$node_watches" -le 5 ]; then ok "very short watch: backed off ($node_watches nodes watches)"; else not_ok "very short watch: backed off ($node_watches nodes watches)"; fi
+if [ "$(metric 'fitscale_watch_last_sync_age_seconds{resource="nodes"}' | cut -d. -f1)" -ge 1 ]; then ok "very short watch: the nodes' last-sync age grows"
+else not_ok "very short watch: the nodes' last-sync age grows"; fi
+
+# freshness is stamped when an event is applied, not when it arrives: while the applier is
+# held by a slow PodMetrics list (4 s), a pod created meanwhile waits in the queue, and the
+# bookmarks that keep coming do not make the pods current — /readyz fails past
+# --max-staleness instead of saying fresh while the answers lack the pod
+fake_api stalled --bookmark-ms 300 "$ex"/*.json
+api_port=$port
+kubeconfig "$tmp/stalled.kubeconfig" "http://127.0.0.1:$api_port"
+serve_live stalled "$tmp/stalled.kubeconfig" --watch-timeout 30 --max-staleness 1 --metrics-interval 1
+fault slow-list:4000:1:/apis/metrics.k8s.io
+poll_stalled() { awk -v age="$(metric 'fitscale_watch_last_sync_age_seconds{resource="pods.metrics.k8s.io"}')" 'BEGIN { exit !(age > 1.3) }'; }
+within "stalled applier: the PodMetrics list is slow" 3000 poll_stalled
+[ "$(api_write POST /api/v1/namespaces/production/pods "$pod_json")" = 201 ] || not_ok "fakeapi: a pod created (stalled applier)"
+stale_while_queued() { not_ready && why_gone production/churn-1; }
+within "stalled applier: /readyz fails while the pod waits to be applied" 2000 stale_while_queued
+curl -s "$url/readyz" >"$tmp/out"
+contains "stalled applier: /readyz names the pods" "pods not confirmed current" out
+applied_and_ready() { why_found production/churn-1 && is_ready; }
+within "stalled applier: once applied, the pod answers and /readyz is ready" 5000 applied_and_ready
 
 # compaction: the pool the snapshots share is copied into a fresh one after the list, and
 # under churn whenever it grew by an eighth (with --compact-after 1, every few thousand
@@ -483,8 +610,6 @@ fake_api quiet --bookmark-ms 0 "$ex"/*.json
 api_port=$port
 kubeconfig "$tmp/quiet.kubeconfig" "http://127.0.0.1:$api_port"
 serve_live quiet "$tmp/quiet.kubeconfig" --watch-timeout 30 --max-staleness 1
-ready_code() { curl -s -o /dev/null -w '%{http_code}' "$url/readyz"; }
-not_ready() { [ "$(ready_code)" = 503 ]; }
 within "quiet watch: /readyz fails once no event or bookmark came for --max-staleness" 5000 not_ready
 curl -s "$url/readyz" >"$tmp/out"
 contains "quiet watch: /readyz says which resource" "not confirmed current" out

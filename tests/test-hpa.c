@@ -1491,10 +1491,34 @@ test_replicas_validation_upstream (void **state)
     }
 }
 
+/* replica_calculator_test.go TestCalculatePodRequests (its sidecar cases): regular
+ * containers and restartable init containers summed, plain init containers not; a container
+ * named alone; a summed container without the request is missing. */
+static void
+test_pod_request_counts_native_sidecars (void **state)
+{
+  FsContainer app = { .name = "app", .requests = { .cpu_milli = 100, .present = FS_RES_CPU } };
+  FsContainer init[] = {
+    { .name = "setup", .requests = { .cpu_milli = 5000, .present = FS_RES_CPU } },
+    { .name = "side", .requests = { .cpu_milli = 50, .present = FS_RES_CPU }, .restartable = TRUE },
+  };
+  FsContainerSet set = { .n_containers = 1, .n_init = 2, .containers = &app, .init_containers = init };
+  int64_t milli = 0;
+  const char *missing = NULL;
+  assert_true (fs_hpa_pod_request (&set, "cpu", NULL, &milli, &missing));
+  assert_int_equal (milli, 150);
+  assert_true (fs_hpa_pod_request (&set, "cpu", "side", &milli, &missing));
+  assert_int_equal (milli, 50);
+  assert_false (fs_hpa_pod_request (&set, "cpu", "setup", &milli, &missing)); /* not a sidecar: never summed */
+  assert_false (fs_hpa_pod_request (&set, "memory", NULL, &milli, &missing));
+  assert_string_equal (missing, "app");
+}
+
 int
 main (void)
 {
   const struct CMUnitTest tests[] = {
+    cmocka_unit_test (test_pod_request_counts_native_sidecars),
     cmocka_unit_test (test_resource_replicas_upstream),
     cmocka_unit_test (test_replicas_validation_upstream),
     cmocka_unit_test (test_resource_computed_tolerance),

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "testutil.h"
+#include "fitscale/model/names.h"
 #include "fitscale/plan/why.h"
 
 /* Three 4-cpu nodes with room and one full one; PODS and the nodes' taints vary. */
@@ -312,6 +313,44 @@ test_gated_pod_waits_for_its_gates_not_for_room (void **state)
   assert_true (plain->fixes->len > 0);
 }
 
+/* The labels kubelet_node_status.go updateDefaultLabels keeps current are never offered as a
+ * node label fix; the pool labels people set are. */
+static void
+test_kubelet_owned_labels (void **state)
+{
+  assert_true (fs_label_is_kubelet_owned ("kubernetes.io/hostname"));
+  assert_true (fs_label_is_kubelet_owned ("topology.kubernetes.io/zone"));
+  assert_true (fs_label_is_kubelet_owned ("beta.kubernetes.io/arch"));
+  assert_false (fs_label_is_kubelet_owned ("pool"));
+  assert_false (fs_label_is_kubelet_owned ("karpenter.sh/nodepool"));
+  assert_false (fs_label_is_kubelet_owned (NULL));
+}
+
+/* PodRequests (component-helpers resource/helpers.go) takes the larger of the app
+ * containers' sum and each init container's peak: to bring 3 cpu (init) over 2500m (app +
+ * side) down to 2, the app container gives up 500m and the init container comes down to 2
+ * (tests/data/why-fixes-init.yaml). */
+static void
+test_lowered_request_through_init_containers (void **state)
+{
+  g_autoptr (FsSnapshot) snapshot = test_load_files ("tests/data/why-fixes-init.yaml", NULL);
+  g_autoptr (FsDiagnosis) diagnosis = fs_diagnose (snapshot, fs_snapshot_find_pod (snapshot, "default", "web-1-a"));
+  const FsFix *lower = find_fix (diagnosis, FS_FIX_LOWER_REQUEST, NULL);
+  assert_non_null (lower);
+  assert_int_equal (lower->request.cpu_milli, 2000);
+  assert_non_null (lower->containers);
+  assert_int_equal (lower->containers->len, 2);
+  const FsFixContainer *app = &g_array_index (lower->containers, FsFixContainer, 0);
+  const FsFixContainer *init = &g_array_index (lower->containers, FsFixContainer, 1);
+  assert_string_equal (app->name, "app");
+  assert_false (app->init);
+  assert_int_equal (app->cpu_milli, 1000);
+  assert_int_equal (app->memory_bytes, -1);
+  assert_string_equal (init->name, "init");
+  assert_true (init->init);
+  assert_int_equal (init->cpu_milli, 2000);
+}
+
 int
 main (void)
 {
@@ -330,6 +369,8 @@ main (void)
     cmocka_unit_test (test_lowered_request_holds_every_replica),
     cmocka_unit_test (test_pod_workload_through_a_missing_replicaset),
     cmocka_unit_test (test_gated_pod_waits_for_its_gates_not_for_room),
+    cmocka_unit_test (test_kubelet_owned_labels),
+    cmocka_unit_test (test_lowered_request_through_init_containers),
   };
   return cmocka_run_group_tests (tests, NULL, NULL);
 }

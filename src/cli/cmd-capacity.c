@@ -199,7 +199,7 @@ check_replicas (CapacityOptions *options, GError **error)
 int
 fs_cmd_capacity (int argc, char **argv)
 {
-  CapacityOptions options = { .replicas = G_MININT64, .watch.timeout = 300 }; /* --replicas not given */
+  CapacityOptions options = { .replicas = G_MININT64, .watch.timeout = 300, .watch.metrics_interval = 15 }; /* --replicas not given */
   GOptionEntry entries[] = {
     { "request", 'r', 0, G_OPTION_ARG_STRING, &options.request,
       "The pod's requests, e.g. cpu=500m,memory=3Gi,nvidia.com/gpu=1", "LIST" },

@@ -76,7 +76,7 @@ int
 fs_cmd_nodes (int argc, char **argv)
 {
   NodesQuestion question = { .sort = FS_NODES_SORT_NAME, .format = FS_OUTPUT_TABLE };
-  FsCliWatch watch = { .timeout = 300 };
+  FsCliWatch watch = { .timeout = 300, .metrics_interval = 15 };
   g_autofree char *selector_text = NULL, *sort_text = NULL, *group_by = NULL;
   g_autofree char *ignored_namespace = NULL; /* -n and -A: nodes are cluster-scoped (kubectl's) */
   gboolean ignored_all_namespaces = FALSE;

@@ -170,10 +170,11 @@ fs_cmd_simulate (int argc, char **argv)
       sim.workload = fs_snapshot_find_workload (snapshot, hpa.namespace, hpa.target_kind, hpa.target_name);
       if (snapshot != NULL)
         fs_cli_warn (fs_cli_simulate.name, &options.common, fs_hpa_target_warnings (snapshot, &hpa));
-      if (sim.workload != NULL)
-        sim.request_milli = strcmp (hpa.metrics[0].name, "cpu") == 0
-                                ? sim.workload->template->request.cpu_milli
-                                : fs_resources_get (&sim.workload->template->request, hpa.metrics[0].name) * 1000;
+      const char *missing = NULL; /* a template without the request: the HPA's metric is invalid */
+      if (sim.workload != NULL
+          && !fs_hpa_pod_request (sim.workload->template->containers, hpa.metrics[0].name, hpa.metrics[0].container,
+                                  &sim.request_milli, &missing))
+        sim.request_milli = 0;
       sim.symmetric_tolerance = fs_hpa_symmetric_tolerance (minor);
       g_autoptr (GArray) timeline = g_array_new (FALSE, TRUE, sizeof (FsSimulateStep));
       if (!fs_simulate (&hpa, &trace, &sim, timeline, &error))
@@ -186,7 +187,12 @@ fs_cmd_simulate (int argc, char **argv)
           fs_render_simulate (emitter, timeline);
         }
       else
-        fs_render_simulate_table (stdout, timeline);
+        {
+          const FsHpaMetricSpec *metric = &hpa.metrics[0];
+          gboolean amount = trace.kind == FS_TRACE_LOAD && (metric->type == FS_HPA_METRIC_RESOURCE
+                                                            || metric->type == FS_HPA_METRIC_CONTAINER_RESOURCE);
+          fs_render_simulate_table (stdout, timeline, amount ? metric->name : NULL);
+        }
     }
   if (error != NULL)
     status = fs_cli_fail (fs_cli_simulate.name, error);

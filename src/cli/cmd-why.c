@@ -186,7 +186,7 @@ const FsCliCommand fs_cli_why = {
 int
 fs_cmd_why (int argc, char **argv)
 {
-  WhyOptions options = { .watch.timeout = 300 };
+  WhyOptions options = { .watch.timeout = 300, .watch.metrics_interval = 15 };
   GOptionEntry entries[] = {
     { "namespace", 'n', 0, G_OPTION_ARG_STRING, &options.namespace,
       "The pod's namespace (default: default); with --all, only this namespace", "NS" },

@@ -111,6 +111,7 @@ typedef struct {
   gboolean watch;
   gint rounds;    /* stop after this many changed answers; 0: until interrupted */
   gint timeout;   /* each watch stays open this many seconds to twice that (default 300) */
+  gint metrics_interval; /* seconds between PodMetrics lists (default 15, as serve's) */
 } FsCliWatch;
 
 /* --watch, --watch-timeout and --watch-rounds, for a command's option entries. */
@@ -120,7 +121,9 @@ typedef struct {
   { "watch-timeout", 0, 0, G_OPTION_ARG_INT, &(w).timeout,                                    \
     "With --watch: each watch stays open SECONDS to twice that, then resumes (default 300)", "SECONDS" }, \
   { "watch-rounds", 0, 0, G_OPTION_ARG_INT, &(w).rounds,                                      \
-    "With --watch: stop after this many changed answers (default: never)", "N" }
+    "With --watch: stop after this many changed answers (default: never)", "N" },             \
+  { "metrics-interval", 0, 0, G_OPTION_ARG_INT, &(w).metrics_interval,                        \
+    "With --watch: seconds between PodMetrics lists, which cannot be watched (default 15)", "S" }
 
 /* The --watch flags in range, and no --snapshot with --watch (exit 2 otherwise). */
 gboolean fs_cli_watch_check (const FsCliWatch *watch, const FsCommonOptions *options, GError **error);

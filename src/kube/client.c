@@ -915,42 +915,45 @@ load_once (FsKubeClient *client, guint resources, gboolean progress, GPtrArray *
   return fs_snapshot_builder_finish (g_steal_pointer (&builder), error);
 }
 
+/* One attempt only: a list cut or expired half way (LIST_RESTART) has left its first pages in
+ * BUILDER, and an object deleted before a second attempt would stay there for good.  The
+ * caller (kube/watch.c relist) drops BUILDER and lists again, after a backoff, into a new one
+ * made from its current snapshot: a clean slate for that kind, as the Reflector's pager
+ * starts a full list again (k8s.io/client-go/tools/pager/pager.go, ListPager.List, on an
+ * expired continue token). */
 gboolean
 fs_kube_list_into (FsKubeClient *client, guint listing, FsSnapshotBuilder *builder, char **version,
                    gboolean *absent, GError **error)
 {
   g_return_val_if_fail (listing < G_N_ELEMENTS (listings), FALSE);
   *absent = FALSE;
-  for (guint attempt = 0;; attempt++)
+  Progress line = { listings[listing].name, NULL, NULL, g_get_monotonic_time (), 0, 0, 0 };
+  GError *local_error = NULL;
+  ListOutcome outcome = list_pages (client, listings[listing].path, listings[listing].field_selector,
+                                    builder, &line, &local_error);
+  if (outcome == LIST_OK)
     {
-      Progress line = { listings[listing].name, NULL, NULL, g_get_monotonic_time (), 0, 0, 0 };
-      GError *local_error = NULL;
-      ListOutcome outcome = list_pages (client, listings[listing].path, listings[listing].field_selector,
-                                        builder, &line, &local_error);
-      if (outcome == LIST_OK)
-        {
-          g_free (*version);
-          *version = g_strdup (fs_snapshot_builder_resource_version (builder));
-          return TRUE;
-        }
-      if ((outcome == LIST_ABSENT || outcome == LIST_FORBIDDEN) && listings[listing].optional)
-        {
-          g_clear_error (&local_error);
-          *absent = TRUE;
-          return TRUE;
-        }
-      if (outcome == LIST_ABSENT)
-        g_set_error (&local_error, FS_ERROR, FS_ERROR_NOT_FOUND, "%s%s: the server does not serve %s",
-                     client->config->server, listings[listing].path, listings[listing].name);
-      if (outcome != LIST_RESTART || attempt + 1 >= MAX_LOAD_ATTEMPTS)
-        {
-          g_propagate_error (error, local_error);
-          return FALSE;
-        }
-      g_error_free (local_error);
-      client->stats.relists++;
-      backoff (client, attempt, 0);
+      g_free (*version);
+      *version = g_strdup (fs_snapshot_builder_resource_version (builder));
+      return TRUE;
     }
+  if ((outcome == LIST_ABSENT || outcome == LIST_FORBIDDEN) && listings[listing].optional)
+    {
+      g_clear_error (&local_error);
+      *absent = TRUE;
+      return TRUE;
+    }
+  if (outcome == LIST_ABSENT)
+    g_set_error (&local_error, FS_ERROR, FS_ERROR_NOT_FOUND, "%s%s: the server does not serve %s",
+                 client->config->server, listings[listing].path, listings[listing].name);
+  if (outcome == LIST_RESTART)
+    {
+      client->stats.relists++;
+      g_prefix_error (&local_error, "%s: the list was cut or its continue token expired; to be listed again from the start: ",
+                      listings[listing].name);
+    }
+  g_propagate_error (error, local_error);
+  return FALSE;
 }
 
 FsSnapshot *

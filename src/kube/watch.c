@@ -15,10 +15,13 @@
  * all end together; allowWatchBookmarks=true; a stream that ends in order is opened again at
  * once from the last resourceVersion an event or BOOKMARK carried (watchHandler: "A Bookmark
  * means watch has synced here, just update the resourceVersion"); a failure waits an
- * exponential backoff from 800 ms to 30 s with jitter, reset after 2 min of health
- * (NewReflectorWithOptions: wait.NewExponentialBackoffManager(800ms, 30s, 2min, 2.0, 1.0));
- * a 410 Gone or an ERROR event (isExpiredError, and the ERROR watch.Event handleAnyWatch
- * turns into an error) lists that one resource again — the others keep their streams.
+ * exponential backoff from 800 ms to 30 s with jitter, reset after 2 min without one
+ * (NewReflectorWithOptions: wait.NewExponentialBackoffManager(800ms, 30s, 2min, 2.0, 1.0)),
+ * each stream its own; a 410 Gone or an ERROR event (isExpiredError, and the ERROR
+ * watch.Event handleAnyWatch turns into an error) lists that one resource again — the others
+ * keep their streams —, after a backoff unless it was a 410 ending a watch that had brought
+ * events.  A watch that ends in under a second without any event is a failure, not a
+ * confirmation (watchHandler's "very short watch" check): it backs off.
  *
  * Batches.  The applier takes the first queued event, waits --coalesce (30 ms) for more,
  * and applies everything queued as one batch onto a builder made from the current snapshot
@@ -33,9 +36,15 @@
  * and the events applied meanwhile are applied again onto the copy (after_batch_locked,
  * take_compaction_locked).  (Per-object persistent structures would make it O(k log n) alone,
  * but every reader in plan/ walks the flat arrays, and nodes point at their pods: this keeps every reader as it is.)  Under load the batches grow, not their number.  Relists and
- * the PodMetrics poll are batch items too, listed by the applier's own client into the
- * batch's builder, after every object of the resource was removed.  Each event carries its
- * listing's epoch: events queued before a relist of their resource are dropped. */
+ * the PodMetrics poll are items too, each a batch of its own, listed by the applier's own
+ * client into a builder made from the current snapshot, after every object of the resource
+ * was removed from it; a list that fails drops that builder, so the resource keeps the
+ * objects it had (the Reflector replaces its store only with a list that succeeded:
+ * (*Reflector).list, syncWith), its failure counted and its stream backing off.  Each event
+ * carries its listing's epoch: events queued before a relist of their resource are dropped.
+ * A resource is current as of an event when that event is applied, and as of a bookmark or
+ * a clean end only once the events before it are (confirm_locked, applied_locked): events
+ * waiting behind a long batch leave it unconfirmed. */
 #include "config.h"
 
 #include <string.h>
@@ -55,6 +64,8 @@
 #define BACKOFF_MIN_MS 800
 #define BACKOFF_MAX_MS 30000
 #define BACKOFF_RESET_US (120 * G_USEC_PER_SEC)
+/* watchHandler: a watch that lasted less than this and brought no event is an error */
+#define VERY_SHORT_WATCH_US G_USEC_PER_SEC
 /* The shared pool is compacted once it grew by an eighth of what it held when last listed
  * or compacted, and by at least --compact-after (default 8 MiB): the garbage stays within
  * about a tenth of the memory, and the O(n) copy (on its own thread) comes once every O(n)
@@ -91,9 +102,13 @@ typedef struct {
   char *version;          /* where its watch resumes; NULL: to be listed */
   gboolean active;        /* asked for and served */
   guint epoch;            /* bumped by every list: older queued events are stale */
-  gint64 confirmed_at;    /* monotonic: listed, an event, a bookmark, a clean end */
+  gint64 confirmed_at;    /* monotonic: listed, an event applied (when it came), a bookmark
+                           * or a clean end once the events before it were applied */
+  guint queued;           /* its events queued, not yet applied */
+  gint64 confirm_when_applied; /* a bookmark or clean end that came while events were queued */
   guint64 events;
   guint relists;
+  guint relist_failures;  /* lists after the first that failed (the objects were kept) */
   char *error;
   gboolean relist_queued;
 } ListingState;
@@ -397,6 +412,41 @@ fs_kube_cache_sync (FsKubeCache *cache, gboolean progress, GPtrArray *skipped, G
 
 /* ---- the applier --------------------------------------------------------------------------- */
 
+/* STATE's resource is current as of WHEN (a bookmark, a clean end), once the events it
+ * received before are applied: a resource whose events wait behind a long batch is not
+ * current, however many bookmarks come meanwhile.  The lock is held. */
+static void
+confirm_locked (ListingState *state, gint64 when)
+{
+  if (state->queued == 0)
+    state->confirmed_at = MAX (state->confirmed_at, when);
+  else
+    state->confirm_when_applied = MAX (state->confirm_when_applied, when);
+}
+
+/* The events of BATCH left the queue: each resource is confirmed current as of the last of
+ * its events applied (PUBLISHED: their snapshot is out) was received, and as of a bookmark or
+ * clean end that came meanwhile once none of its events is left queued.  The lock is held. */
+static void
+applied_locked (FsKubeCache *cache, GQueue *batch, gboolean published)
+{
+  for (GList *link = batch->head; link != NULL; link = link->next)
+    {
+      const Item *item = link->data;
+      if (item->type != ITEM_EVENT)
+        continue;
+      ListingState *state = &cache->states[item->listing];
+      state->queued--;
+      if (published && !item->stale)
+        state->confirmed_at = MAX (state->confirmed_at, item->received);
+      if (state->queued == 0 && state->confirm_when_applied > 0)
+        {
+          state->confirmed_at = MAX (state->confirmed_at, state->confirm_when_applied);
+          state->confirm_when_applied = 0;
+        }
+    }
+}
+
 static void
 set_error_locked (ListingState *state, const char *message)
 {
@@ -441,8 +491,9 @@ apply_event (FsKubeCache *cache, FsSnapshotBuilder *builder, const Item *item)
     }
 }
 
-/* Lists LISTING again into BUILDER, its objects removed first. */
-static void
+/* Lists LISTING again into BUILDER, its objects removed first; FALSE when the list failed
+ * (BUILDER then holds part of it: the caller drops it). */
+static gboolean
 relist (FsKubeCache *cache, FsSnapshotBuilder *builder, guint listing, gboolean counted)
 {
   const FsKubeListing *entry = &cache->listings[listing];
@@ -455,9 +506,9 @@ relist (FsKubeCache *cache, FsSnapshotBuilder *builder, guint listing, gboolean 
   g_mutex_lock (&cache->lock);
   ListingState *state = &cache->states[listing];
   state->relist_queued = FALSE;
-  state->epoch++;
   if (ok)
     {
+      state->epoch++;
       g_free (state->version);
       state->version = absent ? NULL : version;
       version = NULL;
@@ -470,10 +521,14 @@ relist (FsKubeCache *cache, FsSnapshotBuilder *builder, guint listing, gboolean 
         }
     }
   else
-    set_error_locked (state, error->message);
+    {
+      set_error_locked (state, error->message);
+      state->relist_failures++;
+    }
   g_cond_broadcast (&cache->relisted);
   g_mutex_unlock (&cache->lock);
   g_free (version);
+  return ok;
 }
 
 /* ---- compaction --------------------------------------------------------------------------- */
@@ -607,9 +662,13 @@ applier_thread (gpointer data)
         ;
       if (cache->stopping)
         break;
+      /* a relist is a batch of its own, so that one that fails changes nothing */
       GQueue batch = G_QUEUE_INIT;
-      while (!g_queue_is_empty (&cache->queue) && batch.length < MAX_BATCH)
+      gboolean relisting = ((const Item *) g_queue_peek_head (&cache->queue))->type == ITEM_RELIST;
+      do
         g_queue_push_tail (&batch, g_queue_pop_head (&cache->queue));
+      while (!relisting && !g_queue_is_empty (&cache->queue) && batch.length < MAX_BATCH
+             && ((const Item *) g_queue_peek_head (&cache->queue))->type != ITEM_RELIST);
       FsSnapshot *base = fs_snapshot_ref (cache->current);
       gint64 first_received = ((const Item *) g_queue_peek_head (&batch))->received;
       g_mutex_unlock (&cache->lock);
@@ -618,16 +677,15 @@ applier_thread (gpointer data)
       fs_snapshot_unref (base);
       guint applied = 0, events = 0;
       gboolean relisted = FALSE;
-      for (GList *link = batch.head; link != NULL; link = link->next)
+      if (relisting)
+        {
+          guint listing = ((const Item *) g_queue_peek_head (&batch))->listing;
+          relisted = relist (cache, builder, listing, cache->listings[listing].watchable);
+          applied = relisted;
+        }
+      for (GList *link = relisting ? NULL : batch.head; link != NULL; link = link->next)
         {
           const Item *item = link->data;
-          if (item->type == ITEM_RELIST)
-            {
-              relist (cache, builder, item->listing, cache->listings[item->listing].watchable);
-              applied++;
-              relisted = TRUE;
-              continue;
-            }
           g_mutex_lock (&cache->lock);
           gboolean stale = item->epoch != cache->states[item->listing].epoch;
           g_mutex_unlock (&cache->lock);
@@ -647,7 +705,11 @@ applier_thread (gpointer data)
       cache->stats.events += events;
       if (next != NULL)
         publish_locked (cache, next, first_received);
-      after_batch_locked (cache, &batch, relisted || next == NULL);
+      applied_locked (cache, &batch, next != NULL);
+      if (relisting && !relisted)
+        g_queue_clear_full (&batch, item_free); /* nothing changed: a copy under way goes on */
+      else
+        after_batch_locked (cache, &batch, relisted || next == NULL);
       spares_held = TRUE;
     }
   g_mutex_unlock (&cache->lock);
@@ -663,6 +725,7 @@ typedef struct {
   guint epoch;
   gboolean expired;       /* a 410 or an ERROR event: list again */
   char *failure;          /* an ERROR event that is not a 410 */
+  guint received;         /* events and bookmarks the current watch brought */
 } StreamState;
 
 static void
@@ -704,6 +767,7 @@ on_event (StreamState *state, const char *text, GError **error)
       yajl_tree_free (root);
       return FALSE; /* the stream ends here */
     }
+  state->received++;
   if (version != NULL)
     {
       g_free (state->version);
@@ -711,7 +775,6 @@ on_event (StreamState *state, const char *text, GError **error)
     }
   g_mutex_lock (&cache->lock);
   ListingState *listing_state = &cache->states[listing];
-  listing_state->confirmed_at = now;
   if (version != NULL && listing_state->epoch == state->epoch)
     {
       g_free (listing_state->version);
@@ -720,6 +783,7 @@ on_event (StreamState *state, const char *text, GError **error)
   if (g_strcmp0 (type, "BOOKMARK") == 0)
     {
       cache->stats.bookmarks++;
+      confirm_locked (listing_state, now);
       g_mutex_unlock (&cache->lock);
       yajl_tree_free (root);
       return TRUE;
@@ -727,11 +791,13 @@ on_event (StreamState *state, const char *text, GError **error)
   if (object == NULL || (g_strcmp0 (type, "ADDED") != 0 && g_strcmp0 (type, "MODIFIED") != 0
                          && g_strcmp0 (type, "DELETED") != 0))
     {
+      confirm_locked (listing_state, now);
       g_mutex_unlock (&cache->lock);
       yajl_tree_free (root);
       return TRUE; /* what client-go ignores too */
     }
   listing_state->events++;
+  listing_state->queued++; /* current once applied (applied_locked) */
   Item *item = g_new0 (Item, 1);
   *item = (Item){ ITEM_EVENT, listing, state->epoch, root, now };
   queue_item_locked (cache, item);
@@ -817,79 +883,124 @@ pause_ms (FsKubeCache *cache, gint64 ms)
   g_mutex_unlock (&cache->lock);
 }
 
+/* One stream's backoff, as client-go's backoff manager
+ * (k8s.io/apimachinery/pkg/util/wait/backoff.go, exponentialBackoffManagerImpl.getNextBackoff,
+ * made by NewReflectorWithOptions): 800 ms, doubled at each failure up to 30 s, each wait
+ * that plus up to as much again (jitter 1.0), and back to 800 ms once 2 min went by without
+ * one. */
+typedef struct {
+  gint64 delay_ms;
+  gint64 last_us;         /* monotonic: the last backoff began */
+} Backoff;
+
+static void
+backoff_pause (FsKubeCache *cache, Backoff *backoff)
+{
+  gint64 now = g_get_monotonic_time ();
+  if (backoff->last_us == 0 || now - backoff->last_us > BACKOFF_RESET_US)
+    backoff->delay_ms = BACKOFF_MIN_MS;
+  else
+    backoff->delay_ms = MIN (backoff->delay_ms * 2, BACKOFF_MAX_MS);
+  backoff->last_us = now;
+  pause_ms (cache, backoff->delay_ms + (gint64) (g_random_double () * (double) backoff->delay_ms));
+}
+
+static void
+record_error (FsKubeCache *cache, guint listing, const char *message)
+{
+  g_mutex_lock (&cache->lock);
+  set_error_locked (&cache->states[listing], message);
+  g_mutex_unlock (&cache->lock);
+}
+
+/* One watch request from STATE's version; TRUE when the server ended it in order.  *STATUS
+ * gets the HTTP status, *ERROR why it failed. */
+static gboolean
+watch_once (Stream *stream, StreamState *state, const char *selector, long *status, GError **error)
+{
+  FsKubeCache *cache = stream->cache;
+  const FsKubeListing *listing = &cache->listings[stream->listing];
+  /* (*Reflector).watch: timeoutSeconds = minWatchTimeout * (rand + 1) */
+  guint timeout = (guint) (cache->options.min_watch_seconds * (1.0 + g_random_double ()));
+  fs_kube_client_set_timeout (stream->client, ((gint64) timeout + 30) * 1000);
+  g_autofree char *version = g_uri_escape_string (state->version, NULL, FALSE);
+  g_autofree char *request = g_strdup_printf ("%s?watch=1&allowWatchBookmarks=true&resourceVersion=%s"
+                                              "&timeoutSeconds=%u%s%s",
+                                              listing->path, version, timeout,
+                                              selector != NULL ? "&fieldSelector=" : "",
+                                              selector != NULL ? selector : "");
+  g_mutex_lock (&cache->lock);
+  cache->stats.watches++;
+  g_mutex_unlock (&cache->lock);
+  g_string_truncate (state->line, 0);
+  state->received = 0;
+  gboolean ok = fs_kube_client_get (stream->client, request, on_watch_bytes, state, status, error);
+  if (ok && state->line->len > 0)
+    ok = on_watch_bytes ("\n", 1, state, error); /* a last event without its newline */
+  return ok;
+}
+
 static gpointer
 stream_thread (gpointer data)
 {
   Stream *stream = data;
   FsKubeCache *cache = stream->cache;
   const FsKubeListing *listing = &cache->listings[stream->listing];
-  StreamState state = { stream, g_string_new (NULL), NULL, 0, FALSE, NULL };
+  StreamState state = { .stream = stream, .line = g_string_new (NULL) };
   g_mutex_lock (&cache->lock);
   state.version = g_strdup (cache->states[stream->listing].version);
   state.epoch = cache->states[stream->listing].epoch;
   g_mutex_unlock (&cache->lock);
   g_autofree char *selector = listing->field_selector != NULL
       ? g_uri_escape_string (listing->field_selector, "=!,", FALSE) : NULL;
-  gint64 backoff_ms = 0, healthy_since = g_get_monotonic_time ();
+  Backoff backoff = { 0, 0 };
   while (!stopping (cache))
     {
       if (state.version == NULL && !await_relist (stream, &state.version, &state.epoch))
         {
           if (stopping (cache))
             break;
-          backoff_ms = MIN (MAX (backoff_ms * 2, BACKOFF_MIN_MS), BACKOFF_MAX_MS);
-          pause_ms (cache, backoff_ms * g_random_int_range (100, 201) / 100);
+          backoff_pause (cache, &backoff); /* the list failed: the resource kept its objects */
           continue;
         }
-      /* (*Reflector).watch: timeoutSeconds = minWatchTimeout * (rand + 1) */
-      guint timeout = (guint) (cache->options.min_watch_seconds * (1.0 + g_random_double ()));
-      fs_kube_client_set_timeout (stream->client, ((gint64) timeout + 30) * 1000);
-      g_autofree char *version = g_uri_escape_string (state.version, NULL, FALSE);
-      g_autofree char *request = g_strdup_printf ("%s?watch=1&allowWatchBookmarks=true&resourceVersion=%s"
-                                                  "&timeoutSeconds=%u%s%s",
-                                                  listing->path, version, timeout,
-                                                  selector != NULL ? "&fieldSelector=" : "",
-                                                  selector != NULL ? selector : "");
-      g_mutex_lock (&cache->lock);
-      cache->stats.watches++;
-      g_mutex_unlock (&cache->lock);
       long status = 0;
       g_autoptr (GError) error = NULL;
-      g_string_truncate (state.line, 0);
-      gboolean ok = fs_kube_client_get (stream->client, request, on_watch_bytes, &state, &status, &error);
-      if (ok && state.line->len > 0)
-        ok = on_watch_bytes ("\n", 1, &state, &error); /* a last event without its newline */
+      gint64 started = g_get_monotonic_time ();
+      gboolean ok = watch_once (stream, &state, selector, &status, &error);
       if (stopping (cache))
         break;
+      /* watchHandler: "very short watch: ... watch lasted less than a second and no items
+       * received" is an error, and (*Reflector).Run's BackoffUntil waits before the next */
+      gboolean very_short = state.received == 0 && g_get_monotonic_time () - started < VERY_SHORT_WATCH_US;
       if (status == 410 || state.expired)
         {
-          /* too old a resourceVersion (or an ERROR event): list this resource again */
-          g_mutex_lock (&cache->lock);
-          if (state.failure != NULL)
-            set_error_locked (&cache->states[stream->listing], state.failure);
-          g_mutex_unlock (&cache->lock);
+          /* too old a resourceVersion (or an ERROR event): list this resource again, at once
+           * only after a 410 that ended a watch which had brought events */
+          gboolean failed = state.failure != NULL;
+          if (failed)
+            record_error (cache, stream->listing, state.failure);
           g_clear_pointer (&state.failure, g_free);
           g_clear_pointer (&state.version, g_free);
           state.expired = FALSE;
+          if (failed || very_short)
+            backoff_pause (cache, &backoff);
           continue;
         }
-      if (ok)
+      if (ok && !very_short)
         {
           /* the server ended the stream at its timeout: current up to here; resume at once */
           g_mutex_lock (&cache->lock);
-          cache->states[stream->listing].confirmed_at = g_get_monotonic_time ();
+          confirm_locked (&cache->states[stream->listing], g_get_monotonic_time ());
           g_clear_pointer (&cache->states[stream->listing].error, g_free);
           g_mutex_unlock (&cache->lock);
-          if (g_get_monotonic_time () - healthy_since > BACKOFF_RESET_US)
-            backoff_ms = 0;
           continue;
         }
-      g_mutex_lock (&cache->lock);
-      set_error_locked (&cache->states[stream->listing], error->message);
-      g_mutex_unlock (&cache->lock);
-      backoff_ms = MIN (MAX (backoff_ms * 2, BACKOFF_MIN_MS), BACKOFF_MAX_MS);
-      healthy_since = g_get_monotonic_time ();
-      pause_ms (cache, backoff_ms * g_random_int_range (100, 201) / 100); /* jitter 1.0 */
+      g_autofree char *short_watch = ok ? g_strdup_printf ("watch %s: very short watch: ended after %" G_GINT64_FORMAT
+                                                           " ms without any event", listing->name,
+                                                           (g_get_monotonic_time () - started) / 1000)
+                                        : NULL;
+      record_error (cache, stream->listing, ok ? short_watch : error->message);
+      backoff_pause (cache, &backoff);
     }
   g_string_free (state.line, TRUE);
   g_free (state.version);
@@ -1012,6 +1123,14 @@ fs_kube_cache_append_metrics (FsKubeCache *cache, GString *out)
     if (status[i].active)
       g_string_append_printf (out, "fitscale_watch_relists_total{resource=\"%s\"} %u\n", status[i].name, status[i].relists);
   fs_kube_listing_status_free (status, n);
+  g_string_append (out, "# HELP fitscale_watch_relist_failures_total Lists of one resource after the first (relists, PodMetrics polls) that failed; the resource kept its objects.\n"
+                        "# TYPE fitscale_watch_relist_failures_total counter\n");
+  g_mutex_lock (&cache->lock);
+  for (guint i = 0; i < cache->n_listings; i++)
+    if (cache->states[i].active)
+      g_string_append_printf (out, "fitscale_watch_relist_failures_total{resource=\"%s\"} %u\n", cache->listings[i].name,
+                              cache->states[i].relist_failures);
+  g_mutex_unlock (&cache->lock);
   g_string_append_printf (out, "# HELP fitscale_watch_bookmarks_total BOOKMARK events received.\n"
                                "# TYPE fitscale_watch_bookmarks_total counter\nfitscale_watch_bookmarks_total %" G_GUINT64_FORMAT "\n"
                                "# HELP fitscale_watch_requests_total Watch requests made.\n"

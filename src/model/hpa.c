@@ -13,6 +13,7 @@
 
 #include "fitscale/model/error.h"
 #include "fitscale/model/hpa.h"
+#include "fitscale/model/resources.h"
 
 /* Go's int32(x) on a float64 is implementation-defined when out of range and C's conversion
  * is undefined; upstream saturates where it cares (MaxInt32 checks), so we saturate always. */
@@ -635,6 +636,45 @@ fs_hpa_default_behavior (void)
 /* pkg/apis/autoscaling/v2/defaults.go SetDefaults_HorizontalPodAutoscaler (MinReplicas,
  * then SetDefaults_HorizontalPodAutoscalerBehavior); the tolerance is the controller's
  * (fs_hpa_default_settings) until behavior.scaleUp/scaleDown.tolerance say otherwise. */
+/* One container's request of RESOURCE in milli-units into *MILLI; FALSE when it has none. */
+static gboolean
+container_request (const FsContainer *container, const char *resource, int64_t *milli)
+{
+  if (strcmp (resource, "cpu") == 0)
+    {
+      *milli = container->requests.cpu_milli;
+      return (container->requests.present & FS_RES_CPU) != 0;
+    }
+  int64_t amount = fs_resources_get (&container->requests, resource);
+  *milli = fs_saturating_mul (amount, 1000);
+  return strcmp (resource, "memory") == 0 ? (container->requests.present & FS_RES_MEMORY) != 0 : amount > 0;
+}
+
+gboolean
+fs_hpa_pod_request (const FsContainerSet *set, const char *resource, const char *container, int64_t *milli,
+                    const char **missing)
+{
+  *milli = 0;
+  *missing = NULL;
+  gboolean found = FALSE;
+  guint n = set != NULL ? set->n_containers + set->n_init : 0;
+  for (guint c = 0; c < n; c++)
+    {
+      const FsContainer *ctr = c < set->n_containers ? &set->containers[c] : &set->init_containers[c - set->n_containers];
+      if ((c >= set->n_containers && !ctr->restartable) || (container != NULL && g_strcmp0 (ctr->name, container) != 0))
+        continue;
+      found = TRUE;
+      int64_t amount;
+      if (!container_request (ctr, resource, &amount))
+        {
+          *missing = ctr->name;
+          return FALSE;
+        }
+      *milli = fs_saturating_add (*milli, amount);
+    }
+  return found;
+}
+
 void
 fs_hpa_spec_init (FsHpaSpec *spec)
 {

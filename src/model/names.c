@@ -114,6 +114,22 @@ fs_labels_lookup (const FsLabelSet *labels, const char *key, const char **value)
   return FALSE;
 }
 
+gboolean
+fs_label_is_kubelet_owned (const char *key)
+{
+  /* k8s.io/api core/v1 well_known_labels.go, the keys updateDefaultLabels keeps current */
+  static const char *const owned[] = {
+    FS_LABEL_HOSTNAME, "topology.kubernetes.io/zone", "topology.kubernetes.io/region",
+    "failure-domain.beta.kubernetes.io/zone", "failure-domain.beta.kubernetes.io/region",
+    "node.kubernetes.io/instance-type", "beta.kubernetes.io/instance-type", "kubernetes.io/os",
+    "kubernetes.io/arch", "beta.kubernetes.io/os", "beta.kubernetes.io/arch", "node.kubernetes.io/windows-build",
+  };
+  for (gsize i = 0; key != NULL && i < G_N_ELEMENTS (owned); i++)
+    if (strcmp (key, owned[i]) == 0)
+      return TRUE;
+  return FALSE;
+}
+
 const char *
 fs_labels_get (const FsLabelSet *labels, const char *key)
 {

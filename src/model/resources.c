@@ -139,6 +139,15 @@ fs_saturating_sub (int64_t a, int64_t b)
   return difference;
 }
 
+int64_t
+fs_saturating_mul (int64_t a, int64_t b)
+{
+  int64_t product;
+  if (__builtin_mul_overflow (a, b, &product))
+    return (a < 0) != (b < 0) ? G_MININT64 : G_MAXINT64;
+  return product;
+}
+
 /* ---------------------------------------------------------------------------------------------
  * Fixed and extended slots */
 

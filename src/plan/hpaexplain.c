@@ -24,37 +24,13 @@ usage_milli (const FsPodMetrics *metrics, const char *resource, const char *cont
       if (container != NULL && g_strcmp0 (metrics->containers[c].name, container) != 0)
         continue;
       const FsResources *usage = &metrics->containers[c].usage;
-      total += strcmp (resource, "cpu") == 0 ? usage->cpu_milli
-                                             : fs_resources_get (usage, resource) * 1000;
+      total = fs_saturating_add (total, strcmp (resource, "cpu") == 0
+                                            ? usage->cpu_milli
+                                            : fs_saturating_mul (fs_resources_get (usage, resource), 1000));
     }
   return total;
 }
 
-/* replica_calculator.go calculatePodRequests: the containers' requests of RESOURCE summed
- * (only CONTAINER's when set); FALSE when one of them has none. */
-static gboolean
-request_milli (const FsPod *pod, const char *resource, const char *container, int64_t *out)
-{
-  const FsContainerSet *set = pod->spec->containers;
-  *out = 0;
-  gboolean found = FALSE;
-  for (guint c = 0; c < set->n_containers; c++)
-    {
-      const FsContainer *ctr = &set->containers[c];
-      if (container != NULL && g_strcmp0 (ctr->name, container) != 0)
-        continue;
-      found = TRUE;
-      gboolean is_cpu = strcmp (resource, "cpu") == 0;
-      int64_t amount = is_cpu ? ctr->requests.cpu_milli : fs_resources_get (&ctr->requests, resource) * 1000;
-      gboolean present = is_cpu ? (ctr->requests.present & FS_RES_CPU) != 0
-                         : strcmp (resource, "memory") == 0 ? (ctr->requests.present & FS_RES_MEMORY) != 0
-                                                            : amount > 0;
-      if (!present)
-        return FALSE;
-      *out += amount;
-    }
-  return found;
-}
 
 static guint
 collect_pods (const FsSnapshot *snapshot, const FsWorkload *target, GPtrArray *pods)
@@ -105,12 +81,17 @@ hpa_pods (GPtrArray *pods, GHashTable *metrics_by_name, const FsHpaMetricSpec *m
           entry->metric_timestamp_ms = metrics->timestamp * 1000;
           entry->metric_window_ms = metrics->window_seconds * 1000;
         }
-      entry->has_request = request_milli (pod, metric->name, metric->container, &entry->request_milli);
+      const char *missing = NULL;
+      entry->has_request = fs_hpa_pod_request (pod->spec->containers, metric->name, metric->container,
+                                               &entry->request_milli, &missing);
       if (!entry->has_request && metric->target_type == FS_HPA_TARGET_UTILIZATION
           && !entry->deleted && !entry->failed && !entry->succeeded)
         {
-          g_snprintf (error, error_size, "missing request for %s in a container of Pod %s",
-                      metric->name, pod->name);
+          if (missing != NULL)
+            g_snprintf (error, error_size, "missing request for %s in container %s of Pod %s", metric->name,
+                        missing, pod->name);
+          else
+            g_snprintf (error, error_size, "no container %s in Pod %s", metric->container, pod->name);
           return FALSE;
         }
     }

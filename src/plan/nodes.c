@@ -6,6 +6,7 @@
 #include "fitscale/model/error.h"
 #include "fitscale/model/fit.h"
 #include "fitscale/model/names.h"
+#include "fitscale/model/pack.h"
 #include "fitscale/plan/nodes.h"
 
 /* Its Ready condition is True, as kubectl's STATUS says Ready (a cordoned node is
@@ -46,7 +47,7 @@ count_pods (const FsSnapshot *snapshot, const gboolean *selected, FsClusterSumma
 static FsResources
 node_requested (const FsNode *node)
 {
-  FsNodeLoad load = { .requested = node->requested, .pod_count = node->pod_count };
+  FsNodeLoad load = fs_node_load (node);
   return fs_node_load_taken (&load);
 }
 
@@ -92,7 +93,7 @@ fs_nodes_summarize (const FsSnapshot *snapshot, const FsLabelSelector *selector,
         continue;
       selected[i] = TRUE;
       FsNodeSummary *row = &rows[(*n_rows)++];
-      FsNodeLoad load = { .requested = node->requested, .pod_count = node->pod_count };
+      FsNodeLoad load = fs_node_load (node);
       GError *room_error = NULL;
       row->node = node;
       row->free = fs_node_room (&node->allocatable, &load, &room_error);

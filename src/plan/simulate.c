@@ -10,6 +10,7 @@
 #include "fitscale/model/hpa.h"
 #include "fitscale/plan/shape.h"
 #include "fitscale/model/pack.h"
+#include "fitscale/model/quantity.h"
 #include "fitscale/plan/simulate.h"
 
 void
@@ -58,9 +59,17 @@ fs_trace_load (const char *path, FsTrace *trace, GError **error)
           continue;
         }
       header_seen = TRUE;
-      char *end_time, *end_value;
+      char *end_time, *end_value = NULL;
       int64_t t = comma != NULL ? g_ascii_strtoll (line, &end_time, 10) : 0;
       double value = comma != NULL ? g_ascii_strtod (comma + 1, &end_value) : 0;
+      int64_t milli;
+      if (comma != NULL && trace->kind == FS_TRACE_LOAD && *g_strstrip (end_value) != '\0'
+          && fs_quantity_parse_milli (g_strstrip (comma + 1), strlen (g_strstrip (comma + 1)), &milli, NULL))
+        {
+          /* a load in the metric's units, written as a quantity: "400Mi", "1500m" */
+          value = (double) milli / 1000.0;
+          end_value = comma + 1 + strlen (comma + 1);
+        }
       gboolean ok = comma != NULL && end_time == comma && *g_strstrip (end_value) == '\0'
                     && t >= 0 && isfinite (value) && value >= 0
                     && (trace->times_s->len == 0
@@ -68,8 +77,11 @@ fs_trace_load (const char *path, FsTrace *trace, GError **error)
       if (!ok)
         {
           g_set_error (error, FS_ERROR, FS_ERROR_INVALID,
-                       "%s:%u: \"%.60s\" is not \"seconds,value\" with seconds increasing", path,
-                       i + 1, line);
+                       "%s:%u: \"%.60s\" is not \"seconds,%s\" with seconds increasing (%s)", path,
+                       i + 1, line, trace->kind == FS_TRACE_LOAD ? "load" : "value",
+                       trace->kind == FS_TRACE_LOAD ? "a load is a number or a quantity in the metric's units: "
+                                                      "2.5, 1500m, 400Mi"
+                                                    : "a value is a utilization percentage: 85");
           return FALSE;
         }
       g_array_append_val (trace->times_s, t);
@@ -257,7 +269,10 @@ fs_simulate (const FsHpaSpec *hpa, const FsTrace *trace, const FsSimulateOptions
       else
         fs_hpa_plain_replicas (step.replicas, metric->target_milli, entries, n,
                                g_strcmp0 (metric->name, "cpu") == 0, &settings, &proposal);
-      step.utilization = proposal.valid ? proposal.utilization : -1;
+      /* a utilization only where the target is one: an AverageValue's would read 0% */
+      step.utilization = proposal.valid && (trace->kind == FS_TRACE_UTILIZATION
+                                            || metric->target_type == FS_HPA_TARGET_UTILIZATION)
+                             ? proposal.utilization : -1;
       step.recommendation = proposal.valid ? proposal.replicas : step.replicas;
       FsHpaDecision decision;
       step.desired = fs_hpa_sync (history, hpa->has_behavior ? &hpa->behavior : NULL, t * 1000,

@@ -198,53 +198,105 @@ add_fix (FsDiagnosis *diagnosis, FsFixKind kind, char *text)
   return &g_array_index (diagnosis->fixes, FsFix, diagnosis->fixes->len - 1);
 }
 
-/* The containers' new requests that take the pod's effective request from NOW to LOWERED:
- * for each resource lowered, the container asking the most of it gives up the difference
- * (the effective request is the containers' sum plus the overhead when no init container
- * and no pod-level request sets it: component-helpers/resource/helpers.go PodRequests).
- * NULL when that does not hold or that container asks too little. */
-static GArray *
-container_requests (const FsContainerSet *containers, const FsResources *now, const FsResources *lowered)
+/* Where RES holds resource R (0 cpu, 1 memory), and what it holds. */
+static int64_t *
+amount_of (FsResources *res, int r)
 {
-  if (containers == NULL || containers->n_containers == 0 || containers->n_init > 0)
+  return r == 0 ? &res->cpu_milli : &res->memory_bytes;
+}
+
+static int64_t
+amount_in (const FsResources *res, int r)
+{
+  return r == 0 ? res->cpu_milli : res->memory_bytes;
+}
+
+/* The amount of resource R (0 cpu, 1 memory) ENTRY sets. */
+static int64_t *
+amount_of_entry (FsFixContainer *entry, int r)
+{
+  return r == 0 ? &entry->cpu_milli : &entry->memory_bytes;
+}
+
+/* ENTRY for container NAME in OUT (added with nothing changed when new). */
+static FsFixContainer *
+fix_entry (GArray *out, const char *name, gboolean init)
+{
+  for (guint k = 0; k < out->len; k++)
+    if (g_array_index (out, FsFixContainer, k).name == name)
+      return &g_array_index (out, FsFixContainer, k);
+  FsFixContainer fresh = { name, -1, -1, init };
+  g_array_append_val (out, fresh);
+  return &g_array_index (out, FsFixContainer, out->len - 1);
+}
+
+/* The containers' new requests that take the pod's effective request from NOW to at most
+ * LOWERED (component-helpers/resource/helpers.go PodRequests: the app containers and the
+ * sidecars summed, each init container's peak beside the sidecars started before it, the
+ * larger of the two, plus the overhead): for each resource lowered, the app container asking
+ * the most gives up what the sum is over, and each init container whose peak is over comes
+ * down to it.  The result is checked with fs_pod_effective_request.  NULL when pod-level
+ * requests set the resource or a container would have to go to 0. */
+static GArray *
+container_requests (const FsContainerSet *set, const FsResources *now, const FsResources *lowered)
+{
+  if (set == NULL || set->n_containers == 0)
     return NULL;
   g_autoptr (GArray) out = g_array_new (FALSE, TRUE, sizeof (FsFixContainer));
+  g_autofree FsContainer *apps = g_memdup2 (set->containers, sizeof *apps * set->n_containers);
+  g_autofree FsContainer *inits = g_memdup2 (set->init_containers, sizeof *inits * set->n_init);
   for (int r = 0; r < 2; r++)
     {
-      int64_t before = r == 0 ? now->cpu_milli : now->memory_bytes;
-      int64_t after = r == 0 ? lowered->cpu_milli : lowered->memory_bytes;
-      if (after == before)
+      int64_t target = amount_in (lowered, r);
+      if (target == amount_in (now, r))
         continue;
-      if (containers->pod_level != NULL
-          && (containers->pod_level->present & (r == 0 ? FS_RES_CPU : FS_RES_MEMORY)))
+      if (set->pod_level != NULL && (set->pod_level->present & (r == 0 ? FS_RES_CPU : FS_RES_MEMORY)))
         return NULL;
+      if (set->overhead != NULL)
+        target = fs_saturating_sub (target, amount_in (set->overhead, r));
+      /* the app containers and the sidecars, summed: the largest app container gives up the rest */
+      int64_t sum = 0;
       guint largest = 0;
-      for (guint c = 1; c < containers->n_containers; c++)
+      for (guint c = 0; c < set->n_containers; c++)
         {
-          const FsResources *a = &containers->containers[c].requests, *b = &containers->containers[largest].requests;
-          if ((r == 0 ? a->cpu_milli > b->cpu_milli : a->memory_bytes > b->memory_bytes))
+          sum = fs_saturating_add (sum, *amount_of (&apps[c].requests, r));
+          if (*amount_of (&apps[c].requests, r) > *amount_of (&apps[largest].requests, r))
             largest = c;
         }
-      const FsResources *own = &containers->containers[largest].requests;
-      int64_t amount = (r == 0 ? own->cpu_milli : own->memory_bytes) - (before - after);
-      if (amount <= 0)
-        return NULL;
-      FsFixContainer *entry = NULL;
-      for (guint k = 0; k < out->len; k++)
-        if (g_array_index (out, FsFixContainer, k).name == containers->containers[largest].name)
-          entry = &g_array_index (out, FsFixContainer, k);
-      if (entry == NULL)
+      for (guint c = 0; c < set->n_init; c++)
+        if (inits[c].restartable)
+          sum = fs_saturating_add (sum, *amount_of (&inits[c].requests, r));
+      if (sum > target)
         {
-          FsFixContainer fresh = { containers->containers[largest].name, -1, -1 };
-          g_array_append_val (out, fresh);
-          entry = &g_array_index (out, FsFixContainer, out->len - 1);
+          int64_t *own = amount_of (&apps[largest].requests, r);
+          if (*own - (sum - target) <= 0)
+            return NULL;
+          *own -= sum - target;
+          *amount_of_entry (fix_entry (out, apps[largest].name, FALSE), r) = *own;
         }
-      if (r == 0)
-        entry->cpu_milli = amount;
-      else
-        entry->memory_bytes = amount;
+      /* each init container's peak: its request beside the sidecars started before it */
+      int64_t sidecars = 0;
+      for (guint c = 0; c < set->n_init; c++)
+        {
+          int64_t *own = amount_of (&inits[c].requests, r);
+          if (inits[c].restartable)
+            sidecars = fs_saturating_add (sidecars, *own);
+          else if (fs_saturating_add (*own, sidecars) > target)
+            {
+              if (target - sidecars <= 0)
+                return NULL;
+              *own = target - sidecars;
+              *amount_of_entry (fix_entry (out, inits[c].name, TRUE), r) = *own;
+            }
+        }
     }
-  return out->len > 0 ? g_steal_pointer (&out) : NULL;
+  FsResources after;
+  if (out->len == 0
+      || !fs_pod_effective_request (apps, set->n_containers, inits, set->n_init, set->pod_level, set->overhead,
+                                    &after, NULL)
+      || after.cpu_milli > lowered->cpu_milli || after.memory_bytes > lowered->memory_bytes)
+    return NULL;
+  return g_steal_pointer (&out);
 }
 
 /* The request lowered to what the roomiest node short only on cpu/memory has free. */
@@ -401,17 +453,22 @@ fix_lower_request (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
   /* which containers change, when there are several; how a bare pod changes at all */
   GString *more = g_string_new (fix->text);
   char amount[32];
-  for (guint i = 0; fix->containers != NULL && containers->n_containers > 1 && i < fix->containers->len; i++)
+  gboolean name_them = fix->containers != NULL
+                       && (containers->n_containers + containers->n_init > 1 || fix->containers->len > 1);
+  for (guint i = 0; name_them && i < fix->containers->len; i++)
     {
       const FsFixContainer *entry = &g_array_index (fix->containers, FsFixContainer, i);
-      g_string_append_printf (more, "%s container %s:", i == 0 ? "; by" : ", and", entry->name);
+      g_string_append_printf (more, "%s %scontainer %s:", i == 0 ? "; by" : ", and", entry->init ? "init " : "",
+                              entry->name);
       if (entry->cpu_milli >= 0)
         g_string_append_printf (more, " cpu %s", fs_format_exact ("cpu", entry->cpu_milli, amount));
       if (entry->memory_bytes >= 0)
         g_string_append_printf (more, " memory %s", fs_format_exact ("memory", entry->memory_bytes, amount));
     }
   if (fix->containers == NULL)
-    g_string_append (more, "; its init containers or pod-level requests set that request: lower them in its manifest");
+    g_string_append (more, containers != NULL && containers->pod_level != NULL
+                               ? "; its pod-level requests (spec.resources) set that request: lower them in its manifest"
+                               : "; no container can give that up without going to 0: lower the requests in its manifest");
   if (fix->bare)
     g_string_append (more, "; the pod has no owner, so its requests change only in a new pod: recreate it from its "
                            "manifest with them (kubectl replace --force deletes it and creates it again), and change "
@@ -780,10 +837,21 @@ fix_relax_affinity (const FsSnapshot *snapshot, FsDiagnosis *diagnosis)
                                          " node%s with room do%s not match it", opened, opened == 1 ? "" : "s",
                                          opened == 1 ? "es" : ""));
   fix->count = opened;
-  /* a nodeSelector alone is met by labelling the nodes; required affinity terms are not */
+  /* a nodeSelector alone is met by labelling the nodes; required affinity terms are not, nor
+   * labels the kubelet owns (a node relabelled with another's hostname breaks every spread
+   * and anti-affinity over hostnames, and its kubelet sets it back) */
   const FsPlacement *own = diagnosis->shape.spec->placement;
-  if (own->required_affinity == NULL && own->node_selector != NULL && own->node_selector->n > 0)
+  gboolean labellable = own->required_affinity == NULL && own->node_selector != NULL && own->node_selector->n > 0;
+  for (guint i = 0; labellable && i < own->node_selector->n; i++)
+    labellable = !fs_label_is_kubelet_owned (own->node_selector->items[i].key);
+  if (labellable)
     fix->label_nodes = g_steal_pointer (&label_nodes);
+  else if (own->required_affinity == NULL && own->node_selector != NULL)
+    {
+      g_autofree char *text = fix->text;
+      fix->text = g_strconcat (text, "; its selector names a label the kubelet sets on each node itself, so change "
+                               "the pod's selector, not the nodes' labels", NULL);
+    }
 }
 
 /* ---- the diagnosis ------------------------------------------------------------------ */

@@ -34,6 +34,20 @@ milli_text (int64_t milli)
   return g_strdup (fs_quantity_format_int (milli, -3, FS_QUANTITY_DECIMAL_SI, text));
 }
 
+/* A value of SPEC's metric for people: a resource metric's amount as every table prints that
+ * resource (memory "83Mi", not "87381333333m" bytes in milli-units; cpu "250m"), any other
+ * metric's as its quantity. */
+static char *
+people_text (const FsHpaMetricSpec *spec, int64_t milli)
+{
+  char text[32];
+  if (spec->type != FS_HPA_METRIC_RESOURCE && spec->type != FS_HPA_METRIC_CONTAINER_RESOURCE)
+    return milli_text (milli);
+  if (strcmp (spec->name, "cpu") == 0)
+    return g_strdup (fs_format_for_people ("cpu", milli, text));
+  return g_strdup (fs_format_for_people (spec->name, milli / 1000, text));
+}
+
 static char *
 current_text (const FsHpaMetricAnswer *metric)
 {
@@ -45,10 +59,10 @@ current_text (const FsHpaMetricAnswer *metric)
     case FS_HPA_TARGET_UTILIZATION:
       return g_strdup_printf ("%d%%", proposal->utilization);
     case FS_HPA_TARGET_AVERAGE_VALUE:
-      return milli_text (proposal->average_milli);
+      return people_text (metric->spec, proposal->average_milli);
     case FS_HPA_TARGET_VALUE:
     default:
-      return milli_text (proposal->value_milli);
+      return people_text (metric->spec, proposal->value_milli);
     }
 }
 
@@ -57,7 +71,7 @@ target_text (const FsHpaMetricSpec *spec)
 {
   if (spec->target_type == FS_HPA_TARGET_UTILIZATION)
     return g_strdup_printf ("%d%%", spec->target_utilization);
-  return milli_text (spec->target_milli);
+  return people_text (spec, spec->target_milli);
 }
 
 static void

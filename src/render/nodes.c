@@ -172,6 +172,16 @@ human_cpu (int64_t milli)
   return g_strdup (fs_format_for_people ("cpu", milli, text));
 }
 
+/* A free cell: the amount, or "0 (over 1)" where the node's pods request more than it has. */
+static char *
+free_cell (char *(*human) (int64_t), int64_t amount)
+{
+  if (amount >= 0)
+    return human (amount);
+  g_autofree char *over = human (fs_saturating_sub (0, amount));
+  return g_strdup_printf ("0 (over %s)", over);
+}
+
 static char *
 share (char *requested, char *allocatable, int64_t used, int64_t of)
 {
@@ -222,14 +232,14 @@ add_table_row (FsTable *table, gboolean wide, const char *name, const char *stat
 {
   g_autofree char *cpu = share (human_cpu (requested->cpu_milli), human_cpu (allocatable->cpu_milli),
                                 requested->cpu_milli, allocatable->cpu_milli);
-  g_autofree char *cpu_free = human_cpu (free_res->cpu_milli);
+  g_autofree char *cpu_free = free_cell (human_cpu, free_res->cpu_milli);
   g_autofree char *memory = share (human_bytes (requested->memory_bytes),
                                    human_bytes (allocatable->memory_bytes),
                                    requested->memory_bytes, allocatable->memory_bytes);
-  g_autofree char *memory_free = human_bytes (free_res->memory_bytes);
+  g_autofree char *memory_free = free_cell (human_bytes, free_res->memory_bytes);
   g_autofree char *pods = g_strdup_printf ("%" G_GINT64_FORMAT "/%" G_GINT64_FORMAT,
                                            requested->pods, allocatable->pods);
-  g_autofree char *ephemeral = human_bytes (free_res->ephemeral_bytes);
+  g_autofree char *ephemeral = free_cell (human_bytes, free_res->ephemeral_bytes);
   g_autofree char *extended = extended_cell (allocatable, requested);
   const char *cells[] = { name, status, cpu, cpu_free, memory, memory_free, pods,
                           ephemeral, extended[0] ? extended : "-", type ? type : "-",
@@ -360,12 +370,12 @@ fs_render_nodes_table (FILE *out, gboolean wide, const FsNodeSummary *rows, guin
   g_autofree char *free_safe = fs_terminal_safe (free_text->str);
   g_autofree char *largest_safe = fs_terminal_safe (largest_text->str);
   if (total->n_usable == 0)
-    fprintf (out, "\nNo node a pod can use (Ready, schedulable, untainted): nothing is free for pods that "
+    fprintf (out, "\nNo node a pod can use (schedulable, untainted, not NotReady): nothing is free for pods that "
                   "tolerate no taint.\n");
   else
     {
       g_autofree char *of = total->n_usable < total->n_nodes ? g_strdup_printf ("%u of ", total->n_usable) : g_strdup ("");
-      fprintf (out, "\nFree in total on the %s%u node%s pods can use (Ready, schedulable, untainted): %s; "
+      fprintf (out, "\nFree in total on the %s%u node%s pods can use (schedulable, untainted, not NotReady): %s; "
                     "largest free piece on one node: %s.\n", of, total->n_nodes, total->n_nodes == 1 ? "" : "s",
                free_safe, largest_safe);
     }

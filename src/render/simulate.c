@@ -1,6 +1,8 @@
 /* fitscale — the answer of `fitscale simulate` (see include/fitscale/render/simulate.h). */
 #include "config.h"
 
+#include <math.h>
+
 #include <stdio.h>
 
 #include "fitscale/render/simulate.h"
@@ -69,14 +71,20 @@ print_chart (FILE *out, const GArray *timeline)
   guint columns = MIN (timeline->len, WIDTH);
   guint per_column = (timeline->len + columns - 1) / MAX (columns, 1);
   int32_t max_replicas = 1, max_utilization = 1;
+  gboolean any_utilization = FALSE;
   for (guint i = 0; i < timeline->len; i++)
     {
       const FsSimulateStep *s = &g_array_index (timeline, FsSimulateStep, i);
       max_replicas = MAX (max_replicas, MAX (s->replicas, s->desired));
       max_utilization = MAX (max_utilization, s->utilization);
+      any_utilization |= s->utilization >= 0;
     }
-  fprintf (out, "\nreplicas (#, up to %d) and utilization (*, up to %d%%), one column per %u sync%s\n",
-           max_replicas, max_utilization, per_column, per_column == 1 ? "" : "s");
+  if (any_utilization)
+    fprintf (out, "\nreplicas (#, up to %d) and utilization (*, up to %d%%), one column per %u sync%s\n",
+             max_replicas, max_utilization, per_column, per_column == 1 ? "" : "s");
+  else
+    fprintf (out, "\nreplicas (#, up to %d), one column per %u sync%s\n", max_replicas, per_column,
+             per_column == 1 ? "" : "s");
   for (int row = HEIGHT; row >= 1; row--)
     {
       fputc ('|', out);
@@ -108,11 +116,23 @@ folded (const GArray *timeline, guint i)
          && prev->pending == s->pending && prev->recommendation == s->recommendation;
 }
 
+/* The trace's value at a step: a load of LOAD_RESOURCE as its tables print it, else a number. */
+static char *
+value_text (double value, const char *load_resource)
+{
+  char text[32];
+  if (load_resource == NULL || !(value < 9.2e15))
+    return g_strdup_printf ("%.1f", value);
+  if (strcmp (load_resource, "cpu") == 0)
+    return g_strdup (fs_format_for_people ("cpu", (int64_t) llround (value * 1000.0), text));
+  return g_strdup (fs_format_for_people (load_resource, (int64_t) llround (value), text));
+}
+
 static void
-add_step_row (FsTable *table, const FsSimulateStep *s)
+add_step_row (FsTable *table, const FsSimulateStep *s, const char *load_resource)
 {
   g_autofree char *t = g_strdup_printf ("%" G_GINT64_FORMAT, s->t_s);
-  g_autofree char *value = g_strdup_printf ("%.1f", s->value);
+  g_autofree char *value = value_text (s->value, load_resource);
   char *cells[8];
   int32_t numbers[] = { s->replicas, s->ready, s->starting, s->pending, s->utilization,
                         s->recommendation, s->stabilized, s->desired };
@@ -126,14 +146,14 @@ add_step_row (FsTable *table, const FsSimulateStep *s)
 }
 
 void
-fs_render_simulate_table (FILE *out, const GArray *timeline)
+fs_render_simulate_table (FILE *out, const GArray *timeline, const char *load_resource)
 {
   static const char *const headers[] = { "T", "VALUE", "REPLICAS", "READY", "STARTING", "PENDING",
                                          "UTIL", "RECOMMEND", "STABILIZED", "DESIRED", "REASON" };
   g_autoptr (FsTable) table = fs_table_new (11, headers);
   for (guint i = 0; i < timeline->len; i++)
     if (!folded (timeline, i))
-      add_step_row (table, &g_array_index (timeline, FsSimulateStep, i));
+      add_step_row (table, &g_array_index (timeline, FsSimulateStep, i), load_resource);
   fs_table_print (table, out);
   print_chart (out, timeline);
 }

@@ -89,27 +89,23 @@ tolerations_patch (const FsWorkload *workload, GPtrArray *taints)
   return fs_emitter_take_string (emitter);
 }
 
-/* The strategic merge patch of CONTAINERS' requests (FsFixContainer): under
- * spec.template.spec for a workload (TEMPLATE), under spec for a pod. */
-static char *
-containers_patch (GArray *containers, gboolean template)
+/* "containers" (INIT: "initContainers"): each entry of CONTAINERS of that kind, by name, with
+ * its new requests; nothing when none is of that kind. */
+static void
+emit_container_requests (FsEmitter *emitter, GArray *containers, gboolean init)
 {
-  FsEmitter *emitter = fs_emitter_new_string ();
-  fs_emit_map_open (emitter);
-  fs_emit_key (emitter, "spec");
-  fs_emit_map_open (emitter);
-  if (template)
-    {
-      fs_emit_key (emitter, "template");
-      fs_emit_map_open (emitter);
-      fs_emit_key (emitter, "spec");
-      fs_emit_map_open (emitter);
-    }
-  fs_emit_key (emitter, "containers");
+  guint of_kind = 0;
+  for (guint i = 0; i < containers->len; i++)
+    of_kind += g_array_index (containers, FsFixContainer, i).init == init;
+  if (of_kind == 0)
+    return;
+  fs_emit_key (emitter, init ? "initContainers" : "containers");
   fs_emit_list_open (emitter);
   for (guint i = 0; i < containers->len; i++)
     {
       const FsFixContainer *entry = &g_array_index (containers, FsFixContainer, i);
+      if (entry->init != init)
+        continue;
       char amount[32];
       fs_emit_map_open (emitter);
       fs_emit_key (emitter, "name");
@@ -133,6 +129,26 @@ containers_patch (GArray *containers, gboolean template)
       fs_emit_map_close (emitter);
     }
   fs_emit_list_close (emitter);
+}
+
+/* The strategic merge patch of CONTAINERS' requests (FsFixContainer): under
+ * spec.template.spec for a workload (TEMPLATE), under spec for a pod. */
+static char *
+containers_patch (GArray *containers, gboolean template)
+{
+  FsEmitter *emitter = fs_emitter_new_string ();
+  fs_emit_map_open (emitter);
+  fs_emit_key (emitter, "spec");
+  fs_emit_map_open (emitter);
+  if (template)
+    {
+      fs_emit_key (emitter, "template");
+      fs_emit_map_open (emitter);
+      fs_emit_key (emitter, "spec");
+      fs_emit_map_open (emitter);
+    }
+  for (int init = 0; init < 2; init++)
+    emit_container_requests (emitter, containers, init);
   if (template)
     {
       fs_emit_map_close (emitter);

@@ -101,9 +101,6 @@ current_snapshot (FsService *service)
   return service->live != NULL ? fs_kube_cache_snapshot (service->live->cache) : fs_snapshot_ref (service->offline);
 }
 
-/* Live: how long the least recently confirmed listing has gone without an event, a
- * bookmark or a list (kube/watch.h fs_kube_cache_staleness); offline: since the files were
- * read. */
 /* Live: seconds since the PodMetrics were last listed (-1: not listed); offline: -1. */
 static double
 metrics_age (FsService *service)
@@ -111,6 +108,9 @@ metrics_age (FsService *service)
   return service->live != NULL ? fs_kube_cache_listing_age (service->live->cache, "pods.metrics.k8s.io") : -1;
 }
 
+/* Live: how long the least recently confirmed listing has gone without an event, a
+ * bookmark or a list (kube/watch.h fs_kube_cache_staleness); offline: since the files were
+ * read. */
 static double
 snapshot_age (FsService *service)
 {
@@ -571,7 +571,9 @@ static void
 append_snapshot_metrics (FsService *service, GString *out)
 {
   g_autoptr (FsSnapshot) snapshot = current_snapshot (service);
-  g_string_append_printf (out, "# HELP fitscale_snapshot_age_seconds Time since the snapshot last changed.\n"
+  /* its name is kept (dashboards and docs/api.md use it); what it measures is staleness */
+  g_string_append_printf (out, "# HELP fitscale_snapshot_age_seconds Seconds since the least recently confirmed watched "
+                               "resource was last confirmed current (list, event, bookmark); offline, since the files were read.\n"
                                "# TYPE fitscale_snapshot_age_seconds gauge\nfitscale_snapshot_age_seconds %.3f\n",
                           snapshot_age (service));
   g_string_append (out, "# HELP fitscale_snapshot_objects Objects in the snapshot, by kind.\n"

@@ -2,7 +2,7 @@
  *
  *   fakeapi [--port N] [--port-file FILE] [--tls-cert PEM --tls-key PEM] [--token T]
  *           [--client-ca PEM] [--fault SPEC]... [--watch-events FILE] [--log FILE]
- *           [--bookmark-ms MS] [--history N] FILE.json...
+ *           [--bookmark-ms MS] [--history N] [--page-limit N] FILE.json...
  *
  * Serves the objects of the given JSON files (single objects, typed lists, v1 Lists) as the
  * API server would: discovery (/version, /api, /apis, each group version's resource list),
@@ -18,19 +18,29 @@
  * DELETED), a BOOKMARK after --bookmark-ms (default 1000; 0: never) without one, until
  * timeoutSeconds; a version older than the history kept gets an ERROR event 410.  A
  * resource's first watch starts with the events of --watch-events of its kind (one JSON
- * watch event per line) and a BOOKMARK at 2000.  --token and --client-ca make every request need that bearer token or
+ * watch event per line) and a BOOKMARK at 2000.  --page-limit caps every page at N objects,
+ * whatever limit the client asks (the API server too may send fewer).  --token and --client-ca make every request need that bearer token or
  * a client certificate signed by that CA (either will do, as for the API server).  Faults:
  *   status:CODE:N[:PREFIX]   the first N requests (under PREFIX) answer CODE with a Status
+ *   list-status:CODE:N[:PREFIX]  the same, for lists only (not watches, not gets)
+ *   watch-status:CODE:N[:PREFIX] the same, for watches only
  *   retry-after:N            with status 429: the Retry-After header to send
- *   gone-on-continue:N       the first N requests with a continue token answer 410 Gone
+ *   gone-on-continue:N[:PATH] the first N requests with a continue token answer 410 Gone; with
+ *                            PATH (/api/v1/namespaces/NS/pods/NAME), that object is deleted as
+ *                            the 410 is answered (the write that made the token expire)
  *   html-error:N             the first N requests answer 400 with an HTML page holding an
  *                            escape sequence, not a Status (a proxy in front of the API)
  *   repeat-continue:1        a request with a continue token gets the page before it again,
  *                            with the same token: a list that never ends
  *   cut:N                    the first N list answers stop half way (the connection closes)
  *   slow:MS                  every answer waits MS milliseconds first
+ *   slow-list:MS:N[:PREFIX]  the first N lists (under PREFIX) wait MS milliseconds first
  *   gone-on-watch:N[:PREFIX] the first N watches (under PREFIX) get an ERROR event 410
+ *   watch-error:CODE:N[:PREFIX]  the same with an ERROR event of CODE (500: an internal error)
+ *   watch-empty:N[:PREFIX]   the first N watches (under PREFIX) end at once, 200 and no event
  *   watch-cut:N              the first N events streamed are cut half way, and the stream
+ * POST /fakeapi/fault?spec=SPEC adds a fault while the server runs; the watch faults (gone-on-watch,
+ * watch-error, watch-empty) also end the watches already open under their PREFIX, one per count.
  * Every request is logged to --log as "METHOD PATH?QUERY STATUS".  The port is printed on
  * stdout (and written to --port-file) once the server listens. */
 #include "config.h"
@@ -97,10 +107,13 @@ typedef struct {
   FsLabelSet *labels;
 } Object;
 
+typedef enum { FAULT_ANY, FAULT_LISTS, FAULT_WATCHES } FaultScope;
+
 typedef struct {
   int code;
   int count;
   char *prefix;
+  FaultScope scope;
 } StatusFault;
 
 static struct {
@@ -111,10 +124,14 @@ static struct {
   GPtrArray *status_faults;
   int retry_after;
   int gone_on_continue;
+  char *gone_delete;           /* an object deleted as a continue token is answered 410 */
+  int page_limit;              /* objects per page at most; 0: what the client asks */
   int repeat_continue;
   int html_error;
   int cut;
   int slow_ms;
+  int slow_list_ms, slow_lists;  /* the first SLOW_LISTS lists under SLOW_LIST_PREFIX wait */
+  char *slow_list_prefix;
   char *watch_events;
   FILE *log;
   GMutex lock;
@@ -126,8 +143,11 @@ static struct {
   guint history;               /* events kept; a watch from before the oldest gets 410 */
   guint64 oldest_rv;           /* a watch from a version below this is too old */
   int bookmark_ms;             /* a BOOKMARK after this long without events; 0: never */
-  int gone_on_watch;           /* the first N watches answer an ERROR event 410 */
+  int gone_on_watch;           /* the first N watches answer an ERROR event of GONE_CODE */
+  int gone_code;
   char *gone_prefix;
+  int watch_empty;             /* the first N watches (under EMPTY_PREFIX) end at once */
+  char *empty_prefix;
   int watch_cut;               /* the first N events streamed are cut half way, the stream with them */
   GHashTable *scripted;        /* types whose --watch-events went out already */
   gboolean stopping;
@@ -657,14 +677,16 @@ collect_query (void *data, enum MHD_ValueKind kind, const char *key, const char 
 
 /* A status fault for URL, or 0. */
 static int
-take_status_fault (const char *url)
+take_status_fault (const char *url, gboolean watch, gboolean list)
 {
   int code = 0;
   g_mutex_lock (&server.lock);
   for (guint i = 0; i < server.status_faults->len && code == 0; i++)
     {
       StatusFault *fault = server.status_faults->pdata[i];
-      if (fault->count > 0 && (fault->prefix == NULL || g_str_has_prefix (url, fault->prefix)))
+      gboolean in_scope = fault->scope == FAULT_ANY || (fault->scope == FAULT_WATCHES && watch)
+                          || (fault->scope == FAULT_LISTS && list);
+      if (fault->count > 0 && in_scope && (fault->prefix == NULL || g_str_has_prefix (url, fault->prefix)))
         {
           fault->count--;
           code = fault->code;
@@ -672,6 +694,18 @@ take_status_fault (const char *url)
     }
   g_mutex_unlock (&server.lock);
   return code;
+}
+
+/* Whether a list of URL is one of the slow-list fault's. */
+static gboolean
+take_slow_list (const char *url)
+{
+  g_mutex_lock (&server.lock);
+  gboolean take = server.slow_lists > 0 && (server.slow_list_prefix == NULL || g_str_has_prefix (url, server.slow_list_prefix));
+  if (take)
+    server.slow_lists--;
+  g_mutex_unlock (&server.lock);
+  return take;
 }
 
 static gboolean
@@ -1025,6 +1059,7 @@ churn_endpoint (struct MHD_Connection *connection, const char *url, const char *
 
 typedef struct {
   const ResourceType *type;
+  char *url;                   /* what the watch asked, for the faults under a prefix */
   char *namespace;             /* NULL: every namespace */
   char *fields;                /* fieldSelector, NULL for none */
   guint64 cursor;              /* the version sent last */
@@ -1085,6 +1120,38 @@ collect_events (WatchBody *watch)
     }
 }
 
+/* A watch fault for the watch of URL: the code of the ERROR event it gets, -1 when it ends at
+ * once without any event, 0 for none.  The store lock is held. */
+static int
+take_watch_fault_locked (const char *url)
+{
+  if (server.gone_on_watch > 0 && (server.gone_prefix == NULL || g_str_has_prefix (url, server.gone_prefix)))
+    {
+      server.gone_on_watch--;
+      return server.gone_code;
+    }
+  if (server.watch_empty > 0 && (server.empty_prefix == NULL || g_str_has_prefix (url, server.empty_prefix)))
+    {
+      server.watch_empty--;
+      return -1;
+    }
+  return 0;
+}
+
+/* The watch ends with a fault (take_watch_fault_locked's CODE) after what it has pending. */
+static void
+end_watch (WatchBody *watch, int code)
+{
+  /* the API server answers a watch from a compacted version 200 with an ERROR event 410 */
+  if (code > 0)
+    g_string_append_printf (watch->pending, "{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\",\"apiVersion\":\"v1\","
+                                            "\"metadata\":{},\"status\":\"Failure\",\"message\":\"%s\","
+                                            "\"reason\":\"%s\",\"code\":%d}}\n",
+                            code == 410 ? "too old resource version" : "injected watch error",
+                            code == 410 ? "Expired" : "InternalError", code);
+  watch->done = TRUE;
+}
+
 static ssize_t
 read_watch (void *data, uint64_t position, char *buffer, size_t max)
 {
@@ -1106,9 +1173,13 @@ read_watch (void *data, uint64_t position, char *buffer, size_t max)
       g_string_truncate (watch->pending, 0);
       watch->sent = 0;
       g_mutex_lock (&server.store);
-      collect_events (watch);
+      int fault = take_watch_fault_locked (watch->url);
+      if (fault != 0)
+        end_watch (watch, fault);
+      else
+        collect_events (watch);
       gint64 now = g_get_monotonic_time ();
-      if (watch->pending->len == 0 && !server.stopping)
+      if (watch->pending->len == 0 && !server.stopping && !watch->done)
         {
           gint64 wake = watch->deadline;
           if (server.bookmark_ms > 0)
@@ -1138,6 +1209,7 @@ free_watch (void *data)
 {
   WatchBody *watch = data;
   g_string_free (watch->pending, TRUE);
+  g_free (watch->url);
   g_free (watch->namespace);
   g_free (watch->fields);
   g_free (watch);
@@ -1171,6 +1243,7 @@ answer_watch (struct MHD_Connection *connection, const char *url, const char *qu
   const char *timeout = MHD_lookup_connection_value (connection, MHD_GET_ARGUMENT_KIND, "timeoutSeconds");
   WatchBody *watch = g_new0 (WatchBody, 1);
   watch->type = target->type;
+  watch->url = g_strdup (url);
   watch->namespace = g_strdup (target->namespace);
   watch->fields = g_strdup (MHD_lookup_connection_value (connection, MHD_GET_ARGUMENT_KIND, "fieldSelector"));
   watch->pending = g_string_new (NULL);
@@ -1180,20 +1253,9 @@ answer_watch (struct MHD_Connection *connection, const char *url, const char *qu
   watch->deadline = g_get_monotonic_time () + MAX (seconds, 1) * G_USEC_PER_SEC;
   g_mutex_lock (&server.store);
   watch->cursor = from != 0 ? from : server.rv;
-  gboolean gone = from != 0 && from + 1 < server.oldest_rv;
-  if (server.gone_on_watch > 0 && (server.gone_prefix == NULL || g_str_has_prefix (url, server.gone_prefix)))
-    {
-      server.gone_on_watch--;
-      gone = TRUE;
-    }
-  if (gone)
-    {
-      /* the API server answers a watch from a compacted version 200 with an ERROR event */
-      g_string_append (watch->pending, "{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\",\"apiVersion\":\"v1\","
-                                       "\"metadata\":{},\"status\":\"Failure\",\"message\":\"too old resource version\","
-                                       "\"reason\":\"Expired\",\"code\":410}}\n");
-      watch->done = TRUE;
-    }
+  int fault = from != 0 && from + 1 < server.oldest_rv ? 410 : take_watch_fault_locked (url);
+  if (fault != 0)
+    end_watch (watch, fault);
   else if (server.watch_events != NULL && g_hash_table_add (server.scripted, (gpointer) target->type))
     {
       scripted_events (target->type, watch->pending);
@@ -1235,6 +1297,45 @@ discovery (const char *url)
       if (strcmp (types[i].group, parts[1]) == 0 && strcmp (types[i].version, parts[2]) == 0)
         return resource_list (parts[1], parts[2]);
   return NULL;
+}
+
+/* The objects a page holds: the client's limit, capped by --page-limit. */
+static int
+page_size (const char *limit)
+{
+  int asked = limit != NULL ? atoi (limit) : 0;
+  if (server.page_limit > 0 && (asked <= 0 || asked > server.page_limit))
+    return server.page_limit;
+  return asked;
+}
+
+/* gone-on-continue:N:PATH: the object at PATH deleted, as a write between two pages would. */
+static void
+delete_gone (void)
+{
+  Target target;
+  char *text = NULL;
+  if (server.gone_delete != NULL && parse_target (server.gone_delete, &target) && target.name != NULL)
+    write_object ("DELETE", &target, NULL, &text);
+  g_free (text);
+}
+
+static gboolean parse_fault (const char *spec);
+
+/* POST /fakeapi/fault?spec=SPEC: a fault added while the server runs; the watches open wake
+ * to take theirs. */
+static char *
+fault_endpoint (struct MHD_Connection *connection, const char *method, int *code)
+{
+  const char *spec = MHD_lookup_connection_value (connection, MHD_GET_ARGUMENT_KIND, "spec");
+  g_mutex_lock (&server.store);
+  g_mutex_lock (&server.lock);
+  gboolean ok = strcmp (method, "POST") == 0 && spec != NULL && parse_fault (spec);
+  g_mutex_unlock (&server.lock);
+  g_cond_broadcast (&server.changed);
+  g_mutex_unlock (&server.store);
+  *code = ok ? 200 : 400;
+  return ok ? g_strdup ("{\"added\":true}") : status_json (400, "BadRequest", "POST with a valid spec");
 }
 
 /* A bearer token equal to --token, or a client certificate that --client-ca signed. */
@@ -1284,12 +1385,24 @@ on_request (void *cls, struct MHD_Connection *connection, const char *url, const
   if (take_count (&server.html_error))
     return answer (connection, url, query->str, 400,
                    g_strdup ("<html>\n<body>\033[2J\033[31mBad Request\r\n\tfrom the proxy</body></html>\n"), FALSE, 0);
-  int fault = take_status_fault (url);
+  const char *watch_flag = MHD_lookup_connection_value (connection, MHD_GET_ARGUMENT_KIND, "watch");
+  gboolean watching = watch_flag != NULL && (strcmp (watch_flag, "1") == 0 || strcmp (watch_flag, "true") == 0);
+  Target faulted;
+  gboolean listing = !watching && !write && parse_target (url, &faulted) && faulted.name == NULL;
+  int fault = take_status_fault (url, watching, listing);
+  if (listing && fault == 0 && take_slow_list (url))
+    g_usleep ((gulong) server.slow_list_ms * 1000);
   if (fault != 0)
     return answer (connection, url, query->str, fault,
                    status_json (fault, fault == 429 ? "TooManyRequests" : "InternalError",
                                 fault == 429 ? "the server has received too many requests" : "injected fault"),
                    FALSE, fault == 429 ? server.retry_after : 0);
+  if (strcmp (url, "/fakeapi/fault") == 0)
+    {
+      int code;
+      char *added = fault_endpoint (connection, method, &code);
+      return answer (connection, url, query->str, code, added, FALSE, 0);
+    }
   if (g_str_has_prefix (url, "/fakeapi/"))
     {
       int code;
@@ -1334,12 +1447,11 @@ on_request (void *cls, struct MHD_Connection *connection, const char *url, const
       g_autofree char *message = g_strdup_printf ("%s \"%s\" not found", target.type->resource, target.name);
       return answer (connection, url, query->str, 404, status_json (404, "NotFound", message), FALSE, 0);
     }
-  const char *watch = MHD_lookup_connection_value (connection, MHD_GET_ARGUMENT_KIND, "watch");
-  if (watch != NULL && (strcmp (watch, "1") == 0 || strcmp (watch, "true") == 0))
+  if (watching)
     return answer_watch (connection, url, query->str, &target);
   const char *token = MHD_lookup_connection_value (connection, MHD_GET_ARGUMENT_KIND, "continue");
   if (token != NULL && take_count (&server.gone_on_continue))
-    return answer (connection, url, query->str, 410,
+    return delete_gone (), answer (connection, url, query->str, 410,
                    status_json (410, "Expired", "The provided continue parameter is too old to display a consistent list result."),
                    FALSE, 0);
   const char *limit = MHD_lookup_connection_value (connection, MHD_GET_ARGUMENT_KIND, "limit");
@@ -1352,7 +1464,7 @@ on_request (void *cls, struct MHD_Connection *connection, const char *url, const
   g_mutex_lock (&server.store);
   text = list_json (&target, MHD_lookup_connection_value (connection, MHD_GET_ARGUMENT_KIND, "fieldSelector"),
                     MHD_lookup_connection_value (connection, MHD_GET_ARGUMENT_KIND, "labelSelector"),
-                    limit != NULL ? atoi (limit) : 0, offset, &next);
+                    page_size (limit), offset, &next);
   g_mutex_unlock (&server.store);
   return answer (connection, url, query->str, 200, text, take_count (&server.cut), 0);
 }
@@ -1364,19 +1476,26 @@ parse_fault (const char *spec)
 {
   g_auto (GStrv) parts = g_strsplit (spec, ":", 4);
   guint n = g_strv_length (parts);
-  if (n >= 3 && strcmp (parts[0], "status") == 0)
+  FaultScope scope = strcmp (parts[0], "list-status") == 0 ? FAULT_LISTS
+                     : strcmp (parts[0], "watch-status") == 0 ? FAULT_WATCHES : FAULT_ANY;
+  if (n >= 3 && (strcmp (parts[0], "status") == 0 || scope != FAULT_ANY))
     {
       StatusFault *fault = g_new0 (StatusFault, 1);
       fault->code = atoi (parts[1]);
       fault->count = atoi (parts[2]);
       fault->prefix = n > 3 ? g_strdup (parts[3]) : NULL;
+      fault->scope = scope;
       g_ptr_array_add (server.status_faults, fault);
       return fault->code >= 400 && fault->count > 0;
     }
   if (n == 2 && strcmp (parts[0], "retry-after") == 0)
     return (server.retry_after = atoi (parts[1])) > 0;
-  if (n == 2 && strcmp (parts[0], "gone-on-continue") == 0)
-    return (server.gone_on_continue = atoi (parts[1])) > 0;
+  if (n >= 2 && strcmp (parts[0], "gone-on-continue") == 0)
+    {
+      g_free (server.gone_delete);
+      server.gone_delete = n > 2 ? g_strdup (parts[2]) : NULL;
+      return (server.gone_on_continue = atoi (parts[1])) > 0;
+    }
   if (n == 2 && strcmp (parts[0], "html-error") == 0)
     return (server.html_error = atoi (parts[1])) > 0;
   if (n == 2 && strcmp (parts[0], "repeat-continue") == 0)
@@ -1385,11 +1504,33 @@ parse_fault (const char *spec)
     return (server.cut = atoi (parts[1])) > 0;
   if (n >= 2 && strcmp (parts[0], "gone-on-watch") == 0)
     {
+      g_free (server.gone_prefix);
       server.gone_prefix = n > 2 ? g_strdup (parts[2]) : NULL;
+      server.gone_code = 410;
       return (server.gone_on_watch = atoi (parts[1])) > 0;
+    }
+  if (n >= 3 && strcmp (parts[0], "watch-error") == 0)
+    {
+      g_free (server.gone_prefix);
+      server.gone_prefix = n > 3 ? g_strdup (parts[3]) : NULL;
+      server.gone_code = atoi (parts[1]);
+      return server.gone_code >= 400 && (server.gone_on_watch = atoi (parts[2])) > 0;
+    }
+  if (n >= 2 && strcmp (parts[0], "watch-empty") == 0)
+    {
+      g_free (server.empty_prefix);
+      server.empty_prefix = n > 2 ? g_strdup (parts[2]) : NULL;
+      return (server.watch_empty = atoi (parts[1])) > 0;
     }
   if (n == 2 && strcmp (parts[0], "watch-cut") == 0)
     return (server.watch_cut = atoi (parts[1])) > 0;
+  if (n >= 3 && strcmp (parts[0], "slow-list") == 0)
+    {
+      g_free (server.slow_list_prefix);
+      server.slow_list_prefix = n > 3 ? g_strdup (parts[3]) : NULL;
+      server.slow_list_ms = atoi (parts[1]);
+      return server.slow_list_ms > 0 && (server.slow_lists = atoi (parts[2])) > 0;
+    }
   if (n == 2 && strcmp (parts[0], "slow") == 0)
     return (server.slow_ms = atoi (parts[1])) > 0;
   return FALSE;
@@ -1430,6 +1571,7 @@ main (int argc, char **argv)
     { "log", 0, 0, G_OPTION_ARG_FILENAME, &log, "Log requests here", "FILE" },
     { "bookmark-ms", 0, 0, G_OPTION_ARG_INT, &server.bookmark_ms, "A watch quiet this long gets a BOOKMARK (default 1000; 0: never)", "MS" },
     { "history", 0, 0, G_OPTION_ARG_INT, &history, "Events kept for watches to resume from (default 100000)", "N" },
+    { "page-limit", 0, 0, G_OPTION_ARG_INT, &server.page_limit, "Objects per page at most, whatever the client asks", "N" },
     { NULL }
   };
   g_autoptr (GOptionContext) context = g_option_context_new ("FILE.json... - a fake Kubernetes API server");

@@ -91,8 +91,10 @@ FsSnapshot *fs_kube_load (FsKubeClient *client, guint resources, gboolean progre
 FsSnapshot *fs_kube_load_versions (FsKubeClient *client, guint resources, gboolean progress,
                                    GPtrArray *skipped, char **versions, GError **error);
 
-/* Lists the one listing LISTING (an index of fs_kube_listings) into BUILDER, starting again
- * after an expired continue token; *VERSION (freed first) gets the list's resourceVersion.
+/* Lists the one listing LISTING (an index of fs_kube_listings) into BUILDER; a list cut
+ * short (an expired continue token, a connection lost mid-page) fails, so that the caller
+ * lists again on a fresh builder, with none of the failed attempt's pages in it (the live
+ * cache does, after its backoff); *VERSION (freed first) gets the list's resourceVersion.
  * An optional API the server does not serve or the credentials may not list sets *ABSENT
  * and lists nothing. */
 gboolean fs_kube_list_into (FsKubeClient *client, guint listing, FsSnapshotBuilder *builder, char **version,

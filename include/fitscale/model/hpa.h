@@ -10,9 +10,18 @@
 #include <glib.h>
 #include <stdint.h>
 
+#include "fitscale/model/objects.h"
+
 G_BEGIN_DECLS
 
 /* ---- one metric ------------------------------------------------------------------------ */
+
+/* replica_calculator.go calculatePodRequests: a pod's requests of RESOURCE in milli-units,
+ * summed over its regular containers and its restartable init containers (native sidecars),
+ * or CONTAINER's alone when set.  FALSE when a container summed has no request of RESOURCE
+ * (its name in *MISSING) or, with CONTAINER, when the pod has no container of that name. */
+gboolean fs_hpa_pod_request (const FsContainerSet *set, const char *resource, const char *container,
+                             int64_t *milli, const char **missing);
 
 /* A pod as the replica calculator sees it (groupPods, calculatePodRequests). */
 typedef struct {

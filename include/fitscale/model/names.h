@@ -22,6 +22,11 @@ gboolean fs_label_value_is_valid (const char *value);
  * well_known_labels.go LabelHostname). */
 #define FS_LABEL_HOSTNAME "kubernetes.io/hostname"
 
+/* Whether the kubelet sets node label KEY itself and sets it back when it registers again
+ * (pkg/kubelet/kubelet_node_status.go updateDefaultLabels: the hostname, zone, region,
+ * instance type, os and arch labels, stable and beta): a fix never relabels a node with one. */
+gboolean fs_label_is_kubelet_owned (const char *key);
+
 /* The order of an FsLabelSet's items: by key (strcmp).  A GCompareFunc, for qsort too. */
 gint fs_label_compare (gconstpointer a, gconstpointer b);
 /* Whether LABELS (sorted by key) holds KEY; its value in *VALUE ("" for a NULL value). */

@@ -65,6 +65,8 @@ int64_t fs_resources_get (const FsResources *res, const char *name);
  * goes through these (or the FsResources functions below, which use them). */
 int64_t fs_saturating_add (int64_t a, int64_t b);
 int64_t fs_saturating_sub (int64_t a, int64_t b);
+/* A x B, saturated the same way (milli-units of a large amount). */
+int64_t fs_saturating_mul (int64_t a, int64_t b);
 /* ceil(AMOUNT / DIVISOR), DIVISOR > 0, without the overflow of (AMOUNT + DIVISOR - 1) / DIVISOR. */
 int64_t fs_div_ceil (int64_t amount, int64_t divisor);
 /* AMOUNT rounded up to a multiple of UNIT (> 0); past the int64 range, the last multiple in it. */

@@ -31,6 +31,7 @@ typedef struct {
   const char *name;
   int64_t cpu_milli;
   int64_t memory_bytes;
+  gboolean init;          /* an init container (spec.initContainers) */
 } FsFixContainer;
 
 typedef struct {
@@ -49,9 +50,10 @@ typedef struct {
   const char *container;  /* LOWER_REQUEST: the pod's one container (NULL when several) */
   GArray *containers;     /* LOWER_REQUEST: FsFixContainer, the containers whose requests
                            * change so that the pod's effective request becomes REQUEST (the
-                           * largest request of each resource gives up the difference); NULL
-                           * when no one container can (init containers or pod-level resources
-                           * set it, or none is large enough) */
+                           * largest request of each resource gives up the difference, and
+                           * each init container above the new request comes down to it); NULL
+                           * when that cannot be done (pod-level resources set it, or no
+                           * container is large enough) */
   gboolean bare;          /* the pod has no owner: its spec changes only by recreating it */
   const char *provider;   /* ADD_NODES: who adds nodes here: "karpenter", "gke-auto-provisioning",
                            * "cluster-autoscaler", "eks-nodegroup", "gke-nodepool",

@@ -18,7 +18,9 @@ void fs_render_simulate (FsEmitter *emitter, const GArray *timeline);
 /* -o csv: a header row, then one row per sync. */
 void fs_render_simulate_csv (FILE *out, const GArray *timeline);
 /* A row per sync (rows where nothing changes folded), then replicas and utilization over
- * time as an ASCII chart. */
-void fs_render_simulate_table (FILE *out, const GArray *timeline);
+ * time as an ASCII chart.  LOAD_RESOURCE: the resource a load trace is an amount of (its
+ * VALUE printed as every table prints that resource: "400Mi", "2500m"), or NULL (a
+ * utilization, or another metric's number). */
+void fs_render_simulate_table (FILE *out, const GArray *timeline, const char *load_resource);
 
 G_END_DECLS
