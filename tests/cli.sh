@@ -453,6 +453,57 @@ contains "why --all: singular owner" "4 Pending in 1 owner: 4 memory." out
 check "why --all: an anti-affinity cause" 0 "$bin" why -q -S "$data/plan/kafka-anti-affinity.yaml" --all -A
 contains "why --all: the summary says anti-affinity, not affinity" "1 Pending in 1 owner: 1 pod anti-affinity." out
 
+# scheduling gates: the SchedulingGates PreEnqueue keeps a gated pod out of the queue, so why
+# answers with its gates, not with room or a fix; capacity and plan warn (issue 20)
+check "why: a gated pod with room" 0 "$bin" why -q -S "$data/why-gated.yaml" shop/gated-0
+contains "why gated: names its gate and who removes it" "It is gated: the scheduler does not try to place it while spec.schedulingGates holds any gate, and it holds 1 (example.com/wait).  It waits for whoever added it to remove it, not for room" out
+contains "why gated: would fit once ungated" "Once ungated it would fit on 1 node as the cluster is now." out
+lacks "why gated: no promise of the next attempt" "next attempt" out
+check "why: a gated pod without room" 0 "$bin" why -q -S "$data/why-gated.yaml" shop/gated-big
+contains "why gated: both gates named" "it holds 2 (example.com/wait, example.com/quota)" out
+contains "why gated: what the scheduler would say once ungated" "Once ungated it would fit on no node as the cluster is now; the scheduler would say: 0/1 nodes are available: 1 Insufficient cpu." out
+lacks "why gated: no node to add" "add " out
+lacks "why gated: no fix section" "No fix found" out
+check "why -o json: a gated pod" 0 "$bin" why -q -S "$data/why-gated.yaml" shop/gated-big -o json
+expect "why -o json gated: the gates, not a fix" '.schedulingGates == ["example.com/wait","example.com/quota"] and .gated == true and .fitsOnceUngated == false and (.messageOnceUngated | test("Insufficient cpu")) and (has("fixes") | not)'
+check "why -o json: an ungated pod lists no gates" 0 "$bin" why -q -S "$ex" production/rag-api-7948f7fb7-dc5k8 -o json
+expect "why -o json ungated: schedulingGates empty, fixes there" '.schedulingGates == [] and (.gated | not) and (.fixes | length) > 0'
+check "why --all: gated pods counted as gated" 0 "$bin" why -q -S "$data/why-gated.yaml" --all -A
+contains "why --all: the summary says gated" "2 Pending in 2 owners: 2 gated." out
+check "capacity --from a gated template" 0 "$bin" capacity -q -S "$data/why-gated.yaml" --from deployment/gated-web -n shop -o json
+expect "capacity gated: SchedulingGated warning" '[.warnings[].reason] | index("SchedulingGated") != null'
+contains "capacity gated: says the new pods are gated" "deployment/gated-web's pod spec has 1 scheduling gate (example.com/wait): new pods made of it are gated" err
+check "plan on a gated template" 0 "$bin" plan -q -S "$data/why-gated.yaml" deployment/gated-web -n shop
+contains "plan gated: says the new pods are gated" "Deployment shop/gated-web's pod spec has 1 scheduling gate (example.com/wait): new pods made of it are gated" err
+
+# RuntimeClass overhead: admission adds overhead.podFixed to each new pod; templates get it
+# from the snapshot's RuntimeClass, and one the snapshot lacks is warned about (issue 20)
+check "capacity: a kata template counts the RuntimeClass overhead" 1 "$bin" capacity -q -S "$data/why-gated.yaml" --from deployment/web -n shop --replicas 3
+contains "capacity kata: each replica asks 500m + 500m overhead" "effective request cpu=1" out
+contains "capacity kata: one fits, not four" "1 replica fits in all" out
+lacks "capacity kata: the RuntimeClass is read, not skipped" "skipped" err
+printf '{"kind":"List","items":[{"kind":"ConfigMap","metadata":{"name":"a"}}]}' > "$tmp/one-skipped.json"
+printf '{"kind":"List","items":[{"kind":"ConfigMap","metadata":{"name":"a"}},{"kind":"Secret","metadata":{"name":"b"}}]}' > "$tmp/two-skipped.json"
+check "the skipped note: one object" 0 "$bin" capacity -S "$data/why-gated.yaml" -S "$tmp/one-skipped.json" --request cpu=1 -n shop
+contains "the skipped note is singular" "note: 1 object of a kind fitscale does not read was skipped" err
+check "the skipped note: two objects" 0 "$bin" capacity -S "$data/why-gated.yaml" -S "$tmp/two-skipped.json" --request cpu=1 -n shop
+contains "the skipped note is plural" "note: 2 objects of kinds fitscale does not read were skipped" err
+awk 'BEGIN {print "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: filed, namespace: shop}\nspec:\n  selector: {matchLabels: {app: filed}}\n  template:\n    metadata: {labels: {app: filed}}\n    spec:\n      runtimeClassName: kata\n      containers: [{name: c, image: x, resources: {requests: {cpu: 500m}}}]"}' > "$tmp/filed.yaml"
+check "capacity -f: a file's template meets the cluster's RuntimeClass" 1 "$bin" capacity -q -S "$data/why-gated.yaml" -f "$tmp/filed.yaml" --replicas 2 -o json
+expect "capacity -f kata: 1 cpu per replica, 1 fits" '.capacity == 1 and .shape.effectiveRequest.cpu == "1"'
+check "capacity: a RuntimeClass the snapshot lacks" 0 "$bin" capacity -q -S "$data/why-gated.yaml" --from deployment/ghost -n shop -o json
+expect "capacity ghost: RuntimeClassMissing" '[.warnings[] | select(.reason == "RuntimeClassMissing") | .message] | length == 1'
+check "capacity: a RuntimeClass's nodeSelector joins the template's" 0 "$bin" capacity -q -S "$data/why-gated.yaml" --from deployment/sandboxed -n shop -o json
+expect "capacity gvisor: no node has sandbox=gvisor" '.capacity == 0 and .nodes[0].reasons == ["node(s) didn'"'"'t match Pod'"'"'s node affinity/selector"]'
+check "capacity: a template whose nodeSelector conflicts with its RuntimeClass's" 0 "$bin" capacity -q -S "$data/why-gated.yaml" --from deployment/clash -n shop
+contains "capacity clash: admission refuses its pods" "deployment/clash runs in RuntimeClass gvisor and its nodeSelector gives sandbox another value than the RuntimeClass's scheduling.nodeSelector (conflict): RuntimeClass admission refuses its new pods" err
+
+# a Pod written by hand with limits only asks its limits, as the API server would have
+# stored it (SetDefaults_Pod), not nothing (issue 20)
+check "why: a hand-written pod with a hugepages limit only" 0 "$bin" why -q -S "$data/limits-only.yaml" kube-system/huge-0
+contains "why limits-only: short of hugepages" "Insufficient hugepages-2Mi" out
+lacks "why limits-only: not said to fit" "It fits on" out
+
 # on Karpenter's nodes, the node-addition advice says what applies there (issue 20)
 sed 's#eks.amazonaws.com/nodegroup#karpenter.sh/nodepool#g' "$ex/nodes.json" > "$tmp/karpenter-nodes.json"
 check "why: new nodes under Karpenter" 0 "$bin" why -q -S "$tmp/karpenter-nodes.json" -S "$ex/pods.json" -S "$ex/workloads.json" production/rag-api-7948f7fb7-dc5k8

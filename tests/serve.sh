@@ -170,6 +170,21 @@ post "DRA: plan" /v1/plan "$tmp/infer-plan.json"; is "DRA: POST /v1/plan" 200
 expect "DRA: plan warns first" '[.warnings[] | select(.reason == "UnmodelledFilter")] | length == 1'
 kill -TERM "$serve_pid"; wait "$serve_pid"
 
+# scheduling gates and RuntimeClasses (issue 20): the service answers and warns as the CLI does
+start gated -S "$src/tests/data/why-gated.yaml"
+get /v1/why/shop/gated-big; is "gated: GET /v1/why of a gated pod" 200
+expect "gated: its gates, whether it fits once ungated, no fix" '.gated == true and .schedulingGates == ["example.com/wait","example.com/quota"] and .fitsOnceUngated == false and has("fixes") == false'
+printf '{"namespace": "shop", "from": "deployment/gated-web"}' >"$tmp/gated-web.json"
+post "gated: capacity" /v1/capacity "$tmp/gated-web.json"; is "gated: POST /v1/capacity" 200
+expect "gated: capacity warns SchedulingGated" '[.warnings[] | select(.reason == "SchedulingGated")] | length == 1'
+printf '{"namespace": "shop", "kind": "deployment", "name": "ghost"}' >"$tmp/ghost-plan.json"
+post "gated: plan" /v1/plan "$tmp/ghost-plan.json"; is "gated: POST /v1/plan" 200
+expect "gated: plan warns RuntimeClassMissing" '[.warnings[] | select(.reason == "RuntimeClassMissing")] | length == 1'
+printf '{"namespace": "shop", "from": "deployment/web"}' >"$tmp/kata-web.json"
+post "kata: capacity" /v1/capacity "$tmp/kata-web.json"; is "kata: POST /v1/capacity" 200
+expect "kata: the overhead counted, 1 fits" '.capacity == 1'
+kill -TERM "$serve_pid"; wait "$serve_pid"
+
 # in-place resize (issue 21): POST /v1/plan takes update, GET /v1/why covers resizes
 start resize -S "$src/tests/data/resize/vpa-in-place.yaml" -S "$src/tests/data/resize/why-resize.yaml"
 printf '{"namespace": "shop", "kind": "deployment", "name": "web", "vpaWeight": 1, "update": "in-place"}' >"$tmp/resize-plan.json"

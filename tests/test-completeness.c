@@ -426,6 +426,53 @@ test_not_ready_nodes_without_their_taint (void **state)
     assert_int_not_equal (warning_at (none, i)->kind, FS_WARNING_NOT_READY_UNTAINTED);
 }
 
+#define DEPLOYMENT(name, spec)                                                                 \
+  "- kind: Deployment\n  metadata: {name: " name ", namespace: prod}\n"                        \
+  "  spec: {selector: {matchLabels: {app: x}}, template: {metadata: {labels: {app: x}},"        \
+  " spec: {" spec "containers: [{name: c, resources: {requests: {cpu: 100m}}}]}}}\n"
+
+/* The template's warnings, by kind, for the Deployment NAME of SNAPSHOT. */
+static GArray *
+template_warnings (const FsSnapshot *snapshot, const char *name)
+{
+  GArray *warnings = fs_warnings_new ();
+  const FsWorkload *workload = fs_snapshot_find_workload (snapshot, "prod", "Deployment", name);
+  assert_non_null (workload);
+  fs_template_warnings (snapshot, workload->template, name, warnings);
+  return warnings;
+}
+
+/* New pods of a template: gated (SchedulingGated), with a RuntimeClass the snapshot lacks and
+ * no overhead of their own (RuntimeClassMissing), refused by RuntimeClass admission for an
+ * overhead that is not the class's (RuntimeClassRefused); none for a class applied. */
+static void
+test_template_warnings (void **state)
+{
+  g_autoptr (FsSnapshot) snapshot = test_load_valid_text (
+      "kind: List\nitems:\n"
+      "- apiVersion: node.k8s.io/v1\n  kind: RuntimeClass\n  metadata: {name: kata}\n  handler: kata\n"
+      "  overhead: {podFixed: {cpu: 250m}}\n"
+      DEPLOYMENT ("gated", "schedulingGates: [{name: a.io/x}, {name: a.io/y}], ")
+      DEPLOYMENT ("ghost", "runtimeClassName: gone, ")
+      DEPLOYMENT ("own", "runtimeClassName: gone, overhead: {cpu: 10m}, ")
+      DEPLOYMENT ("refused", "runtimeClassName: kata, overhead: {cpu: 10m}, ")
+      DEPLOYMENT ("kata", "runtimeClassName: kata, "));
+  g_autoptr (GArray) gated = template_warnings (snapshot, "gated");
+  assert_int_equal (gated->len, 1);
+  assert_int_equal (warning_at (gated, 0)->kind, FS_WARNING_SCHEDULING_GATED);
+  assert_non_null (strstr (warning_at (gated, 0)->text, "2 scheduling gates (a.io/x, a.io/y)"));
+  g_autoptr (GArray) ghost = template_warnings (snapshot, "ghost");
+  assert_int_equal (ghost->len, 1);
+  assert_int_equal (warning_at (ghost, 0)->kind, FS_WARNING_RUNTIME_CLASS_MISSING);
+  g_autoptr (GArray) own = template_warnings (snapshot, "own");
+  assert_int_equal (own->len, 0);  /* its overhead is known: its own */
+  g_autoptr (GArray) refused = template_warnings (snapshot, "refused");
+  assert_int_equal (refused->len, 1);
+  assert_int_equal (warning_at (refused, 0)->kind, FS_WARNING_RUNTIME_CLASS_REFUSED);
+  g_autoptr (GArray) kata = template_warnings (snapshot, "kata");
+  assert_int_equal (kata->len, 0);
+}
+
 int
 main (void)
 {
@@ -449,6 +496,7 @@ main (void)
     cmocka_unit_test (test_hvpa_autoscalers_missing),
     cmocka_unit_test (test_live_warnings),
     cmocka_unit_test (test_warnings_take),
+    cmocka_unit_test (test_template_warnings),
   };
   return cmocka_run_group_tests (tests, NULL, NULL);
 }

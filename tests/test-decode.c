@@ -441,6 +441,105 @@ test_missing_file (void **state)
   assert_non_null (strstr (error->message, "/nonexistent/cluster.json"));
 }
 
+/* A Pod written by hand with limits only asks what the API server would have stored:
+ * SetDefaults_Pod copies each limit into the missing request; a template likewise. */
+static void
+test_pod_limits_stand_in_for_requests (void **state)
+{
+  g_autoptr (FsSnapshot) snapshot = test_load_valid_text (
+      "kind: List\nitems:\n"
+      "- kind: Pod\n  metadata: {name: huge, namespace: prod}\n"
+      "  spec: {containers: [{name: c, resources: {limits: {cpu: '1', hugepages-2Mi: 2Gi},"
+      " requests: {cpu: 250m}}}]}\n  status: {phase: Pending}\n"
+      "- kind: Pod\n  metadata: {name: live, namespace: prod}\n"
+      "  spec: {containers: [{name: c, resources: {limits: {cpu: '1'}, requests: {cpu: '1'}}}]}\n"
+      "  status: {phase: Pending}\n");
+  const FsPod *huge = fs_snapshot_find_pod (snapshot, "prod", "huge");
+  assert_int_equal (huge->spec->request.cpu_milli, 250); /* a request given stays */
+  assert_int_equal (fs_resources_get (&huge->spec->request, "hugepages-2Mi"), 2LL << 30);
+  const FsPod *live = fs_snapshot_find_pod (snapshot, "prod", "live");
+  assert_int_equal (live->spec->request.cpu_milli, 1000); /* already defaulted: unchanged */
+}
+
+/* spec.schedulingGates[].name and spec.runtimeClassName are read, for Pods and templates. */
+static void
+test_scheduling_gates_and_runtime_class_read (void **state)
+{
+  g_autoptr (FsSnapshot) snapshot = test_load_valid_text (
+      "kind: List\nitems:\n"
+      "- kind: Pod\n  metadata: {name: gated, namespace: prod}\n"
+      "  spec: {schedulingGates: [{name: example.com/a}, {name: example.com/b}], runtimeClassName: gvisor,"
+      " containers: [{name: c}]}\n  status: {phase: Pending}\n"
+      "- kind: Pod\n  metadata: {name: free, namespace: prod}\n"
+      "  spec: {containers: [{name: c}]}\n  status: {phase: Pending}\n");
+  const FsPodSpec *gated = fs_snapshot_find_pod (snapshot, "prod", "gated")->spec;
+  assert_int_equal (gated->n_scheduling_gates, 2);
+  assert_string_equal (gated->scheduling_gates[0], "example.com/a");
+  assert_string_equal (gated->scheduling_gates[1], "example.com/b");
+  assert_string_equal (gated->runtime_class, "gvisor");
+  const FsPodSpec *free_spec = fs_snapshot_find_pod (snapshot, "prod", "free")->spec;
+  assert_int_equal (free_spec->n_scheduling_gates, 0);
+  assert_null (free_spec->runtime_class);
+  assert_ptr_not_equal (gated, free_spec);
+}
+
+#define RUNTIME_CLASS(name, rest)                                                              \
+  "- apiVersion: node.k8s.io/v1\n  kind: RuntimeClass\n  metadata: {name: " name "}\n  handler: x\n" rest
+#define TEMPLATE_DEPLOYMENT(name, spec)                                                        \
+  "- kind: Deployment\n  metadata: {name: " name ", namespace: prod}\n"                        \
+  "  spec: {selector: {matchLabels: {app: " name "}}, template: {metadata: {labels: {app: " name "}},"\
+  " spec: {" spec "containers: [{name: c, resources: {requests: {cpu: 500m}}}]}}}\n"
+
+/* RuntimeClass admission (setOverhead, setScheduling) applied to templates at build: the
+ * class's overhead joins the request, its nodeSelector and tolerations the placement; a
+ * template admission refuses (an overhead of its own that is not the class's, a nodeSelector
+ * conflict) keeps what it states. */
+static void
+test_runtime_class_applied_to_templates (void **state)
+{
+  g_autoptr (FsSnapshot) snapshot = test_load_valid_text (
+      "kind: List\nitems:\n"
+      TEMPLATE_DEPLOYMENT ("web", "runtimeClassName: kata, ")
+      RUNTIME_CLASS ("kata", "  overhead: {podFixed: {cpu: 500m, memory: 120Mi}}\n"
+                     "  scheduling: {nodeSelector: {runtime: kata}, tolerations: [{key: kata, operator: Exists,"
+                     " effect: NoSchedule}]}\n")
+      TEMPLATE_DEPLOYMENT ("own", "runtimeClassName: kata, overhead: {cpu: 100m}, ")
+      TEMPLATE_DEPLOYMENT ("clash", "runtimeClassName: kata, nodeSelector: {runtime: runc}, ")
+      TEMPLATE_DEPLOYMENT ("ghost", "runtimeClassName: gone, ")
+      "- kind: Node\n  metadata: {name: node-1}\n  status: {allocatable: {cpu: '4', memory: 8Gi, pods: '110'}}\n"
+      "- kind: Pod\n  metadata: {name: by-hand, namespace: prod}\n"
+      "  spec: {nodeName: node-1, runtimeClassName: kata, containers: [{name: c, resources: {requests: {cpu: 500m}}}]}\n"
+      "  status: {phase: Running}\n");
+  const FsPodSpec *web = fs_snapshot_find_workload (snapshot, "prod", "Deployment", "web")->template;
+  assert_int_equal (web->request.cpu_milli, 1000);
+  assert_int_equal (web->request.memory_bytes, 120LL << 20);
+  assert_non_null (web->containers->overhead);
+  assert_string_equal (test_label (web->placement->node_selector, "runtime"), "kata");
+  assert_int_equal (web->placement->tolerations->n, 1);
+  assert_string_equal (web->placement->tolerations->items[0].key, "kata");
+  assert_int_equal (web->placement->tolerations->items[0].effect, FS_EFFECT_NO_SCHEDULE);
+  const FsPodSpec *own = fs_snapshot_find_workload (snapshot, "prod", "Deployment", "own")->template;
+  assert_int_equal (own->request.cpu_milli, 600); /* its own overhead, not the class's: refused, */
+  assert_null (own->placement->node_selector);     /* so nothing of the class is applied */
+  const FsPodSpec *clash = fs_snapshot_find_workload (snapshot, "prod", "Deployment", "clash")->template;
+  assert_string_equal (test_label (clash->placement->node_selector, "runtime"), "runc");
+  assert_null (clash->placement->tolerations);
+  const FsPodSpec *ghost = fs_snapshot_find_workload (snapshot, "prod", "Deployment", "ghost")->template;
+  assert_int_equal (ghost->request.cpu_milli, 500);
+  assert_null (ghost->containers->overhead);
+  /* a Pod written by hand gets it too, and its node counts it */
+  assert_int_equal (fs_snapshot_find_pod (snapshot, "prod", "by-hand")->spec->request.cpu_milli, 1000);
+  assert_int_equal (fs_snapshot_find_node (snapshot, "node-1")->requested.cpu_milli, 1000);
+}
+
+static void
+test_runtime_class_bad_overhead (void **state)
+{
+  test_expect_error ("kind: List\nitems:\n" TEMPLATE_DEPLOYMENT ("web", "runtimeClassName: kata, ")
+                     RUNTIME_CLASS ("kata", "  overhead: {podFixed: {cpu: lots}}\n"),
+                     "Deployment prod/web", "RuntimeClass kata: overhead.podFixed.cpu", NULL);
+}
+
 int
 main (void)
 {
@@ -458,6 +557,10 @@ main (void)
     cmocka_unit_test (test_read_ahead),
     cmocka_unit_test (test_limits),
     cmocka_unit_test (test_missing_file),
+    cmocka_unit_test (test_pod_limits_stand_in_for_requests),
+    cmocka_unit_test (test_scheduling_gates_and_runtime_class_read),
+    cmocka_unit_test (test_runtime_class_applied_to_templates),
+    cmocka_unit_test (test_runtime_class_bad_overhead),
   };
   return cmocka_run_group_tests_name ("decode", tests, NULL, NULL);
 }

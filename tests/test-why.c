@@ -287,6 +287,32 @@ test_pod_workload_through_a_missing_replicaset (void **state)
     }
 }
 
+/* A gated pod (schedulinggates/scheduling_gates.go PreEnqueue) is answered by its gates: it
+ * says whether it would fit once ungated, and offers no message-driven fix, with room or not. */
+static void
+test_gated_pod_waits_for_its_gates_not_for_room (void **state)
+{
+  g_autoptr (FsSnapshot) roomy = NULL;
+  g_autoptr (FsDiagnosis) fits = diagnose (
+      NODE ("a", "") FULL_NODE PENDING ("{cpu: '2'}", "schedulingGates: [{name: example.com/wait}], "), &roomy);
+  assert_true (fits->gated);
+  assert_true (fits->fits);
+  assert_null (fits->message);
+  assert_int_equal (fits->fixes->len, 0);
+  g_autoptr (FsSnapshot) full = NULL;
+  g_autoptr (FsDiagnosis) short_of_room = diagnose (
+      FULL_NODE PENDING ("{cpu: '2'}", "schedulingGates: [{name: example.com/wait}], "), &full);
+  assert_true (short_of_room->gated);
+  assert_false (short_of_room->fits);
+  assert_int_equal (short_of_room->fixes->len, 0);  /* no node to add, no request to lower */
+  assert_false (short_of_room->preemption.found);
+  assert_non_null (strstr (short_of_room->message, "Insufficient cpu"));
+  g_autoptr (FsSnapshot) ungated = NULL;
+  g_autoptr (FsDiagnosis) plain = diagnose (FULL_NODE PENDING ("{cpu: '2'}", ""), &ungated);
+  assert_false (plain->gated);
+  assert_true (plain->fixes->len > 0);
+}
+
 /* The labels kubelet_node_status.go updateDefaultLabels keeps current are never offered as a
  * node label fix; the pool labels people set are. */
 static void
@@ -342,6 +368,7 @@ main (void)
     cmocka_unit_test (test_room_limit_names_the_resource_that_runs_out),
     cmocka_unit_test (test_lowered_request_holds_every_replica),
     cmocka_unit_test (test_pod_workload_through_a_missing_replicaset),
+    cmocka_unit_test (test_gated_pod_waits_for_its_gates_not_for_room),
     cmocka_unit_test (test_kubelet_owned_labels),
     cmocka_unit_test (test_lowered_request_through_init_containers),
   };

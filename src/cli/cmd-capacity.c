@@ -51,7 +51,11 @@ build_shape (const FsSnapshot *snapshot, const CapacityOptions *options, GError 
     return fs_shape_from_flags (&flags, error);
   if (options->from != NULL)
     return fs_shape_from_object (snapshot, options->from, &flags, error);
-  return fs_shape_from_file (options->file, &flags, error);
+  g_autoptr (FsShape) shape = fs_shape_from_file (options->file, &flags, error);
+  /* a file's template meets the cluster's RuntimeClass, as its pods would at admission */
+  if (shape == NULL || !fs_shape_apply_runtime_class (shape, snapshot, error))
+    return NULL;
+  return g_steal_pointer (&shape);
 }
 
 /* ---- --vary ------------------------------------------------------------------------- */
@@ -91,11 +95,13 @@ parse_vary (const char *text, char **name, int64_t *from, int64_t *to, int64_t *
   return TRUE;
 }
 
-/* What the answer for the shape's pods cannot say (a filter fitscale does not model), first. */
+/* What the answer for the shape's pods cannot say (a filter fitscale does not model, their
+ * gates, an unknown RuntimeClass), first. */
 static void
-warn_spec (CapacityOptions *options, const FsShape *shape)
+warn_spec (CapacityOptions *options, const FsSnapshot *snapshot, const FsShape *shape)
 {
-  fs_cli_warn_spec (fs_cli_capacity.name, &options->common, fs_shape_pod (shape)->spec, fs_shape_describe (shape));
+  fs_cli_warn_template (fs_cli_capacity.name, &options->common, snapshot, fs_shape_pod (shape)->spec,
+                        fs_shape_describe (shape));
 }
 
 static int
@@ -128,7 +134,7 @@ answer (const FsSnapshot *snapshot, CapacityOptions *options, FsOutputFormat for
   if (shape == NULL
       || !fs_shape_check_scheduler (snapshot, fs_shape_pod (shape)->spec, fs_shape_describe (shape), &error))
     return fs_cli_fail (fs_cli_capacity.name, error);
-  warn_spec (options, shape);
+  warn_spec (options, snapshot, shape);
   if (options->vary != NULL)
     {
       int status = run_vary (snapshot, shape, options, format, &error);

@@ -220,7 +220,7 @@ fs_cmd_plan (int argc, char **argv)
     {
       g_autofree char *name = g_strdup_printf ("%s %s/%s", fs_workload_kind_name (answer->workload->kind),
                                                answer->workload->namespace, answer->workload->name);
-      fs_cli_warn_spec (fs_cli_plan.name, &options.common, answer->workload->template, name);
+      fs_cli_warn_template (fs_cli_plan.name, &options.common, snapshot, answer->workload->template, name);
     }
   if (error != NULL)
     status = fs_cli_fail (fs_cli_plan.name, error);

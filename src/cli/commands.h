@@ -84,6 +84,10 @@ gboolean fs_cli_scheduler_config (const char *command, FsCommonOptions *options,
  * not model that SPEC needs (plan/completeness.h fs_pod_spec_warnings). */
 void fs_cli_warn_spec (const char *command, FsCommonOptions *options, const FsPodSpec *spec,
                        const char *name);
+/* The same for SPEC as the template of new pods (capacity, plan): also what they cannot be
+ * promised, gates and an unknown RuntimeClass (plan/completeness.h fs_template_warnings). */
+void fs_cli_warn_template (const char *command, FsCommonOptions *options, const FsSnapshot *snapshot,
+                           const FsPodSpec *spec, const char *name);
 /* The emitter of the answer in FORMAT (json or yaml): its documents open with OPTIONS'
  * warnings (render/output.h fs_emitter_new_answer). */
 FsEmitter *fs_cli_emitter_new (const FsCommonOptions *options, FsOutputFormat format);

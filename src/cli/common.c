@@ -434,8 +434,9 @@ fs_cli_load (const char *command, FsCommonOptions *options, guint resources, GEr
       if (snapshot != NULL)
         fs_snapshot_set_scheduler_config (snapshot, options->scheduler_config);
       if (snapshot != NULL && snapshot->n_skipped > 0 && !options->quiet)
-        fprintf (stderr, "fitscale %s: note: %u object%s of kinds fitscale does not read were skipped\n",
-                 command, snapshot->n_skipped, snapshot->n_skipped == 1 ? "" : "s");
+        fprintf (stderr, "fitscale %s: note: %u %s fitscale does not read %s skipped\n", command,
+                 snapshot->n_skipped, snapshot->n_skipped == 1 ? "object of a kind" : "objects of kinds",
+                 snapshot->n_skipped == 1 ? "was" : "were");
     }
   if (snapshot != NULL)
     warn_incomplete (command, options, snapshot, resources);
@@ -481,5 +482,15 @@ fs_cli_warn_spec (const char *command, FsCommonOptions *options, const FsPodSpec
 {
   GArray *warnings = fs_warnings_new ();
   fs_pod_spec_warnings (spec, name, warnings);
+  fs_cli_warn (command, options, warnings);
+}
+
+void
+fs_cli_warn_template (const char *command, FsCommonOptions *options, const FsSnapshot *snapshot,
+                      const FsPodSpec *spec, const char *name)
+{
+  GArray *warnings = fs_warnings_new ();
+  fs_pod_spec_warnings (spec, name, warnings);
+  fs_template_warnings (snapshot, spec, name, warnings);
   fs_cli_warn (command, options, warnings);
 }

@@ -77,6 +77,7 @@ typedef struct {
   FsResources allocatable, capacity;
   /* pod spec */
   const char *node_name, *priority_class, *scheduler_name;
+  const char *runtime_class;     /* spec.runtimeClassName, NULL when absent or empty */
   int32_t priority;
   gboolean preempt_never;
   FsToleration current_toleration;
@@ -173,6 +174,7 @@ struct FsObjectBuilder {
   FsContainerAllocation allocation; /* of the container status being read (outside st: it is
                                      * large, and zeroed only when a status has resources) */
   GPtrArray *disrupted_pods;      /* a PodDisruptionBudget's status.disruptedPods keys */
+  GPtrArray *scheduling_gates;    /* a pod spec's schedulingGates[].name, interned */
   GString *cond_message;          /* the condition being read */
   GString *status_message[STATUS_N_MESSAGES];
   guint n_nameless;               /* metric values numbered so far */
@@ -212,7 +214,8 @@ kind_is_generic (const char *kind)
   return strcmp (kind, "HorizontalPodAutoscaler") == 0
          || strcmp (kind, "VerticalPodAutoscaler") == 0 || strcmp (kind, "Hvpa") == 0
          || strcmp (kind, "MetricValue") == 0 || strcmp (kind, "ExternalMetricValue") == 0
-         || strcmp (kind, "KubeSchedulerConfiguration") == 0;
+         || strcmp (kind, "KubeSchedulerConfiguration") == 0
+         || strcmp (kind, "RuntimeClass") == 0;
 }
 
 /* Strings: a YAML plain scalar such as `version: 1` arrives as a number and is taken as
@@ -257,8 +260,8 @@ const FsLabelSelector *fs_intern_selector (FsObjectBuilder *builder);
 /* The node selector terms read into node_terms (a required node affinity, a PersistentVolume's
  * nodeAffinity.required, a StorageClass's allowedTopologies); never NULL. */
 const FsNodeSelector *fs_intern_node_terms (FsObjectBuilder *builder);
-/* The pod spec of a Pod (DEFAULT_REQUESTS false) or of a workload's template (true). */
-const FsPodSpec *fs_intern_pod_spec (FsObjectBuilder *builder, gboolean default_requests,
+/* The pod spec of a Pod (TEMPLATE false) or of a workload's template (true). */
+const FsPodSpec *fs_intern_pod_spec (FsObjectBuilder *builder, gboolean template,
                                      GError **error);
 
 static inline const void *

@@ -330,6 +330,12 @@ pod_scalar (FsObjectBuilder *builder, FsField field, const char *key, const FsSc
     case F_PREEMPTION_POLICY:
       st->preempt_never = fs_scalar_equals (scalar, "Never");
       return TRUE;
+    case F_RUNTIME_CLASS:
+      st->runtime_class = scalar->len > 0 ? scalar_intern (builder, field, scalar) : NULL;
+      return TRUE;
+    case F_SCHEDULING_GATE:
+      g_ptr_array_add (builder->scheduling_gates, (gpointer) scalar_intern (builder, field, scalar));
+      return TRUE;
     case F_HOST_NETWORK:
       return fs_scalar_bool (scalar, &st->host_network, error);
     case F_NODE_SELECTOR:

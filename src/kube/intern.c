@@ -212,19 +212,22 @@ spec_key_array (Bytes *key, GArray *array)
  * overhead, the placement as read (its parts hold interned pointers, so equal placements
  * have equal bytes), and the host ports (made here, into builder->host_ports). */
 static void
-spec_key_build (FsObjectBuilder *builder, gboolean default_requests)
+spec_key_build (FsObjectBuilder *builder)
 {
   ObjectState *st = &builder->st;
   Bytes *key = &builder->spec_key;
   key->len = 0;
-  guint8 flags[5] = { (guint8) default_requests, (guint8) st->has_pod_level,
+  guint8 flags[5] = { 0, (guint8) st->has_pod_level,
                       (guint8) st->has_overhead, (guint8) st->has_required_affinity,
                       (guint8) st->preempt_never };
   bytes_put (key, flags, sizeof flags);
   guint claims[2] = { st->n_resource_claims, st->n_container_claims };
   bytes_put (key, claims, sizeof claims);
-  const char *names[2] = { st->scheduler_name, st->priority_class };
+  const char *names[3] = { st->scheduler_name, st->priority_class, st->runtime_class };
   bytes_put (key, names, sizeof names);
+  guint32 n_gates = builder->scheduling_gates->len;
+  bytes_put (key, &n_gates, sizeof n_gates);
+  bytes_put (key, builder->scheduling_gates->pdata, n_gates * sizeof (gpointer));
   spec_key_containers (key, builder->containers);
   spec_key_containers (key, builder->init_containers);
   if (st->has_pod_level)
@@ -252,27 +255,28 @@ spec_key_build (FsObjectBuilder *builder, gboolean default_requests)
   bytes_put (key, builder->host_ports.data, builder->n_host_ports * sizeof (FsHostPort));
 }
 
-static const FsPodSpec *find_pod_spec (FsObjectBuilder *builder, gboolean default_requests,
-                                       GError **error);
+static const FsPodSpec *find_pod_spec (FsObjectBuilder *builder, GError **error);
 
-/* The pod spec of a Pod (DEFAULT_REQUESTS false) or of a workload's template (true: the
- * API server has not copied limits into absent requests there). */
+/* The pod spec of a Pod (TEMPLATE false) or of a workload's template (true).  Either way a
+ * container's limits stand in for the requests it lacks, as the API server's defaulting does
+ * when it stores a pod (pkg/apis/core/v1/defaults.go SetDefaults_Pod): a template has not
+ * been through it, nor has a Pod written by hand; a Pod read live has, and is unchanged. */
 const FsPodSpec *
-fs_intern_pod_spec (FsObjectBuilder *builder, gboolean default_requests, GError **error)
+fs_intern_pod_spec (FsObjectBuilder *builder, gboolean template, GError **error)
 {
   /* pkg/apis/core/validation/validation.go ValidatePodSpec: containers is required, so no plan
    * is made for a workload template the API server would refuse (a pod read without them
    * reserves nothing, and is kept: kubectl's own lists never hold one) */
-  if (default_requests && builder->containers->len == 0)
+  if (template && builder->containers->len == 0)
     {
       g_set_error (error, FS_ERROR, FS_ERROR_INVALID,
                    "template.spec.containers: Required value: a pod has at least one container");
       return NULL;
     }
-  spec_key_build (builder, default_requests);
+  spec_key_build (builder);
   if (builder->previous_spec != NULL && bytes_equal (&builder->spec_key, &builder->previous_spec_key))
     return builder->previous_spec;
-  const FsPodSpec *spec = find_pod_spec (builder, default_requests, error);
+  const FsPodSpec *spec = find_pod_spec (builder, error);
   if (spec != NULL)
     {
       bytes_copy (&builder->previous_spec_key, &builder->spec_key);
@@ -283,7 +287,7 @@ fs_intern_pod_spec (FsObjectBuilder *builder, gboolean default_requests, GError 
 
 /* The pod spec whose key spec_key_build has just written: found, or built and interned. */
 static const FsPodSpec *
-find_pod_spec (FsObjectBuilder *builder, gboolean default_requests, GError **error)
+find_pod_spec (FsObjectBuilder *builder, GError **error)
 {
   g_autoptr (GBytes) probe = g_bytes_new_static (builder->spec_key.data, builder->spec_key.len);
   const FsPodSpec *known = g_hash_table_lookup (builder->pod_specs, probe);
@@ -294,10 +298,10 @@ find_pod_spec (FsObjectBuilder *builder, gboolean default_requests, GError **err
   ObjectState *st = &builder->st;
   FsContainer *containers = (FsContainer *) (gpointer) builder->containers->data;
   FsContainer *init = (FsContainer *) (gpointer) builder->init_containers->data;
-  for (guint i = 0; default_requests && i < builder->containers->len; i++)
+  for (guint i = 0; i < builder->containers->len; i++)
     if (!fs_container_default_requests (&containers[i], error))
       return NULL;
-  for (guint i = 0; default_requests && i < builder->init_containers->len; i++)
+  for (guint i = 0; i < builder->init_containers->len; i++)
     if (!fs_container_default_requests (&init[i], error))
       return NULL;
 
@@ -319,6 +323,8 @@ find_pod_spec (FsObjectBuilder *builder, gboolean default_requests, GError **err
   spec.placement = placement;
   /* containers name the pod's claims; a claim only a container names is still one */
   spec.n_resource_claims = st->n_resource_claims > 0 ? st->n_resource_claims : st->n_container_claims;
+  spec.scheduling_gates = fs_intern_strings (builder, builder->scheduling_gates, &spec.n_scheduling_gates);
+  spec.runtime_class = st->runtime_class;
   if (builder->n_host_ports > 0)
     {
       gsize size = sizeof (FsHostPortList) + builder->n_host_ports * sizeof (FsHostPort);

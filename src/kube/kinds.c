@@ -288,6 +288,7 @@ end_generic (FsObjectBuilder *builder, const char *kind, const FsTree *tree)
     [FS_KIND_HVPA] = "Hvpa", [FS_KIND_METRIC_VALUE] = "MetricValue",
     [FS_KIND_EXTERNAL_METRIC_VALUE] = "ExternalMetricValue",
     [FS_KIND_SCHEDULER_CONFIGURATION] = "KubeSchedulerConfiguration",
+    [FS_KIND_RUNTIME_CLASS] = "RuntimeClass",
   };
   ObjectState *st = &builder->st;
   FsGenericObject object;

@@ -48,6 +48,7 @@ fs_object_builder_new (FsSnapshotBuilder *snapshot_builder)
   builder->csi_drivers = array_of (sizeof (FsCsiDriver));
   builder->allocations = array_of (sizeof (FsContainerAllocation));
   builder->disrupted_pods = g_ptr_array_new ();
+  builder->scheduling_gates = g_ptr_array_new ();
   builder->cond_message = g_string_new (NULL);
   for (guint i = 0; i < STATUS_N_MESSAGES; i++)
     builder->status_message[i] = g_string_new (NULL);
@@ -66,7 +67,7 @@ fs_object_builder_new (FsSnapshotBuilder *snapshot_builder)
   DO (builder->volumes) DO (builder->csi_drivers) DO (builder->allocations)
 #define EACH_PTR_ARRAY(builder, DO)                                                          \
   DO (builder->requirement_values) DO (builder->term_namespaces) DO (builder->spread_label_keys) \
-  DO (builder->volume_monitors) DO (builder->disrupted_pods)
+  DO (builder->volume_monitors) DO (builder->disrupted_pods) DO (builder->scheduling_gates)
 
 void
 fs_object_builder_free (FsObjectBuilder *builder)

@@ -148,6 +148,8 @@ static const PathSpec pod_spec_paths[] = {
   { "priorityClassName", F_PRIORITY_CLASS, 0 },
   { "schedulerName", F_SCHEDULER_NAME, 0 },
   { "preemptionPolicy", F_PREEMPTION_POLICY, 0 },
+  { "runtimeClassName", F_RUNTIME_CLASS, 0 },
+  { "schedulingGates[].name", F_SCHEDULING_GATE, 0 },
   { "hostNetwork", F_HOST_NETWORK, 0 },
   { "nodeSelector.*", F_NODE_SELECTOR, 0 },
   { "tolerations[]", 0, R_TOLERATION },

@@ -284,6 +284,8 @@ copy_pod_spec (Copier *copier, const FsPodSpec *old)
   copy->placement = copy_placement (copier, old->placement);
   copy->host_ports = copy_host_ports (copier, old->host_ports);
   copy->volumes = copy_volumes (copier, old->volumes);
+  copy->scheduling_gates = copy_strings (copier, old->scheduling_gates, old->n_scheduling_gates);
+  copy->runtime_class = copy_string (copier, old->runtime_class);
   return keep (copier, old, copy, sizeof *copy);
 }
 

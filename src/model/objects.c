@@ -7,6 +7,7 @@
 #include "fitscale/model/fit.h"
 #include "fitscale/model/names.h"
 #include "fitscale/model/objects.h"
+#include "fitscale/model/runtimeclass.h"
 #include "fitscale/model/schedconfig.h"
 
 typedef struct {
@@ -1096,6 +1097,14 @@ fs_snapshot_builder_finish (FsSnapshotBuilder *builder, GError **error)
         snapshot->recycled |= 1u << i;
       }
 
+  /* templates (and Pods written by hand) name RuntimeClasses whose overhead admission adds to
+   * the pods made of them; an incremental build's base pods were counted as they are, and its
+   * new ones come from the API server or a review, admitted already */
+  if (!fs_snapshot_apply_runtime_classes (snapshot, !builder->incremental, error))
+    {
+      fs_snapshot_builder_free (builder);
+      return NULL;
+    }
   index_nodes (snapshot);
   gboolean any_ports = FALSE;
   if (!follow_batch (snapshot, builder, &any_ports))

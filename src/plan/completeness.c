@@ -5,6 +5,7 @@
 
 #include "fitscale/kube/client.h"
 #include "fitscale/model/daemon.h"
+#include "fitscale/model/runtimeclass.h"
 #include "fitscale/plan/completeness.h"
 #include "fitscale/model/volumes.h"
 
@@ -610,6 +611,63 @@ fs_pod_spec_warnings (const FsPodSpec *spec, const char *name, GArray *warnings)
                         name, claims, claims == 1 ? "" : "s", claims == 1 ? "it can" : "they can"));
 }
 
+/* pkg/scheduler/framework/plugins/schedulinggates/scheduling_gates.go PreEnqueue: pods made
+ * with gates wait outside the scheduling queue until every gate is removed. */
+static void
+check_gates (const FsPodSpec *spec, const char *name, GArray *warnings)
+{
+  if (spec->n_scheduling_gates == 0)
+    return;
+  g_autoptr (GString) gates = g_string_new (NULL);
+  for (guint i = 0; i < spec->n_scheduling_gates; i++)
+    g_string_append_printf (gates, "%s%s", i > 0 ? ", " : "", spec->scheduling_gates[i]);
+  add (warnings, FS_WARNING_SCHEDULING_GATED,
+       g_strdup_printf ("%s's pod spec has %u scheduling gate%s (%s): new pods made of it are gated, and the "
+                        "scheduler does not try to place them until whoever added the gates removes them; "
+                        "this answer places them as if they were ungated",
+                        name, spec->n_scheduling_gates, spec->n_scheduling_gates == 1 ? "" : "s", gates->str));
+}
+
+/* plugin/pkg/admission/runtimeclass/admission.go: setOverhead and setScheduling need the
+ * RuntimeClass; a nodeSelector conflict with it makes admission refuse the pod. */
+static void
+check_runtime_class (const FsSnapshot *snapshot, const FsPodSpec *spec, const char *name, GArray *warnings)
+{
+  if (spec->runtime_class == NULL)
+    return;
+  const FsGenericObject *object = fs_snapshot_find_runtime_class (snapshot, spec->runtime_class);
+  if (object == NULL && spec->containers != NULL && spec->containers->overhead == NULL)
+    {
+      add (warnings, FS_WARNING_RUNTIME_CLASS_MISSING,
+           g_strdup_printf ("%s's pods run in RuntimeClass %s, which the snapshot does not hold: its overhead "
+                            "(overhead.podFixed), which admission adds to each new pod's request, is unknown "
+                            "and not counted, nor its nodeSelector and tolerations (and should the cluster "
+                            "lack it too, admission refuses the pods); add it (kubectl get runtimeclasses "
+                            "-o json)", name, spec->runtime_class));
+      return;
+    }
+  if (object == NULL)
+    return; /* its overhead is known: the template's own, or its file's RuntimeClass's */
+  g_autoptr (FsPool) pool = fs_pool_new ();
+  FsRuntimeClass runtime_class;
+  g_autofree char *refusal = fs_runtime_class_read (object, pool, &runtime_class, NULL)
+                                 ? fs_runtime_class_refusal (&runtime_class, spec) : NULL;
+  if (refusal != NULL)
+    add (warnings, FS_WARNING_RUNTIME_CLASS_REFUSED,
+         g_strdup_printf ("%s runs in RuntimeClass %s and %s: RuntimeClass admission refuses its new pods, "
+                          "so none of them is created; this answer places them as the template states them",
+                          name, spec->runtime_class, refusal));
+}
+
+void
+fs_template_warnings (const FsSnapshot *snapshot, const FsPodSpec *spec, const char *name, GArray *warnings)
+{
+  if (spec == NULL)
+    return;
+  check_gates (spec, name, warnings);
+  check_runtime_class (snapshot, spec, name, warnings);
+}
+
 const char *
 fs_warning_reason (FsWarningKind kind)
 {
@@ -630,6 +688,9 @@ fs_warning_reason (FsWarningKind kind)
     [FS_WARNING_NAMESPACED_LIST] = "NamespacedList",
     [FS_WARNING_CLAIMS_MISSING] = "ClaimsMissing",
     [FS_WARNING_NOT_READY_UNTAINTED] = "NodesNotReadyUntainted",
+    [FS_WARNING_SCHEDULING_GATED] = "SchedulingGated",
+    [FS_WARNING_RUNTIME_CLASS_MISSING] = "RuntimeClassMissing",
+    [FS_WARNING_RUNTIME_CLASS_REFUSED] = "RuntimeClassRefused",
   };
   return (gsize) kind < G_N_ELEMENTS (reasons) ? reasons[kind] : "Unknown";
 }

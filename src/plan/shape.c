@@ -7,6 +7,7 @@
 #include "fitscale/model/error.h"
 #include "fitscale/model/names.h"
 #include "fitscale/model/quantity.h"
+#include "fitscale/model/runtimeclass.h"
 #include "fitscale/plan/shape.h"
 #include "fitscale/model/schedconfig.h"
 
@@ -346,6 +347,16 @@ fs_shape_from_object (const FsSnapshot *snapshot, const char *reference,
     return NULL;
   shape->description = g_strdup (reference);
   return g_steal_pointer (&shape);
+}
+
+gboolean
+fs_shape_apply_runtime_class (FsShape *shape, const FsSnapshot *snapshot, GError **error)
+{
+  const FsPodSpec *spec = fs_pod_spec_with_runtime_class (snapshot, shape->pool, shape->pod.spec, error);
+  if (spec == NULL)
+    return FALSE;
+  shape->pod.spec = spec;
+  return TRUE;
 }
 
 FsShape *

@@ -956,6 +956,10 @@ fs_diagnose (const FsSnapshot *snapshot, const FsPod *pod)
       diagnosis->resize = fs_resize_diagnose (snapshot, pod);
       return diagnosis;
     }
+  /* pkg/scheduler/framework/plugins/schedulinggates/scheduling_gates.go PreEnqueue: a pod
+   * with a scheduling gate never enters the active queue, so no filter runs and no
+   * FailedScheduling is written; whoever added a gate removes it */
+  diagnosis->gated = pod->spec->n_scheduling_gates > 0;
   if (!fs_snapshot_knows_scheduler (snapshot, pod->spec))
     {
       const char *name = pod->spec->placement->scheduler_name;
@@ -980,6 +984,18 @@ fs_diagnose (const FsSnapshot *snapshot, const FsPod *pod)
   diagnosis->usage = find_metrics (snapshot, pod);
   sibling_usage (snapshot, diagnosis);
   measure_room (snapshot, diagnosis);
+  if (diagnosis->gated)
+    {
+      /* what room it would find once ungated is said (without preemption); nothing to fix */
+      if (!diagnosis->fits)
+        {
+          g_autoptr (FsReasonCounts) counts = fs_reason_counts_new ();
+          for (guint i = 0; i < snapshot->n_nodes; i++)
+            fs_reason_counts_add_verdict (counts, &diagnosis->nodes[i].verdict);
+          diagnosis->message = fs_fit_error_message (snapshot->n_nodes, counts, NULL);
+        }
+      return diagnosis;
+    }
 
   if (!diagnosis->fits)
     {

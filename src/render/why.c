@@ -428,6 +428,30 @@ emit_unmodelled_filters (FsEmitter *emitter, const FsDiagnosis *diagnosis)
   fs_emit_list_close (emitter);
 }
 
+/* A gated pod's answer (schedulinggates/scheduling_gates.go PreEnqueue): its gates, and
+ * whether it would fit once they are gone; no message, fix or preemption. */
+static void
+emit_gated (FsEmitter *emitter, const FsSnapshot *snapshot, const FsDiagnosis *diagnosis)
+{
+  fs_emit_key (emitter, "gated");
+  fs_emit_bool (emitter, TRUE);
+  fs_emit_key (emitter, "fitsOnceUngated");
+  fs_emit_bool (emitter, diagnosis->fits);
+  fs_emit_key (emitter, "messageOnceUngated"); /* null when it would fit */
+  fs_emit_string (emitter, diagnosis->message);
+  fs_emit_key (emitter, "roomFor");
+  fs_emit_int (emitter, diagnosis->room_for);
+  fs_emit_key (emitter, "roomLimit");
+  fs_emit_string (emitter, diagnosis->room_limit);
+  fs_emit_key (emitter, "recordedMessage");
+  fs_emit_string (emitter, diagnosis->recorded);
+  emit_unmodelled_filters (emitter, diagnosis);
+  fs_emit_key (emitter, "effectiveRequest");
+  fs_emit_resources (emitter, &diagnosis->pod->spec->request, FALSE);
+  fs_emit_key (emitter, "nodes");
+  emit_nodes (emitter, snapshot, diagnosis);
+}
+
 void
 fs_render_diagnosis (FsEmitter *emitter, const FsSnapshot *snapshot, const FsDiagnosis *diagnosis,
                      guint similar)
@@ -453,6 +477,11 @@ fs_render_diagnosis (FsEmitter *emitter, const FsSnapshot *snapshot, const FsDia
       fs_emit_key (emitter, "samePendingPods");
       fs_emit_int (emitter, similar);
     }
+  fs_emit_key (emitter, "schedulingGates");
+  fs_emit_list_open (emitter);
+  for (guint i = 0; i < pod->spec->n_scheduling_gates; i++)
+    fs_emit_string (emitter, pod->spec->scheduling_gates[i]);
+  fs_emit_list_close (emitter);
   if (diagnosis->bound)
     {
       /* placed already: no scheduling answer, only where and what it waits for */
@@ -474,6 +503,12 @@ fs_render_diagnosis (FsEmitter *emitter, const FsSnapshot *snapshot, const FsDia
       fs_emit_string (emitter, diagnosis->recorded);
       fs_emit_key (emitter, "effectiveRequest");
       fs_emit_resources (emitter, &pod->spec->request, FALSE);
+      fs_emit_map_close (emitter);
+      return;
+    }
+  if (diagnosis->gated)
+    {
+      emit_gated (emitter, snapshot, diagnosis);
       fs_emit_map_close (emitter);
       return;
     }
@@ -1052,6 +1087,35 @@ print_fixes (FILE *out, const FsDiagnosis *diagnosis)
     }
 }
 
+/* A gated pod: it waits for its gates to go, not for room; then whether room is there. */
+static void
+print_gated (FILE *out, const FsDiagnosis *diagnosis)
+{
+  const FsPodSpec *spec = diagnosis->pod->spec;
+  g_autoptr (GString) gates = g_string_new (NULL);
+  for (guint i = 0; i < spec->n_scheduling_gates; i++)
+    g_string_append_printf (gates, "%s%s", i == 0 ? "" : ", ", spec->scheduling_gates[i]);
+  g_autofree char *names = fs_terminal_safe (gates->str);
+  fprintf (out, "It is gated: the scheduler does not try to place it while spec.schedulingGates holds "
+                "any gate, and it holds %u (%s).  It waits for whoever added %s to remove %s, not for "
+                "room; no node or request change schedules it sooner.\n",
+           spec->n_scheduling_gates, names, spec->n_scheduling_gates == 1 ? "it" : "them",
+           spec->n_scheduling_gates == 1 ? "it" : "them");
+  guint passing = 0;
+  for (guint i = 0; i < diagnosis->n_nodes; i++)
+    passing += diagnosis->nodes[i].verdict.filter == FS_FILTER_PASS;
+  if (diagnosis->fits)
+    fprintf (out, "\nOnce ungated it would fit on %u node%s as the cluster is now.\n", passing,
+             passing == 1 ? "" : "s");
+  else
+    {
+      g_autofree char *message = fs_terminal_safe (diagnosis->message);
+      fprintf (out, "\nOnce ungated it would fit on no node as the cluster is now; the scheduler would "
+                    "say: %s\nOnce its gates are gone, fitscale why on it says what would make room.\n",
+               message);
+    }
+}
+
 void
 fs_render_diagnosis_table (FILE *out, const FsSnapshot *snapshot, const FsDiagnosis *diagnosis,
                            guint similar, gboolean wide)
@@ -1070,6 +1134,11 @@ fs_render_diagnosis_table (FILE *out, const FsSnapshot *snapshot, const FsDiagno
       fprintf (out, "No profile of the scheduler configuration is named %s: no scheduler it "
                     "configures takes this pod, so fitscale does not judge it (kube-scheduler leaves "
                     "it to a scheduler called %s).\n", name, name);
+      return;
+    }
+  if (diagnosis->gated)
+    {
+      print_gated (out, diagnosis);
       return;
     }
   if (disagrees (diagnosis))
@@ -1158,6 +1227,8 @@ filter_cause (FsFilter filter)
 static const char *
 diagnosis_cause (const FsDiagnosis *diagnosis)
 {
+  if (diagnosis->gated && diagnosis->unknown_scheduler == NULL)
+    return "gated"; /* kept out of the queue by its schedulingGates: no filter ran */
   if (diagnosis->unknown_scheduler != NULL || diagnosis->unmodelled_filters->len > 0
       || (diagnosis->unmodelled != NULL && diagnosis->unmodelled->len > 0))
     return "not modelled";

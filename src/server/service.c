@@ -171,13 +171,17 @@ answer_warnings (FsService *service, FsSnapshot *snapshot)
 
 /* The emitter of an answer about pods of SPEC (NAME: "pod default/web-0", "Deployment
  * default/web"): the snapshot's warnings, then what the answer cannot say for that spec
- * (a filter fitscale does not model, plan/completeness.h fs_pod_spec_warnings). */
+ * (a filter fitscale does not model, plan/completeness.h fs_pod_spec_warnings) and, when the
+ * answer is about NEW pods of it, what they cannot be promised (fs_template_warnings). */
 static FsEmitter *
-answer_emitter (FsService *service, FsSnapshot *snapshot, const FsPodSpec *spec, const char *name)
+answer_emitter (FsService *service, FsSnapshot *snapshot, const FsPodSpec *spec, const char *name,
+                gboolean new_pods)
 {
   g_autoptr (GArray) warnings = answer_warnings (service, snapshot);
   if (spec != NULL)
     fs_pod_spec_warnings (spec, name, warnings);
+  if (spec != NULL && new_pods)
+    fs_template_warnings (snapshot, spec, name, warnings);
   FsEmitter *emitter = fs_emitter_new_answer_string (warnings);
   fs_emitter_set_snapshot (emitter, snapshot->resource_version, snapshot_age (service), metrics_age (service));
   return emitter;
@@ -370,6 +374,7 @@ plan_body (FsService *service, FsSnapshot *snapshot, const FsPlanAnswer *answer)
       g_autofree char *name = g_strdup_printf ("%s %s/%s", fs_workload_kind_name (answer->workload->kind),
                                                answer->workload->namespace, answer->workload->name);
       fs_pod_spec_warnings (answer->workload->template, name, warnings);
+      fs_template_warnings (snapshot, answer->workload->template, name, warnings);
     }
   fs_warnings_take (warnings, fs_plan_answer_warnings (answer));
   FsEmitter *emitter = fs_emitter_new_answer_string (warnings);
@@ -448,7 +453,7 @@ handle_why (const FsHttpRequest *request, FsHttpResponse *response, gpointer dat
     }
   g_autoptr (FsDiagnosis) diagnosis = fs_diagnose (snapshot, pod);
   g_autofree char *name = g_strdup_printf ("pod %s/%s", pod->namespace, pod->name);
-  FsEmitter *emitter = answer_emitter (service, snapshot, pod->spec, name);
+  FsEmitter *emitter = answer_emitter (service, snapshot, pod->spec, name, FALSE);
   fs_render_diagnosis (emitter, snapshot, diagnosis, 0);
   response->body = fs_emitter_take_string (emitter);
 }
@@ -473,7 +478,8 @@ answer_capacity (FsService *service, const char *from, const FsShapeFlags *flags
     }
   g_autoptr (FsCapacityAnswer) answer = fs_capacity_answer (snapshot, fs_shape_pod (shape), replicas,
                                                             fs_shape_workload (shape));
-  FsEmitter *emitter = answer_emitter (service, snapshot, fs_shape_pod (shape)->spec, fs_shape_describe (shape));
+  FsEmitter *emitter = answer_emitter (service, snapshot, fs_shape_pod (shape)->spec, fs_shape_describe (shape),
+                                       TRUE);
   fs_render_capacity (emitter, snapshot, shape, answer, replicas);
   response->body = fs_emitter_take_string (emitter);
 }

@@ -230,7 +230,10 @@ typedef struct {
   const FsVolumeList *volumes;  /* the volume filters' volumes: NULL when none */
   guint n_resource_claims;      /* DynamicResources: spec.resourceClaims entries (else the
                                  * containers' resources.claims), which fitscale does not model */
-  guint unused_claims;          /* zero: interned specs compare by their bytes */
+  guint n_scheduling_gates;     /* spec.schedulingGates: while any is there, the SchedulingGates
+                                 * PreEnqueue keeps the pod out of the scheduling queue */
+  const char *const *scheduling_gates; /* their names (interned array), NULL when none */
+  const char *runtime_class;    /* spec.runtimeClassName, NULL when absent */
 } FsPodSpec;
 
 typedef struct {
@@ -593,6 +596,7 @@ typedef enum {
   FS_KIND_METRIC_VALUE,           /* custom.metrics.k8s.io MetricValue */
   FS_KIND_EXTERNAL_METRIC_VALUE,  /* external.metrics.k8s.io ExternalMetricValue */
   FS_KIND_SCHEDULER_CONFIGURATION, /* kubescheduler.config.k8s.io KubeSchedulerConfiguration */
+  FS_KIND_RUNTIME_CLASS,          /* node.k8s.io RuntimeClass (model/runtimeclass.h) */
   FS_KIND_N_GENERIC,
 } FsGenericKind;
 

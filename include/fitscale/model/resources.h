@@ -108,9 +108,10 @@ gboolean fs_pod_effective_request (const FsContainer *containers, guint n_contai
                                    const FsResources *pod_level, const FsResources *overhead,
                                    FsResources *out, GError **error);
 
-/* For pod templates, which the API server has not defaulted: copies each limit into the
- * request where the request is absent (pkg/apis/core/v1/defaults.go SetDefaults_Pod applies
- * this to Pods only; templates need it done by the reader). */
+/* Copies each limit into the request where the request is absent, as
+ * pkg/apis/core/v1/defaults.go SetDefaults_Pod does when the API server stores a Pod: the
+ * reader does it for templates, which it never defaults, and for Pods written by hand (a Pod
+ * read from the API server has its requests already, and is unchanged). */
 gboolean fs_container_default_requests (FsContainer *container, GError **error);
 
 /* The canonical quantity text of one amount of resource NAME (cpu in millicores prints as

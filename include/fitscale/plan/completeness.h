@@ -37,6 +37,9 @@ typedef enum {
   FS_WARNING_NAMESPACED_LIST,       /* a List that came from a one-namespace query */
   FS_WARNING_CLAIMS_MISSING,        /* Pending pods use PersistentVolumeClaims, none read */
   FS_WARNING_NOT_READY_UNTAINTED,   /* nodes not Ready yet without the taint that keeps pods off */
+  FS_WARNING_SCHEDULING_GATED,      /* a template's pods are created with schedulingGates */
+  FS_WARNING_RUNTIME_CLASS_MISSING, /* a template names a RuntimeClass the snapshot lacks */
+  FS_WARNING_RUNTIME_CLASS_REFUSED, /* RuntimeClass admission refuses the template's pods */
 } FsWarningKind;
 
 typedef struct {
@@ -65,6 +68,13 @@ GArray *fs_snapshot_warnings (const FsSnapshot *snapshot, guint needs);
  * (DynamicResources).  NAME says whose spec it is ("pod default/web-0", "deployment
  * default/web"). */
 void fs_pod_spec_warnings (const FsPodSpec *spec, const char *name, GArray *warnings);
+/* Adds to WARNINGS what the answer for new pods made of SPEC (a workload's template, or a
+ * shape's) cannot promise: that they are gated (spec.schedulingGates: SchedulingGated), that
+ * their RuntimeClass's overhead is known (RuntimeClassMissing: SNAPSHOT lacks the class), that
+ * admission takes them at all (RuntimeClassRefused: model/runtimeclass.h
+ * fs_runtime_class_refusal). */
+void fs_template_warnings (const FsSnapshot *snapshot, const FsPodSpec *spec, const char *name,
+                           GArray *warnings);
 /* The filters of the default profile SPEC needs that fitscale does not model, as
  * kube-scheduler names them ("DynamicResources"); adds static strings to OUT. */
 void fs_pod_spec_unmodelled_filters (const FsPodSpec *spec, GPtrArray *out);

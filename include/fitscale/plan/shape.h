@@ -28,6 +28,9 @@ FsShape *fs_shape_from_object (const FsSnapshot *snapshot, const char *reference
                                const FsShapeFlags *flags, GError **error);
 /* A shape from the first Pod, Deployment, StatefulSet or ReplicaSet in PATH. */
 FsShape *fs_shape_from_file (const char *path, const FsShapeFlags *flags, GError **error);
+/* SHAPE's spec as admission in SNAPSHOT's cluster would leave it: its RuntimeClass's overhead
+ * and scheduling applied (model/runtimeclass.h); FALSE when the class is malformed. */
+gboolean fs_shape_apply_runtime_class (FsShape *shape, const FsSnapshot *snapshot, GError **error);
 void fs_shape_free (FsShape *shape);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FsShape, fs_shape_free)
 

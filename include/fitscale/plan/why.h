@@ -107,6 +107,12 @@ typedef struct {
   /* A pod whose schedulerName no profile of --scheduler-config names gets no answer: no
    * scheduler of the configuration takes it (scheduler.go frameworkForPod). */
   const char *unknown_scheduler; /* that name, else NULL */
+  /* A pod with spec.schedulingGates is kept out of the scheduling queue until every gate is
+   * removed (schedulinggates/scheduling_gates.go PreEnqueue): the filters never run for it.
+   * Its answer is its gates (pod->spec->scheduling_gates) and whether it would fit once
+   * ungated (FITS, ROOM_FOR, ROOM_LIMIT, NODES, and MESSAGE without its preemption part when
+ * it would not fit); no preemption and no fix. */
+  gboolean gated;
   /* A bound pod (spec.nodeName set) gets no scheduling answer, only these: */
   gboolean bound;
   const FsNode *node;           /* its node, NULL when the snapshot does not hold it */
