@@ -108,7 +108,7 @@ expect "snapshot: nodes, pods, workloads, HPA, VPA, PodMetrics, events" \
 expect "snapshot: no managedFields, no Secret" '[.items[] | select(.metadata.managedFields != null or .kind == "Secret")] | length == 0'
 for listing in nodes namespaces 'pods?limit=500&fieldSelector=status.phase!=Succeeded' deployments statefulsets replicasets \
   horizontalpodautoscalers verticalpodautoscalers hvpas metrics.k8s.io/v1beta1/pods 'events?limit=500&fieldSelector=reason=FailedScheduling' \
-  persistentvolumeclaims persistentvolumes storageclasses csinodes poddisruptionbudgets; do
+  persistentvolumeclaims persistentvolumes storageclasses csinodes poddisruptionbudgets runtimeclasses; do
   if grep -qF "$listing" "$tmp/plain.log"; then ok "snapshot lists $listing"; else not_ok "snapshot lists $listing"; fi
 done
 if grep -q secrets "$tmp/plain.log"; then not_ok "snapshot never lists secrets"; else ok "snapshot never lists secrets"; fi
@@ -147,7 +147,7 @@ contains "snapshot --help: its formats" "Output format: json (the default) or ya
 check "snapshot -S (it reads no files)" 2 "$bin" snapshot -S "$ex" $live_flags
 if command -v kubectl >/dev/null; then
   # the man pages' kubectl one-liner (without hvpas, which this cluster does not serve)
-  kubectl --kubeconfig "$tmp/plain.kubeconfig" get nodes,namespaces,pods,deployments,statefulsets,replicasets,hpa,vpa,pods.metrics.k8s.io,events,pvc,pv,storageclasses,csinodes,pdb \
+  kubectl --kubeconfig "$tmp/plain.kubeconfig" get nodes,namespaces,pods,deployments,statefulsets,replicasets,hpa,vpa,pods.metrics.k8s.io,events,pvc,pv,storageclasses,csinodes,pdb,runtimeclasses \
     -A -o json >"$tmp/kubectl-cluster.json" 2>"$tmp/kubectl.err"
   for args in "nodes -o json" "plan deployment/rag-api -n production -o json" "why --all -n production -o json"; do
     "$bin" $args -S "$tmp/kubectl-cluster.json" >"$tmp/a.out" 2>&1
@@ -779,6 +779,14 @@ check "ListingForbidden: VPAs refused (403): go on without them" 1 "$bin" plan -
 expect "ListingForbidden: in the answer's warnings" '[.warnings[].reason] == ["ListingForbidden"] and (.warnings[0].message | test("may not list verticalpodautoscalers \\(403 Forbidden\\)")) and .sources.vpa == null'
 check "live, complete: no warnings" 0 "$bin" nodes -q --kubeconfig "$tmp/novpa-warn.kubeconfig" -o json
 expect "live nodes: warnings first, none" 'keys_unsorted[0] == "warnings" and .warnings == []'
+
+# RuntimeClasses are listed live: a template's class gives new pods its overhead (issue 20)
+python3 -c 'import json, sys, yaml; print(json.dumps(yaml.safe_load(open(sys.argv[1]))))' "$src/tests/data/why-gated.yaml" >"$tmp/gated.json"
+fake_api runtimeclass "$tmp/gated.json"
+kubeconfig "$tmp/runtimeclass.kubeconfig" "http://127.0.0.1:$port"
+check "live capacity: a template naming a RuntimeClass" 0 "$bin" capacity -q --kubeconfig "$tmp/runtimeclass.kubeconfig" --from deployment/web -n shop -o json
+expect "live capacity: the class's overhead counted (1 cpu a pod: 1 fits), no RuntimeClassMissing" '.capacity == 1 and ([.warnings[].reason] | index("RuntimeClassMissing") == null)'
+if grep -qF 'GET /apis/node.k8s.io/v1/runtimeclasses' "$tmp/runtimeclass.log"; then ok "capacity lists RuntimeClasses"; else not_ok "capacity lists RuntimeClasses"; fi
 
 tap_end
 

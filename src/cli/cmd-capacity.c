@@ -19,7 +19,8 @@ typedef struct {
   FsCliWatch watch;
 } CapacityOptions;
 
-#define CAPACITY_RESOURCES (FS_KUBE_NODES | FS_KUBE_PODS | FS_KUBE_NAMESPACES | FS_KUBE_WORKLOADS | FS_KUBE_STORAGE)
+#define CAPACITY_RESOURCES (FS_KUBE_NODES | FS_KUBE_PODS | FS_KUBE_NAMESPACES | FS_KUBE_WORKLOADS | FS_KUBE_STORAGE \
+                            | FS_KUBE_RUNTIME_CLASSES)
 
 static void
 options_clear (CapacityOptions *options)

@@ -207,7 +207,7 @@ fs_cmd_plan (int argc, char **argv)
     status = fs_cli_usage (&error, "give one workload: hvpa/NAME, deployment/NAME or statefulset/NAME");
   else if (!build_request (&options, argv[1], &request, &error)
            || !fs_cli_parse_now (options.now, &now_seconds, &error)
-           || (snapshot = fs_cli_load (fs_cli_plan.name, &options.common, FS_KUBE_NODES | FS_KUBE_PODS | FS_KUBE_NAMESPACES | FS_KUBE_WORKLOADS | FS_KUBE_HPAS | FS_KUBE_VPAS | FS_KUBE_HVPAS | FS_KUBE_POD_METRICS | FS_KUBE_STORAGE, &error)) == NULL)
+           || (snapshot = fs_cli_load (fs_cli_plan.name, &options.common, FS_KUBE_NODES | FS_KUBE_PODS | FS_KUBE_NAMESPACES | FS_KUBE_WORKLOADS | FS_KUBE_HPAS | FS_KUBE_VPAS | FS_KUBE_HVPAS | FS_KUBE_POD_METRICS | FS_KUBE_STORAGE | FS_KUBE_RUNTIME_CLASSES, &error)) == NULL)
     status = FS_EXIT_ERROR;
   else
     {

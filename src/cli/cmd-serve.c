@@ -10,7 +10,7 @@
 
 #define SERVE_RESOURCES (FS_KUBE_NODES | FS_KUBE_PODS | FS_KUBE_NAMESPACES | FS_KUBE_WORKLOADS | FS_KUBE_HPAS \
                          | FS_KUBE_VPAS | FS_KUBE_HVPAS | FS_KUBE_POD_METRICS | FS_KUBE_EVENTS \
-                         | FS_KUBE_STORAGE | FS_KUBE_PDBS)
+                         | FS_KUBE_STORAGE | FS_KUBE_PDBS | FS_KUBE_RUNTIME_CLASSES)
 
 /* The service on the --snapshot files, or else on the live cluster; NULL with ERROR when the
  * source cannot be read. */

@@ -67,7 +67,8 @@ load_cluster (SimulateOptions *options, FsSnapshot **snapshot, GError **error)
   if (options->no_cluster)
     return TRUE;
   *snapshot = fs_cli_load ("simulate", &options->common,
-                           FS_KUBE_NODES | FS_KUBE_PODS | FS_KUBE_NAMESPACES | FS_KUBE_WORKLOADS | FS_KUBE_STORAGE,
+                           FS_KUBE_NODES | FS_KUBE_PODS | FS_KUBE_NAMESPACES | FS_KUBE_WORKLOADS | FS_KUBE_STORAGE
+                             | FS_KUBE_RUNTIME_CLASSES,
                            error);
   if (*snapshot == NULL && g_str_has_prefix ((*error)->message, "no cluster to read"))
     {

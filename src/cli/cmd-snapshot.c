@@ -39,7 +39,7 @@ const FsCliCommand fs_cli_snapshot = {
       "The same with kubectl (leave out vpa, hvpas and pods.metrics.k8s.io where the\n"
       "cluster does not serve them):\n"
       "  kubectl get nodes,namespaces,pods,deployments,statefulsets,replicasets,hpa,vpa,hvpas,\\\n"
-      "    pods.metrics.k8s.io,events,pvc,pv,storageclasses,csinodes,pdb -A -o json > cluster.json\n"
+      "    pods.metrics.k8s.io,events,pvc,pv,storageclasses,csinodes,pdb,runtimeclasses -A -o json > cluster.json\n"
       "-n NS lists the namespaced kinds of NS only (readers then warn that the pods of other\n"
       "namespaces are missing); -A, all namespaces, is the default: the live commands list\n"
       "them all.\n"

@@ -857,6 +857,7 @@ static const FsKubeListing listings[] = {
   { FS_KUBE_STORAGE, "storageclasses", "/apis/storage.k8s.io/v1/storageclasses", NULL, FALSE, TRUE, FALSE },
   { FS_KUBE_STORAGE, "csinodes", "/apis/storage.k8s.io/v1/csinodes", NULL, FALSE, TRUE, FALSE },
   { FS_KUBE_PDBS, "poddisruptionbudgets", "/apis/policy/v1/poddisruptionbudgets", NULL, TRUE, TRUE, TRUE },
+  { FS_KUBE_RUNTIME_CLASSES, "runtimeclasses", "/apis/node.k8s.io/v1/runtimeclasses", NULL, TRUE, TRUE, FALSE },
 };
 
 const FsKubeListing *

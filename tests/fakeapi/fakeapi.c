@@ -96,6 +96,8 @@ static const ResourceType types[] = {
   { "", "v1", "persistentvolumes", "PersistentVolume", FALSE, "pv" },
   { "storage.k8s.io", "v1", "storageclasses", "StorageClass", FALSE, "sc" },
   { "storage.k8s.io", "v1", "csinodes", "CSINode", FALSE, NULL },
+  /* what admission gives new pods */
+  { "node.k8s.io", "v1", "runtimeclasses", "RuntimeClass", FALSE, NULL },
 };
 
 typedef struct {

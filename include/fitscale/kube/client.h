@@ -58,6 +58,8 @@ typedef enum {
   FS_KUBE_STORAGE = 1 << 9,         /* persistentvolumeclaims, persistentvolumes, storageclasses,
                                      * csinodes: what the volume filters read (model/volumes.h) */
   FS_KUBE_PDBS = 1 << 10,           /* policy/v1 PodDisruptionBudgets (preemption); optional */
+  FS_KUBE_RUNTIME_CLASSES = 1 << 11, /* node.k8s.io/v1 RuntimeClasses: the overhead and scheduling
+                                      * admission gives new pods (model/runtimeclass.h) */
 } FsKubeResources;
 
 /* One list fitscale makes: the resource it belongs to, its API path and field selector. */
