@@ -502,6 +502,7 @@ contains "capacity clash: admission refuses its pods" "deployment/clash runs in 
 # stored it (SetDefaults_Pod), not nothing (issue 20)
 check "why: a hand-written pod with a hugepages limit only" 0 "$bin" why -q -S "$data/limits-only.yaml" kube-system/huge-0
 contains "why limits-only: short of hugepages" "Insufficient hugepages-2Mi" out
+contains "why limits-only: hugepages asked in Gi, not bytes" "it requests cpu 1, memory 1Gi, hugepages-2Mi 2Gi." out
 lacks "why limits-only: not said to fit" "It fits on" out
 
 # on Karpenter's nodes, the node-addition advice says what applies there (issue 20)

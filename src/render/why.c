@@ -627,8 +627,12 @@ requested_text (const FsResources *request, const FsResources *amounts)
       }
   for (guint i = 0; i < request->n_extended; i++)
     if (request->extended[i].value > 0)
-      g_string_append_printf (text, "%s%s %" G_GINT64_FORMAT, text->len ? ", " : "", request->extended[i].name,
-                              fs_resources_get (amounts, request->extended[i].name));
+      {
+        /* hugepages in bytes for people ("2Gi"), a count as it is ("nvidia.com/gpu 2") */
+        g_autofree char *amount = amount_text (request->extended[i].name,
+                                               fs_resources_get (amounts, request->extended[i].name));
+        g_string_append_printf (text, "%s%s %s", text->len ? ", " : "", request->extended[i].name, amount);
+      }
   return g_string_free (g_steal_pointer (&text), FALSE);
 }
 
