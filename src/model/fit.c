@@ -882,6 +882,22 @@ fs_taint_is_node_state (const FsTaint *taint)
   return FALSE;
 }
 
+gboolean
+fs_node_not_ready_untainted (const FsNode *node)
+{
+  if (!(node->flags & FS_NODE_READY_KNOWN) || (node->flags & FS_NODE_READY))
+    return FALSE;
+  for (guint t = 0; node->taints != NULL && t < node->taints->n; t++)
+    {
+      const FsTaint *taint = &node->taints->items[t];
+      if ((taint->effect == FS_EFFECT_NO_SCHEDULE || taint->effect == FS_EFFECT_NO_EXECUTE)
+          && (g_strcmp0 (taint->key, "node.kubernetes.io/not-ready") == 0
+              || g_strcmp0 (taint->key, "node.kubernetes.io/unreachable") == 0))
+        return FALSE;
+    }
+  return TRUE;
+}
+
 /* The reasons fs_verdict_reasons writes, as prefixes, with the phrasings of older schedulers
  * (taint_toleration.go before 1.25 "node(s) had taint {k: v}, that the pod didn't tolerate";
  * 1.35+ "node(s) had untolerated taint(s)"). */

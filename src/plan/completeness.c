@@ -87,22 +87,9 @@ check_missing_nodes (const FsSnapshot *snapshot, GArray *warnings)
                         pods, pods == 1 ? " is" : "s are", nodes->len, nodes->len == 1 ? "" : "s", names));
 }
 
-/* Whether NODE carries KEY with a NoSchedule or NoExecute effect. */
-static gboolean
-has_taint (const FsNode *node, const char *key)
-{
-  for (guint t = 0; node->taints != NULL && t < node->taints->n; t++)
-    if (g_strcmp0 (node->taints->items[t].key, key) == 0
-        && (node->taints->items[t].effect == FS_EFFECT_NO_SCHEDULE || node->taints->items[t].effect == FS_EFFECT_NO_EXECUTE))
-      return TRUE;
-  return FALSE;
-}
-
-/* Nodes whose Ready condition is not True and that lack the taint the node lifecycle
- * controller gives them for it (node_lifecycle_controller.go doNoScheduleTaintingPass:
- * Ready False -> node.kubernetes.io/not-ready, Unknown -> node.kubernetes.io/unreachable,
- * NoSchedule).  The scheduler reads taints, not conditions, so it places pods there until the
- * taint comes: the answers count them as it does, and say so. */
+/* Nodes not Ready without the taint that keeps pods off them (fs_node_not_ready_untainted):
+ * the scheduler reads taints, not conditions, so it places pods there until the taint comes;
+ * the answers count them as it does, and say so. */
 static void
 check_not_ready_untainted (const FsSnapshot *snapshot, GArray *warnings)
 {
@@ -110,8 +97,7 @@ check_not_ready_untainted (const FsSnapshot *snapshot, GArray *warnings)
   for (guint i = 0; i < snapshot->n_nodes; i++)
     {
       const FsNode *node = &snapshot->nodes[i];
-      if ((node->flags & FS_NODE_READY_KNOWN) && !(node->flags & FS_NODE_READY)
-          && !has_taint (node, "node.kubernetes.io/not-ready") && !has_taint (node, "node.kubernetes.io/unreachable"))
+      if (fs_node_not_ready_untainted (node))
         g_ptr_array_add (nodes, (gpointer) node->name);
     }
   if (nodes->len == 0)

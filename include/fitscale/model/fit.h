@@ -223,5 +223,10 @@ gboolean fs_taint_is_cordon (const FsTaint *taint);
  * (not-ready, unreachable, pressure, network-unavailable, out-of-service, uninitialized): the
  * node is unhealthy or not ready, and tolerating it is no fix. */
 gboolean fs_taint_is_node_state (const FsTaint *taint);
+/* Whether NODE reports its Ready condition False or Unknown but lacks the NoSchedule or
+ * NoExecute taint the node lifecycle controller gives such a node (node_lifecycle_controller.go
+ * doNoScheduleTaintingPass: False -> node.kubernetes.io/not-ready, Unknown ->
+ * node.kubernetes.io/unreachable): the taint has yet to come. */
+gboolean fs_node_not_ready_untainted (const FsNode *node);
 
 G_END_DECLS
