@@ -1169,6 +1169,22 @@ items:
 PY
 check "nodes: 17 extended resources on one node" 2 "$bin" nodes -q -S "$tmp/ext17.yaml"
 contains "nodes: the limit's error names the node and the resource" 'fitscale nodes: node n1: resource "example.com/zz": more than 16 extended resources in one resource list' err
+# a RuntimeClass that cannot be read fails no snapshot (nor a live cache's batches): its templates are warned
+python3 - "$tmp/rc-bad.yaml" <<'PY'
+import sys
+ext = ", ".join("example.com/r%02d: '1'" % i for i in range(17))
+open(sys.argv[1], "w").write(f"""kind: List
+items:
+- {{kind: Node, metadata: {{name: n1}}, status: {{allocatable: {{cpu: '4', memory: 8Gi, pods: '10'}}}}}}
+- {{apiVersion: node.k8s.io/v1, kind: RuntimeClass, metadata: {{name: bad}}, handler: x, overhead: {{podFixed: {{{ext}}}}}}}
+- apiVersion: apps/v1
+  kind: Deployment
+  metadata: {{name: web, namespace: d}}
+  spec: {{replicas: 1, selector: {{matchLabels: {{a: b}}}}, template: {{metadata: {{labels: {{a: b}}}}, spec: {{runtimeClassName: bad, containers: [{{name: c, resources: {{requests: {{cpu: 100m}}}}}}]}}}}}}
+""")
+PY
+check "capacity: a RuntimeClass with 17 extended resources of overhead" 0 "$bin" capacity -S "$tmp/rc-bad.yaml" --from deployment/web -n d
+contains "capacity: the class that cannot be read is named, the answer still given" "run in RuntimeClass bad, which cannot be read (resource \"example.com/r16\": more than 16 extended resources in one resource list)" err
 # pods of one owner with two specs (a StatefulSet mid-rollout) are two questions, both counted
 cat >"$tmp/two-specs.yaml" <<'YAML'
 apiVersion: v1

@@ -441,7 +441,9 @@ applied_locked (FsKubeCache *cache, GQueue *batch, gboolean published)
         state->confirmed_at = MAX (state->confirmed_at, item->received);
       if (state->queued == 0 && state->confirm_when_applied > 0)
         {
-          state->confirmed_at = MAX (state->confirmed_at, state->confirm_when_applied);
+          /* a bookmark or a clean end confirms only what was published before it */
+          if (published)
+            state->confirmed_at = MAX (state->confirmed_at, state->confirm_when_applied);
           state->confirm_when_applied = 0;
         }
     }
@@ -705,7 +707,7 @@ applier_thread (gpointer data)
       cache->stats.events += events;
       if (next != NULL)
         publish_locked (cache, next, first_received);
-      applied_locked (cache, &batch, next != NULL);
+      applied_locked (cache, &batch, next != NULL || applied == 0); /* none to apply is no failure */
       if (relisting && !relisted)
         g_queue_clear_full (&batch, item_free); /* nothing changed: a copy under way goes on */
       else

@@ -262,8 +262,8 @@ fs_pod_spec_with_runtime_class (const FsSnapshot *snapshot, FsPool *pool, const 
   FsRuntimeClass runtime_class;
   if (object == NULL)
     return spec;
-  if (!fs_runtime_class_read (object, pool, &runtime_class, error))
-    return NULL;
+  if (!fs_runtime_class_read (object, pool, &runtime_class, NULL))
+    return spec; /* a class that cannot be read changes nothing: the answers' warning names it */
   g_autofree char *refusal = fs_runtime_class_refusal (&runtime_class, spec);
   if (refusal != NULL)
     return spec; /* admission refuses such pods: the answers' warning says so (plan/completeness.c) */
@@ -277,8 +277,8 @@ fs_pod_spec_with_runtime_class (const FsSnapshot *snapshot, FsPool *pool, const 
       containers.overhead = fs_pool_intern_blob (pool, &runtime_class.overhead, sizeof runtime_class.overhead);
       if (!fs_pod_effective_request (containers.containers, containers.n_containers, containers.init_containers,
                                      containers.n_init, containers.pod_level, containers.overhead, &copy.request,
-                                     error))
-        return NULL;
+                                     NULL))
+        return spec; /* more extended resources than a request holds: left as read, and warned */
       copy.containers = fs_pool_intern_blob (pool, &containers, sizeof containers);
     }
   /* setScheduling */

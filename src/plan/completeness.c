@@ -636,8 +636,15 @@ check_runtime_class (const FsSnapshot *snapshot, const FsPodSpec *spec, const ch
     return; /* its overhead is known: the template's own, or its file's RuntimeClass's */
   g_autoptr (FsPool) pool = fs_pool_new ();
   FsRuntimeClass runtime_class;
-  g_autofree char *refusal = fs_runtime_class_read (object, pool, &runtime_class, NULL)
-                                 ? fs_runtime_class_refusal (&runtime_class, spec) : NULL;
+  g_autoptr (GError) unreadable = NULL;
+  if (!fs_runtime_class_read (object, pool, &runtime_class, &unreadable))
+    {
+      add (warnings, FS_WARNING_RUNTIME_CLASS_MISSING,
+           g_strdup_printf ("%s's pods run in RuntimeClass %s, which cannot be read (%s): its overhead is not "
+                            "counted, nor its nodeSelector and tolerations", name, spec->runtime_class, unreadable->message));
+      return;
+    }
+  g_autofree char *refusal = fs_runtime_class_refusal (&runtime_class, spec);
   if (refusal != NULL)
     add (warnings, FS_WARNING_RUNTIME_CLASS_REFUSED,
          g_strdup_printf ("%s runs in RuntimeClass %s and %s: RuntimeClass admission refuses its new pods, "
