@@ -38,22 +38,24 @@ fs_resources_capacity_profile (const FsResources *allocatable, const FsNodeLoad 
 {
   if (!fs_scheduler_profile_runs (profile, FS_FILTER_NODE_RESOURCES_FIT))
     return FS_PACK_UNLIMITED;
-  int64_t count = MAX (allocatable->pods - load->pod_count, 0);
+  /* at most FS_PACK_UNLIMITED a node, so that sums over nodes and domains stay far from the
+   * int64 limits whatever a node's allocatable says */
+  int64_t count = CLAMP (fs_saturating_sub (allocatable->pods, load->pod_count), 0, FS_PACK_UNLIMITED);
   Amount amounts[3 + FS_RES_MAX_EXTENDED];
   guint n = 0;
   amounts[n++] = (Amount){ pod_request->cpu_milli,
-                           allocatable->cpu_milli - load->requested.cpu_milli };
+                           fs_saturating_sub (allocatable->cpu_milli, load->requested.cpu_milli) };
   amounts[n++] = (Amount){ pod_request->memory_bytes,
-                           allocatable->memory_bytes - load->requested.memory_bytes };
+                           fs_saturating_sub (allocatable->memory_bytes, load->requested.memory_bytes) };
   amounts[n++] = (Amount){ pod_request->ephemeral_bytes,
-                           allocatable->ephemeral_bytes - load->requested.ephemeral_bytes };
+                           fs_saturating_sub (allocatable->ephemeral_bytes, load->requested.ephemeral_bytes) };
   for (guint i = 0; i < pod_request->n_extended; i++)
     {
       const FsExtendedAmount *want = &pod_request->extended[i];
       if (fs_scheduler_profile_ignores (profile, want->name))
         continue;
-      amounts[n++] = (Amount){ want->value, fs_resources_get (allocatable, want->name)
-                                                - fs_resources_get (&load->requested, want->name) };
+      amounts[n++] = (Amount){ want->value, fs_saturating_sub (fs_resources_get (allocatable, want->name),
+                                                               fs_resources_get (&load->requested, want->name)) };
     }
   for (guint i = 0; i < n; i++)
     {
@@ -764,6 +766,8 @@ static int64_t
 spread_most (const Packing *packing, const SpreadState *states, guint n, int64_t wanted,
              int64_t *most, int64_t *placed)
 {
+  if (n == 1) /* one constraint: its closed form alone */
+    return spread_alone (packing, &states[0], most, wanted, placed);
   guint n_nodes = packing->snapshot->n_nodes;
   int64_t bound = G_MAXINT64;
   guint tightest = 0;
@@ -779,7 +783,7 @@ spread_most (const Packing *packing, const SpreadState *states, guint n, int64_t
   double steps_max = placed == NULL ? SPREAD_STEPS_MAX / 20 : SPREAD_STEPS_MAX;
   if (placed == NULL && wanted >= 0)
     bound = MIN (bound, wanted);
-  if (n == 1 || (double) bound * n_nodes > steps_max)
+  if ((double) bound * n_nodes > steps_max)
     return spread_alone (packing, &states[tightest], most, wanted, placed);
   if (placed == NULL && wanted >= 0)
     return spread_one_at_a_time (packing, states, n, wanted, most);

@@ -262,8 +262,20 @@ fs_pod_spec_with_runtime_class (const FsSnapshot *snapshot, FsPool *pool, const 
   FsRuntimeClass runtime_class;
   if (object == NULL)
     return spec;
-  if (!fs_runtime_class_read (object, pool, &runtime_class, NULL))
-    return spec; /* a class that cannot be read changes nothing: the answers' warning names it */
+  GError *unreadable = NULL;
+  if (!fs_runtime_class_read (object, pool, &runtime_class, &unreadable))
+    {
+      /* what the API server can hold (more extended resources than a request does) changes
+       * nothing and is warned (plan/completeness.c); what it cannot (not a quantity: a file
+       * written by hand) is bad input, named */
+      if (g_error_matches (unreadable, FS_ERROR, FS_ERROR_LIMIT))
+        {
+          g_error_free (unreadable);
+          return spec;
+        }
+      g_propagate_error (error, unreadable);
+      return NULL;
+    }
   g_autofree char *refusal = fs_runtime_class_refusal (&runtime_class, spec);
   if (refusal != NULL)
     return spec; /* admission refuses such pods: the answers' warning says so (plan/completeness.c) */

@@ -105,7 +105,7 @@ check_not_ready_untainted (const FsSnapshot *snapshot, GArray *warnings)
   g_autofree char *names = some_names (nodes);
   add (warnings, FS_WARNING_NOT_READY_UNTAINTED,
        g_strdup_printf ("%u node%s not Ready but without the node.kubernetes.io/not-ready or unreachable taint "
-                        "(%s): the scheduler still places pods there, and so do these answers, until the node "
+                        "(%s): the scheduler still places pods there, and so do capacity, plan and why, until the node "
                         "lifecycle controller taints %s, normally within seconds; if the taint never comes, check "
                         "kube-controller-manager", nodes->len, nodes->len == 1 ? " is" : "s are", names,
                         nodes->len == 1 ? "it" : "them"));

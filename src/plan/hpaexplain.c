@@ -90,8 +90,10 @@ hpa_pods (GPtrArray *pods, GHashTable *metrics_by_name, const FsHpaMetricSpec *m
           if (missing != NULL)
             g_snprintf (error, error_size, "missing request for %s in container %s of Pod %s", metric->name,
                         missing, pod->name);
-          else
+          else if (metric->container != NULL)
             g_snprintf (error, error_size, "no container %s in Pod %s", metric->container, pod->name);
+          else
+            g_snprintf (error, error_size, "Pod %s has no containers", pod->name);
           return FALSE;
         }
     }

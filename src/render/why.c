@@ -580,13 +580,13 @@ short_text (const FsSnapshot *snapshot, guint node_index, const FsResources *req
   if (verdict->filter != FS_FILTER_NODE_RESOURCES_FIT)
     return g_strdup ("");
   const FsNode *node = &snapshot->nodes[node_index];
+  FsNodeLoad load = fs_node_load (node);
+  FsResources node_room = fs_node_room (&node->allocatable, &load, NULL);
   GString *text = g_string_new (NULL);
   struct { const char *name; guint32 bit; int64_t want, free_amount; } rows[] = {
-    { "cpu", FS_SHORT_CPU, request->cpu_milli, fs_saturating_sub (node->allocatable.cpu_milli, node->requested.cpu_milli) },
-    { "memory", FS_SHORT_MEMORY, request->memory_bytes,
-      fs_saturating_sub (node->allocatable.memory_bytes, node->requested.memory_bytes) },
-    { "ephemeral-storage", FS_SHORT_EPHEMERAL, request->ephemeral_bytes,
-      fs_saturating_sub (node->allocatable.ephemeral_bytes, node->requested.ephemeral_bytes) },
+    { "cpu", FS_SHORT_CPU, request->cpu_milli, node_room.cpu_milli },
+    { "memory", FS_SHORT_MEMORY, request->memory_bytes, node_room.memory_bytes },
+    { "ephemeral-storage", FS_SHORT_EPHEMERAL, request->ephemeral_bytes, node_room.ephemeral_bytes },
   };
   for (gsize i = 0; i < G_N_ELEMENTS (rows); i++)
     if (verdict->short_bits & rows[i].bit)
@@ -599,8 +599,7 @@ short_text (const FsSnapshot *snapshot, guint node_index, const FsResources *req
     {
       const char *name = verdict->short_by.extended[i].name;
       int64_t want = fs_resources_get (request, name);
-      int64_t free_amount = fs_saturating_sub (fs_resources_get (&node->allocatable, name),
-                                               fs_resources_get (&node->requested, name));
+      int64_t free_amount = fs_resources_get (&node_room, name);
       g_autofree char *want_text = amount_text (name, want);
       g_autofree char *room = free_text (name, free_amount);
       g_string_append_printf (text, "%s%s: needs %s, %s", text->len ? "; " : "", name, want_text, room);

@@ -36,10 +36,11 @@ char *fs_runtime_class_refusal (const FsRuntimeClass *runtime_class, const FsPod
  * class's overhead.podFixed as its overhead, added to its effective request, unless it has
  * one of its own (setOverhead); the class's scheduling.nodeSelector and tolerations merged
  * into its own (setScheduling).  Nothing when admission would refuse the pods
- * (fs_runtime_class_refusal), nor when the class cannot be read or its overhead does not fit
- * a request (more extended resources than it holds): one bad RuntimeClass never fails a
- * snapshot, or stops a live cache's batches; the answers warn instead (plan/completeness.c).
- * A copy in POOL, or SPEC itself when nothing changes.  ERROR is never set. */
+ * (fs_runtime_class_refusal), nor when the class's overhead does not fit a request (more
+ * extended resources than it holds, which the API server allows): that never fails a snapshot
+ * or stops a live cache's batches; the answers warn instead (plan/completeness.c).  A copy in
+ * POOL, or SPEC itself when nothing changes; NULL with ERROR naming the field when the class
+ * holds what is not a quantity (a file written by hand: the API server refuses it). */
 const FsPodSpec *fs_pod_spec_with_runtime_class (const FsSnapshot *snapshot, FsPool *pool,
                                                  const FsPodSpec *spec, GError **error);
 /* Applies fs_pod_spec_with_runtime_class to the templates of SNAPSHOT's workloads and, with
